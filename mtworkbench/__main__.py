@@ -1,0 +1,5 @@
+import sys
+
+from mtworkbench.cli import main
+
+sys.exit(main())

@@ -1,0 +1,591 @@
+"""The project model: plain Python objects, no Qt.
+
+Documents hold paragraphs, paragraphs hold segments (source sentences). Each
+reference translation and each system output has one text per segment. Entity
+spans annotate reference texts; judgments rate a system's segment against one
+reference.
+
+Every change goes through a ``Project`` method that keeps ids consistent (no
+dangling references) and has an inverse, so an undo command is two calls:
+``add_span``/``remove_span``, ``set_span_type`` (returns the old type),
+``add_judgment``/``remove_judgment``, ``remove_system`` returns a record that
+``restore_system`` puts back, and so on. After each change the project tells
+its listeners what happened (``ProjectEvent``) so views can refresh.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mtworkbench.core.errors import DataError
+
+MUC7_TYPES: tuple[str, ...] = (
+    "PERSON",
+    "ORGANIZATION",
+    "LOCATION",
+    "DATE",
+    "TIME",
+    "MONEY",
+    "PERCENT",
+)
+SYSTEM_KINDS = ("machine", "human")
+RATING_RANGE = (1, 5)
+
+
+class ModelError(DataError):
+    """A change would make the project inconsistent (unknown id, duplicate, range)."""
+
+
+@dataclass
+class Segment:
+    id: str
+    source: str
+
+
+@dataclass
+class Paragraph:
+    id: str
+    segments: list[Segment] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    id: str
+    paragraphs: list[Paragraph] = field(default_factory=list)
+    # Free attributes from the corpus file (e.g. SGML/XML origlang, genre).
+    attributes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Reference:
+    """A human reference translation; ``texts`` maps segment id -> text.
+
+    A segment missing from ``texts`` has no reference from this translator
+    (variable number of references per segment).
+    """
+
+    id: str
+    translator: str = ""
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class System:
+    """A candidate translation of every segment, by a machine or a human."""
+
+    id: str
+    kind: str = "machine"
+    texts: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EntitySpan:
+    """A named entity in a reference text: characters ``[start, end)``."""
+
+    id: str
+    reference: str
+    segment: str
+    start: int
+    end: int
+    type: str
+    annotator: str
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """One human rating of a system's segment, made against one reference.
+
+    LDC adequacy and fluency are 1-5. Scores on other scales (direct
+    assessment z-scores, MQM) are kept in ``score`` with ``scale`` naming it.
+    """
+
+    id: str
+    judge: str
+    system: str
+    segment: str
+    reference: str | None = None
+    adequacy: int | None = None
+    fluency: int | None = None
+    score: float | None = None
+    scale: str | None = None
+    timestamp: str = ""
+    seconds: float = 0.0
+    comment: str = ""
+
+
+@dataclass
+class EntityTypeStyle:
+    """How the annotation editor shows and keys an entity type."""
+
+    name: str
+    key: str
+    color: str
+
+
+DEFAULT_ENTITY_TYPES: tuple[EntityTypeStyle, ...] = (
+    EntityTypeStyle("PERSON", "P", "#e6194b"),
+    EntityTypeStyle("ORGANIZATION", "O", "#4363d8"),
+    EntityTypeStyle("LOCATION", "L", "#3cb44b"),
+    EntityTypeStyle("DATE", "D", "#f58231"),
+    EntityTypeStyle("TIME", "T", "#911eb4"),
+    EntityTypeStyle("MONEY", "M", "#9a6324"),
+    EntityTypeStyle("PERCENT", "C", "#469990"),
+)
+
+DEFAULT_METRICS: tuple[str, ...] = ("bleu", "chrf", "ter", "nist", "gtm", "meteor")
+
+
+@dataclass
+class Settings:
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    baseline: str | None = None
+    entity_types: list[EntityTypeStyle] = field(
+        default_factory=lambda: [replace(t) for t in DEFAULT_ENTITY_TYPES]
+    )
+
+
+@dataclass(frozen=True)
+class ProjectEvent:
+    """What changed: ``kind`` names it (e.g. 'span_added'), ``item`` is the object."""
+
+    kind: str
+    item: Any = None
+
+
+@dataclass
+class SystemRemoval:
+    """Everything ``remove_system`` took away, so ``restore_system`` can put it back."""
+
+    system: System
+    index: int
+    judgments: list[Judgment]
+
+
+@dataclass
+class ReferenceRemoval:
+    reference: Reference
+    index: int
+    spans: list[EntitySpan]
+    judgments: list[Judgment]
+
+
+class Project:
+    """The whole evaluation project. Mutate only through its methods."""
+
+    def __init__(
+        self,
+        documents: list[Document] | None = None,
+        references: list[Reference] | None = None,
+        systems: list[System] | None = None,
+        source_language: str = "",
+        target_language: str = "",
+        name: str = "",
+    ) -> None:
+        self.name = name
+        self.source_language = source_language
+        self.target_language = target_language
+        self.documents: list[Document] = documents or []
+        self.references: list[Reference] = []
+        self.systems: list[System] = []
+        self.judges: list[str] = []
+        self.settings = Settings()
+        self._spans: dict[str, EntitySpan] = {}
+        self._judgments: dict[str, Judgment] = {}
+        # Per-judge work queues (issue: judgment panel) and a trained learned
+        # metric, both plain JSON objects owned by their modules.
+        self.judge_queues: dict[str, dict[str, Any]] = {}
+        self.learned_model: dict[str, Any] | None = None
+        self._listeners: list[Callable[[ProjectEvent], None]] = []
+        self._ids = itertools.count(1)
+        self._reindex()
+        for ref in references or []:
+            self.add_reference(ref)
+        for system in systems or []:
+            self.add_system(system)
+
+    # --- listeners ------------------------------------------------------------
+    def subscribe(self, listener: Callable[[ProjectEvent], None]) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[ProjectEvent], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _emit(self, kind: str, item: Any = None) -> None:
+        event = ProjectEvent(kind, item)
+        for listener in list(self._listeners):
+            listener(event)
+
+    # --- structure ------------------------------------------------------------
+    def _reindex(self) -> None:
+        self._segments: list[Segment] = []
+        self._segment_index: dict[str, int] = {}
+        self._segment_doc: list[str] = []
+        self._segment_par: list[str] = []
+        seen_docs: set[str] = set()
+        seen_pars: set[str] = set()
+        for doc in self.documents:
+            if doc.id in seen_docs:
+                raise ModelError(f"duplicate document id {doc.id!r}")
+            seen_docs.add(doc.id)
+            for par in doc.paragraphs:
+                if par.id in seen_pars:
+                    raise ModelError(f"duplicate paragraph id {par.id!r}")
+                seen_pars.add(par.id)
+                for seg in par.segments:
+                    if seg.id in self._segment_index:
+                        raise ModelError(f"duplicate segment id {seg.id!r}")
+                    self._segment_index[seg.id] = len(self._segments)
+                    self._segments.append(seg)
+                    self._segment_doc.append(doc.id)
+                    self._segment_par.append(par.id)
+
+    @property
+    def segments(self) -> list[Segment]:
+        """All segments in document order."""
+        return self._segments
+
+    @property
+    def segment_ids(self) -> list[str]:
+        return [s.id for s in self._segments]
+
+    def segment(self, segment_id: str) -> Segment:
+        try:
+            return self._segments[self._segment_index[segment_id]]
+        except KeyError:
+            raise ModelError(f"unknown segment {segment_id!r}") from None
+
+    def segment_position(self, segment_id: str) -> int:
+        try:
+            return self._segment_index[segment_id]
+        except KeyError:
+            raise ModelError(f"unknown segment {segment_id!r}") from None
+
+    def has_segment(self, segment_id: str) -> bool:
+        return segment_id in self._segment_index
+
+    def document_of(self, segment_id: str) -> str:
+        return self._segment_doc[self.segment_position(segment_id)]
+
+    def paragraph_of(self, segment_id: str) -> str:
+        return self._segment_par[self.segment_position(segment_id)]
+
+    def document(self, document_id: str) -> Document:
+        for doc in self.documents:
+            if doc.id == document_id:
+                return doc
+        raise ModelError(f"unknown document {document_id!r}")
+
+    def segments_of_document(self, document_id: str) -> list[Segment]:
+        return [s for p in self.document(document_id).paragraphs for s in p.segments]
+
+    def set_segment_source(self, segment_id: str, text: str) -> str:
+        """Replace a segment's source text; returns the old text (its own inverse)."""
+        seg = self.segment(segment_id)
+        old, seg.source = seg.source, text
+        self._emit("segment_changed", seg)
+        return old
+
+    # --- references -------------------------------------------------------------
+    def reference(self, reference_id: str) -> Reference:
+        for ref in self.references:
+            if ref.id == reference_id:
+                return ref
+        raise ModelError(f"unknown reference {reference_id!r}")
+
+    def has_reference(self, reference_id: str) -> bool:
+        return any(r.id == reference_id for r in self.references)
+
+    def add_reference(self, ref: Reference, index: int | None = None) -> None:
+        if not ref.id:
+            raise ModelError("a reference needs a non-empty id")
+        if self.has_reference(ref.id):
+            raise ModelError(f"duplicate reference id {ref.id!r}")
+        self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
+        self.references.insert(len(self.references) if index is None else index, ref)
+        self._emit("reference_added", ref)
+
+    def remove_reference(self, reference_id: str) -> ReferenceRemoval:
+        ref = self.reference(reference_id)
+        index = self.references.index(ref)
+        spans = [s for s in self._spans.values() if s.reference == reference_id]
+        judgments = [j for j in self._judgments.values() if j.reference == reference_id]
+        for s in spans:
+            del self._spans[s.id]
+        for j in judgments:
+            del self._judgments[j.id]
+        self.references.remove(ref)
+        self._emit("reference_removed", ref)
+        return ReferenceRemoval(ref, index, spans, judgments)
+
+    def restore_reference(self, removal: ReferenceRemoval) -> None:
+        self.add_reference(removal.reference, removal.index)
+        for s in removal.spans:
+            self._spans[s.id] = s
+        for j in removal.judgments:
+            self._judgments[j.id] = j
+        self._emit("annotations_reset")
+
+    def reference_text(self, reference_id: str, segment_id: str) -> str | None:
+        return self.reference(reference_id).texts.get(segment_id)
+
+    def set_reference_text(self, reference_id: str, segment_id: str, text: str) -> str | None:
+        """Replace a reference text. Spans no longer inside it are refused."""
+        ref = self.reference(reference_id)
+        self.segment(segment_id)
+        for s in self.spans_for(reference_id, segment_id):
+            if s.end > len(text):
+                raise ModelError(
+                    f"span {s.id} ({s.start}-{s.end}) would fall outside the new text"
+                )
+        old = ref.texts.get(segment_id)
+        ref.texts[segment_id] = text
+        self._emit("reference_changed", (reference_id, segment_id))
+        return old
+
+    # --- systems -----------------------------------------------------------------
+    def system(self, system_id: str) -> System:
+        for sys_ in self.systems:
+            if sys_.id == system_id:
+                return sys_
+        raise ModelError(f"unknown system {system_id!r}")
+
+    def has_system(self, system_id: str) -> bool:
+        return any(s.id == system_id for s in self.systems)
+
+    def add_system(self, system: System, index: int | None = None) -> None:
+        if not system.id:
+            raise ModelError("a system needs a non-empty id")
+        if self.has_system(system.id):
+            raise ModelError(f"duplicate system id {system.id!r}")
+        if system.kind not in SYSTEM_KINDS:
+            raise ModelError(f"system {system.id!r}: kind must be machine or human, not {system.kind!r}")
+        self._check_texts(f"system {system.id!r}", system.texts, complete=True)
+        self.systems.insert(len(self.systems) if index is None else index, system)
+        self._emit("system_added", system)
+
+    def remove_system(self, system_id: str) -> SystemRemoval:
+        system = self.system(system_id)
+        index = self.systems.index(system)
+        judgments = [j for j in self._judgments.values() if j.system == system_id]
+        for j in judgments:
+            del self._judgments[j.id]
+        self.systems.remove(system)
+        if self.settings.baseline == system_id:
+            self.settings.baseline = None
+        self._emit("system_removed", system)
+        return SystemRemoval(system, index, judgments)
+
+    def restore_system(self, removal: SystemRemoval) -> None:
+        self.add_system(removal.system, removal.index)
+        for j in removal.judgments:
+            self._judgments[j.id] = j
+        self._emit("judgments_reset")
+
+    def system_text(self, system_id: str, segment_id: str) -> str:
+        return self.system(system_id).texts[segment_id]
+
+    def set_system_text(self, system_id: str, segment_id: str, text: str) -> str:
+        system = self.system(system_id)
+        self.segment(segment_id)
+        old = system.texts[segment_id]
+        system.texts[segment_id] = text
+        self._emit("system_changed", (system_id, segment_id))
+        return old
+
+    def _check_texts(self, owner: str, texts: dict[str, str], complete: bool) -> None:
+        unknown = [k for k in texts if k not in self._segment_index]
+        if unknown:
+            raise ModelError(f"{owner} has text for unknown segment {unknown[0]!r}")
+        if complete and len(texts) != len(self._segments):
+            missing = next(s.id for s in self._segments if s.id not in texts)
+            raise ModelError(f"{owner} has no text for segment {missing!r}")
+        for k, v in texts.items():
+            if not isinstance(v, str):
+                raise ModelError(f"{owner}: text of segment {k!r} must be a string")
+
+    # --- entity spans -------------------------------------------------------------
+    def new_id(self, prefix: str) -> str:
+        """A fresh id not used by any span or judgment."""
+        while True:
+            candidate = f"{prefix}{next(self._ids)}"
+            if candidate not in self._spans and candidate not in self._judgments:
+                return candidate
+
+    @property
+    def spans(self) -> list[EntitySpan]:
+        return sorted(
+            self._spans.values(),
+            key=lambda s: (s.reference, self._segment_index.get(s.segment, -1), s.start, s.annotator),
+        )
+
+    def span(self, span_id: str) -> EntitySpan:
+        try:
+            return self._spans[span_id]
+        except KeyError:
+            raise ModelError(f"unknown entity span {span_id!r}") from None
+
+    def spans_for(
+        self, reference_id: str, segment_id: str, annotator: str | None = None
+    ) -> list[EntitySpan]:
+        found = [
+            s
+            for s in self._spans.values()
+            if s.reference == reference_id
+            and s.segment == segment_id
+            and (annotator is None or s.annotator == annotator)
+        ]
+        return sorted(found, key=lambda s: (s.start, s.end))
+
+    @property
+    def annotators(self) -> list[str]:
+        return sorted({s.annotator for s in self._spans.values()})
+
+    def check_span(self, span: EntitySpan) -> None:
+        """Raise ModelError if the span cannot be added as it is."""
+        if not span.id:
+            raise ModelError("an entity span needs a non-empty id")
+        if span.id in self._spans:
+            raise ModelError(f"duplicate entity span id {span.id!r}")
+        text = self.reference(span.reference).texts.get(span.segment)
+        self.segment(span.segment)
+        if text is None:
+            raise ModelError(
+                f"reference {span.reference!r} has no text for segment {span.segment!r}"
+            )
+        if not (0 <= span.start < span.end <= len(text)):
+            raise ModelError(
+                f"span {span.start}-{span.end} is outside the text of segment "
+                f"{span.segment!r} (0-{len(text)})"
+            )
+        if span.type not in self.entity_type_names:
+            raise ModelError(
+                f"unknown entity type {span.type!r}; expected one of {', '.join(self.entity_type_names)}"
+            )
+        if not span.annotator:
+            raise ModelError("an entity span needs an annotator")
+        for other in self.spans_for(span.reference, span.segment, span.annotator):
+            if span.start < other.end and other.start < span.end:
+                raise ModelError(
+                    f"span {span.start}-{span.end} overlaps the {other.type} entity "
+                    f"{other.start}-{other.end} ({text[other.start:other.end]!r})"
+                )
+
+    def add_span(self, span: EntitySpan) -> None:
+        self.check_span(span)
+        self._spans[span.id] = span
+        self._emit("span_added", span)
+
+    def remove_span(self, span_id: str) -> EntitySpan:
+        span = self.span(span_id)
+        del self._spans[span_id]
+        self._emit("span_removed", span)
+        return span
+
+    def set_span_type(self, span_id: str, entity_type: str) -> str:
+        """Retype a span; returns the old type (its own inverse)."""
+        span = self.span(span_id)
+        if entity_type not in self.entity_type_names:
+            raise ModelError(f"unknown entity type {entity_type!r}")
+        self._spans[span_id] = replace(span, type=entity_type)
+        self._emit("span_changed", self._spans[span_id])
+        return span.type
+
+    @property
+    def entity_type_names(self) -> list[str]:
+        return [t.name for t in self.settings.entity_types]
+
+    # --- judges and judgments ------------------------------------------------------
+    def add_judge(self, judge: str) -> None:
+        judge = judge.strip()
+        if not judge:
+            raise ModelError("a judge needs a non-empty name")
+        if judge in self.judges:
+            raise ModelError(f"judge {judge!r} exists already")
+        self.judges.append(judge)
+        self._emit("judge_added", judge)
+
+    def remove_judge(self, judge: str) -> None:
+        if judge not in self.judges:
+            raise ModelError(f"unknown judge {judge!r}")
+        if any(j.judge == judge for j in self._judgments.values()):
+            raise ModelError(f"judge {judge!r} has judgments; remove them first")
+        self.judges.remove(judge)
+        self.judge_queues.pop(judge, None)
+        self._emit("judge_removed", judge)
+
+    @property
+    def judgments(self) -> list[Judgment]:
+        return list(self._judgments.values())
+
+    def judgment(self, judgment_id: str) -> Judgment:
+        try:
+            return self._judgments[judgment_id]
+        except KeyError:
+            raise ModelError(f"unknown judgment {judgment_id!r}") from None
+
+    def check_judgment(self, j: Judgment, replacing: str | None = None) -> None:
+        if not j.id:
+            raise ModelError("a judgment needs a non-empty id")
+        if j.id in self._judgments and j.id != replacing:
+            raise ModelError(f"duplicate judgment id {j.id!r}")
+        if j.judge not in self.judges:
+            raise ModelError(f"unknown judge {j.judge!r}")
+        self.system(j.system)
+        self.segment(j.segment)
+        if j.reference is not None:
+            self.reference(j.reference)
+        lo, hi = RATING_RANGE
+        for name in ("adequacy", "fluency"):
+            value = getattr(j, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi
+            ):
+                raise ModelError(f"{name} must be an integer from {lo} to {hi}, not {value!r}")
+        if j.adequacy is None and j.fluency is None and j.score is None:
+            raise ModelError("a judgment needs adequacy, fluency or a score")
+        if j.score is not None and not j.scale:
+            raise ModelError("a numeric score needs its scale named")
+        if j.seconds < 0:
+            raise ModelError(f"seconds must not be negative, not {j.seconds!r}")
+
+    def add_judgment(self, j: Judgment) -> None:
+        self.check_judgment(j)
+        self._judgments[j.id] = j
+        self._emit("judgment_added", j)
+
+    def remove_judgment(self, judgment_id: str) -> Judgment:
+        j = self.judgment(judgment_id)
+        del self._judgments[judgment_id]
+        self._emit("judgment_removed", j)
+        return j
+
+    def replace_judgment(self, j: Judgment) -> Judgment:
+        """Replace the judgment with the same id; returns the old one (its inverse)."""
+        old = self.judgment(j.id)
+        self.check_judgment(j, replacing=j.id)
+        self._judgments[j.id] = j
+        self._emit("judgment_changed", j)
+        return old
+
+    # --- settings ---------------------------------------------------------------
+    def set_setting(self, name: str, value: Any) -> Any:
+        """Change one field of ``settings``; returns the old value (its inverse)."""
+        if not hasattr(self.settings, name):
+            raise ModelError(f"unknown setting {name!r}")
+        if name == "baseline" and value is not None:
+            self.system(value)
+        old = getattr(self.settings, name)
+        setattr(self.settings, name, value)
+        self._emit("settings_changed", name)
+        return old
+
+    # --- views for metrics ------------------------------------------------------------
+    def iter_reference_texts(self, segment_id: str) -> Iterator[tuple[str, str]]:
+        for ref in self.references:
+            text = ref.texts.get(segment_id)
+            if text is not None:
+                yield ref.id, text

@@ -1,0 +1,42 @@
+"""Turning a project into the ``ScoringInput`` a metric consumes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mtworkbench.core.model import Project
+from mtworkbench.metrics.base import EntityMention, ScoringInput
+
+
+def scoring_input(
+    project: Project,
+    system_id: str,
+    reference_ids: Sequence[str] | None = None,
+    annotator: str | None = None,
+) -> ScoringInput:
+    """The system's outputs against the project's references (all by default).
+
+    Entity mentions come from ``annotator`` (every annotator when None; a
+    project normally has one layer per reference, or an adjudicated one).
+    """
+    system = project.system(system_id)
+    refs = [project.reference(r) for r in reference_ids] if reference_ids else project.references
+    seg_ids = project.segment_ids
+    entities = [
+        [
+            [
+                EntityMention(s.start, s.end, s.type)
+                for s in project.spans_for(ref.id, sid, annotator)
+            ]
+            for sid in seg_ids
+        ]
+        for ref in refs
+    ]
+    return ScoringInput(
+        hypotheses=[system.texts[sid] for sid in seg_ids],
+        references=[[ref.texts.get(sid) for sid in seg_ids] for ref in refs],
+        sources=[s.source for s in project.segments],
+        documents=[project.document_of(sid) for sid in seg_ids],
+        paragraphs=[project.paragraph_of(sid) for sid in seg_ids],
+        entities=entities,
+    )

@@ -1,0 +1,47 @@
+"""Metric names -> classes, imported lazily so the CLI starts fast and a
+metric's heavy dependencies (WordNet, scikit-learn) load only when used."""
+
+from __future__ import annotations
+
+import importlib
+
+from mtworkbench.metrics.base import Metric, MetricSpecError
+from mtworkbench.metrics.spec import parse_spec
+
+# name -> "module:Class". Every metric the CLI and GUI offer is listed here.
+_METRICS: dict[str, str] = {
+    "bleu": "mtworkbench.metrics.bleu:BLEU",
+    "nist": "mtworkbench.metrics.nist:NIST",
+    "wer": "mtworkbench.metrics.edit:WER",
+    "per": "mtworkbench.metrics.edit:PER",
+    "ter": "mtworkbench.metrics.edit:TER",
+    "chrf": "mtworkbench.metrics.edit:CHRF",
+    "chrf++": "mtworkbench.metrics.edit:CHRFPlusPlus",
+    "gtm": "mtworkbench.metrics.gtm:GTM",
+    "meteor": "mtworkbench.metrics.meteor:Meteor",
+    "lepor": "mtworkbench.metrics.lepor:LEPOR",
+    "hlepor": "mtworkbench.metrics.lepor:HLEPOR",
+    "nee": "mtworkbench.metrics.nee:NEE",
+    "learned": "mtworkbench.metrics.learned:LearnedMetric",
+}
+
+
+def metric_names() -> list[str]:
+    return list(_METRICS)
+
+
+def metric_class(name: str) -> type[Metric]:
+    try:
+        target = _METRICS[name]
+    except KeyError:
+        raise MetricSpecError(
+            f"unknown metric {name!r}; valid metrics: {', '.join(_METRICS)}"
+        ) from None
+    module_name, class_name = target.split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def create_metric(spec: str) -> Metric:
+    """``'bleu:tokenize=none'`` -> a configured BLEU instance."""
+    name, options = parse_spec(spec)
+    return metric_class(name)(**options)
