@@ -1,0 +1,19 @@
+"""``mtworkbench gui [BUNDLE]``: open the desktop app (the default command)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("gui", help="open the app (default)", description="Open the desktop app, optionally on a bundle.")
+    p.add_argument("bundle", nargs="?")
+    p.add_argument("--demo", action="store_true", help="open the bundled demo project")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # Qt is imported only here, so every other command stays Qt-free.
+    from mtworkbench.gui.app import run_app
+
+    return run_app(args.bundle, demo=args.demo)

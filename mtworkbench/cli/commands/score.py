@@ -1,0 +1,128 @@
+"""``mtworkbench score``: score plain files or a project's systems with any metrics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from mtworkbench.cli import UsageError
+from mtworkbench.core.errors import DataError
+from mtworkbench.metrics.base import MetricScore, ScoringInput
+from mtworkbench.metrics.registry import create_metric, metric_names
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "score",
+        help="score hypotheses against references",
+        description=(
+            "Score --hyp against --ref files, or the systems of a project bundle. "
+            f"Metrics: {', '.join(metric_names())}. SPEC is NAME[:key=value,...], e.g. "
+            "bleu:tokenize=none or gtm:e=2."
+        ),
+    )
+    p.add_argument("bundle", nargs="?", help="a project bundle (*.mtwb.json)")
+    p.add_argument("--hyp", help="hypothesis file, one segment per line")
+    p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
+    p.add_argument(
+        "--ref-format",
+        choices=("plain", "muc"),
+        default="plain",
+        help="muc: reference lines carry MUC-7 inline entity tags (they feed NEE)",
+    )
+    p.add_argument("--system", action="append", default=[], help="with a bundle: only these systems")
+    p.add_argument("--metric", action="append", default=[], metavar="SPEC", help="metric spec (repeatable)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.bundle and (args.hyp or args.ref):
+        raise UsageError("give either a bundle or --hyp/--ref files, not both")
+    metric_specs = list(args.metric)
+    if args.bundle:
+        from mtworkbench.core.scoring import scoring_input
+        from mtworkbench.io.bundle import load_bundle
+
+        project = load_bundle(args.bundle)
+        metric_specs = metric_specs or list(project.settings.metrics)
+        metrics = [create_metric(spec) for spec in metric_specs]
+        systems = args.system or [s.id for s in project.systems]
+        for system_id in systems:
+            if not project.has_system(system_id):
+                raise DataError(
+                    f"{args.bundle}: no system {system_id!r}; systems: "
+                    + ", ".join(s.id for s in project.systems)
+                )
+        jobs = [(sid, scoring_input(project, sid)) for sid in systems]
+        n_segments = len(project.segments)
+    else:
+        if not args.hyp or not args.ref:
+            raise UsageError("give a bundle, or --hyp and at least one --ref")
+        if not metric_specs:
+            raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
+        metrics = [create_metric(spec) for spec in metric_specs]
+        data = read_plain_input(args.hyp, args.ref, args.ref_format)
+        jobs = [(None, data)]
+        n_segments = data.n_segments
+
+    scores: list[MetricScore] = []
+    for metric in metrics:
+        for system_id, data in jobs:
+            scores.append(metric.score(data, system=system_id))
+
+    if args.json:
+        out = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
+        json.dump(out, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_table(scores, n_segments)
+    return 0
+
+
+def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> ScoringInput:
+    from mtworkbench.io.plaintext import check_same_length, read_lines
+
+    files = {hyp_path: read_lines(hyp_path)}
+    for path in ref_paths:
+        if path in files:
+            raise UsageError(f"file {path} is given twice")
+        files[path] = read_lines(path)
+    check_same_length(files)
+    refs = [files[p] for p in ref_paths]
+    entities = None
+    if ref_format == "muc":
+        from mtworkbench.io.muc import parse_inline
+
+        parsed_refs, entities = [], []
+        for path, lines in zip(ref_paths, refs):
+            texts, mentions = [], []
+            for lineno, line in enumerate(lines, 1):
+                try:
+                    text, found = parse_inline(line)
+                except DataError as exc:
+                    raise DataError(f"{path}: line {lineno}: {exc}") from None
+                texts.append(text)
+                mentions.append(found)
+            parsed_refs.append(texts)
+            entities.append(mentions)
+        refs = parsed_refs
+    n = len(files[hyp_path])
+    return ScoringInput(
+        hypotheses=files[hyp_path],
+        references=refs,
+        documents=["doc"] * n,
+        paragraphs=["p"] * n,
+        entities=entities,
+    )
+
+
+def print_table(scores: list[MetricScore], n_segments: int) -> None:
+    rows = [("metric", "system", "score", "signature")]
+    for s in scores:
+        rows.append((s.metric, s.system or "-", f"{s.corpus:.4f}", s.signature))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    print(f"{n_segments} segments")
+    for r in rows:
+        print("  ".join(r[i].ljust(widths[i]) for i in range(3)) + "  " + r[3])

@@ -1,0 +1,441 @@
+"""The JSON project bundle (``*.mtwb.json``).
+
+One UTF-8 file with ``format`` and ``format_version``, keys in a fixed order and
+two-space indentation so that diffs between saves are readable. Loading
+validates everything before building the project and refuses a broken or newer
+file with a message naming the JSON path of the problem (``$.judgments[3].adequacy``);
+nothing is half-loaded. Saving is atomic and keeps the previous file as ``*.bak``.
+
+Format changes: bump ``FORMAT_VERSION`` and add one function to ``MIGRATIONS``
+that turns a version-n dict into version n+1; old files are migrated on load.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.model import (
+    RATING_RANGE,
+    SYSTEM_KINDS,
+    Document,
+    EntitySpan,
+    EntityTypeStyle,
+    Judgment,
+    ModelError,
+    Paragraph,
+    Project,
+    Reference,
+    Segment,
+    Settings,
+    System,
+)
+from mtworkbench.io.atomic import atomic_write_text
+from mtworkbench.io.plaintext import decode_utf8
+
+FORMAT = "mtworkbench-project"
+FORMAT_VERSION = 1
+SUFFIX = ".mtwb.json"
+
+# MIGRATIONS[n] turns a version-n bundle dict into version n+1.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+# --- saving ---------------------------------------------------------------------------
+def project_to_dict(project: Project) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": project.name,
+        "source_language": project.source_language,
+        "target_language": project.target_language,
+        "documents": [
+            {
+                "id": doc.id,
+                "attributes": dict(doc.attributes),
+                "paragraphs": [
+                    {"id": par.id, "segments": [{"id": s.id, "source": s.source} for s in par.segments]}
+                    for par in doc.paragraphs
+                ],
+            }
+            for doc in project.documents
+        ],
+        "references": [
+            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(project, r.texts)}
+            for r in project.references
+        ],
+        "systems": [
+            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(project, s.texts)} for s in project.systems
+        ],
+        "judges": list(project.judges),
+        "entity_spans": [
+            {
+                "id": s.id,
+                "reference": s.reference,
+                "segment": s.segment,
+                "start": s.start,
+                "end": s.end,
+                "type": s.type,
+                "annotator": s.annotator,
+            }
+            for s in project.spans
+        ],
+        "judgments": [
+            {
+                "id": j.id,
+                "judge": j.judge,
+                "system": j.system,
+                "segment": j.segment,
+                "reference": j.reference,
+                "adequacy": j.adequacy,
+                "fluency": j.fluency,
+                "score": j.score,
+                "scale": j.scale,
+                "timestamp": j.timestamp,
+                "seconds": j.seconds,
+                "comment": j.comment,
+            }
+            for j in project.judgments
+        ],
+        "settings": {
+            "metrics": list(project.settings.metrics),
+            "baseline": project.settings.baseline,
+            "entity_types": [
+                {"name": t.name, "key": t.key, "color": t.color} for t in project.settings.entity_types
+            ],
+        },
+        "judge_queues": project.judge_queues,
+        "learned_model": project.learned_model,
+    }
+
+
+def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
+    return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
+
+
+def dumps(project: Project) -> str:
+    return json.dumps(project_to_dict(project), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def save_bundle(project: Project, path: str | Path) -> None:
+    """Write atomically; the previous file is kept as ``<path>.bak``."""
+    atomic_write_text(path, dumps(project), keep_backup=True)
+
+
+# --- loading ----------------------------------------------------------------------------
+def load_bundle(path: str | Path) -> Project:
+    path = Path(path)
+    text = decode_utf8(path.read_bytes(), path)
+    return loads(text, file=str(path))
+
+
+def loads(text: str, file: str | None = None) -> Project:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BundleError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", "$", file
+        ) from None
+    return project_from_dict(data, file=file)
+
+
+def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
+    """Bring a bundle dict of any supported version up to ``FORMAT_VERSION``."""
+    r = _Reader(file)
+    r.obj(data, "$")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise BundleError(f"expected format {FORMAT!r}, found {fmt!r}: this is not an mtworkbench project", "$.format", file)
+    version = data.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BundleError(f"format_version must be an integer, found {version!r}", "$.format_version", file)
+    if version > FORMAT_VERSION:
+        raise BundleError(
+            f"format_version {version} is newer than this mtworkbench supports ({FORMAT_VERSION}); "
+            "open it with a newer mtworkbench",
+            "$.format_version",
+            file,
+        )
+    if version < 1:
+        raise BundleError(f"unknown format_version {version}", "$.format_version", file)
+    while version < FORMAT_VERSION:
+        if version not in MIGRATIONS:
+            raise BundleError(f"no migration from format_version {version}", "$.format_version", file)
+        data = MIGRATIONS[version](dict(data))
+        version += 1
+        data["format_version"] = version
+    return data
+
+
+def project_from_dict(data: Any, file: str | None = None) -> Project:
+    data = migrate(data, file)
+    r = _Reader(file)
+    r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
+           optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
+                     "settings", "judge_queues", "learned_model"})
+
+    documents: list[Document] = []
+    seen_segments: dict[str, str] = {}
+    seen_docs: set[str] = set()
+    seen_pars: set[str] = set()
+    for di, d in enumerate(r.list(data["documents"], "$.documents")):
+        dp = f"$.documents[{di}]"
+        r.keys(d, dp, required={"id", "paragraphs"}, optional={"attributes"})
+        doc_id = r.ident(d["id"], f"{dp}.id")
+        if doc_id in seen_docs:
+            raise BundleError(f"duplicate document id {doc_id!r}", f"{dp}.id", file)
+        seen_docs.add(doc_id)
+        attributes = r.obj(d.get("attributes", {}), f"{dp}.attributes")
+        for k, v in attributes.items():
+            r.str(v, f"{dp}.attributes.{k}")
+        paragraphs = []
+        for pi, p in enumerate(r.list(d["paragraphs"], f"{dp}.paragraphs")):
+            pp = f"{dp}.paragraphs[{pi}]"
+            r.keys(p, pp, required={"id", "segments"})
+            par_id = r.ident(p["id"], f"{pp}.id")
+            if par_id in seen_pars:
+                raise BundleError(f"duplicate paragraph id {par_id!r}", f"{pp}.id", file)
+            seen_pars.add(par_id)
+            segments = []
+            for si, s in enumerate(r.list(p["segments"], f"{pp}.segments")):
+                sp = f"{pp}.segments[{si}]"
+                r.keys(s, sp, required={"id", "source"})
+                seg_id = r.ident(s["id"], f"{sp}.id")
+                if seg_id in seen_segments:
+                    raise BundleError(f"duplicate segment id {seg_id!r} (first at {seen_segments[seg_id]})", f"{sp}.id", file)
+                seen_segments[seg_id] = sp
+                segments.append(Segment(seg_id, r.str(s["source"], f"{sp}.source")))
+            paragraphs.append(Paragraph(par_id, segments))
+        documents.append(Document(doc_id, paragraphs, dict(attributes)))
+
+    def texts(value: Any, path: str, complete: bool) -> dict[str, str]:
+        obj = r.obj(value, path)
+        for seg_id, text in obj.items():
+            if seg_id not in seen_segments:
+                raise BundleError(f"text for unknown segment {seg_id!r}", f"{path}.{seg_id}", file)
+            r.str(text, f"{path}.{seg_id}")
+        if complete:
+            for seg_id in seen_segments:
+                if seg_id not in obj:
+                    raise BundleError(f"missing text for segment {seg_id!r}", path, file)
+        return dict(obj)
+
+    project = Project(
+        documents=documents,
+        name=r.str(data.get("name", ""), "$.name"),
+        source_language=r.str(data.get("source_language", ""), "$.source_language"),
+        target_language=r.str(data.get("target_language", ""), "$.target_language"),
+    )
+    for ri, ref in enumerate(r.list(data["references"], "$.references")):
+        rp = f"$.references[{ri}]"
+        r.keys(ref, rp, required={"id", "texts"}, optional={"translator"})
+        ref_id = r.ident(ref["id"], f"{rp}.id")
+        if project.has_reference(ref_id):
+            raise BundleError(f"duplicate reference id {ref_id!r}", f"{rp}.id", file)
+        project.add_reference(
+            Reference(ref_id, r.str(ref.get("translator", ""), f"{rp}.translator"),
+                      texts(ref["texts"], f"{rp}.texts", complete=False))
+        )
+    for si, sys_ in enumerate(r.list(data["systems"], "$.systems")):
+        sp = f"$.systems[{si}]"
+        r.keys(sys_, sp, required={"id", "texts"}, optional={"kind"})
+        sys_id = r.ident(sys_["id"], f"{sp}.id")
+        if project.has_system(sys_id):
+            raise BundleError(f"duplicate system id {sys_id!r}", f"{sp}.id", file)
+        kind = r.str(sys_.get("kind", "machine"), f"{sp}.kind")
+        if kind not in SYSTEM_KINDS:
+            raise BundleError(f"kind must be one of {', '.join(SYSTEM_KINDS)}, found {kind!r}", f"{sp}.kind", file)
+        project.add_system(System(sys_id, kind, texts(sys_["texts"], f"{sp}.texts", complete=True)))
+
+    _load_settings(r, project, data.get("settings", {}))
+
+    for ji, judge in enumerate(r.list(data.get("judges", []), "$.judges")):
+        jp = f"$.judges[{ji}]"
+        name = r.ident(judge, jp)
+        if name in project.judges:
+            raise BundleError(f"duplicate judge {name!r}", jp, file)
+        project.add_judge(name)
+
+    for i, s in enumerate(r.list(data.get("entity_spans", []), "$.entity_spans")):
+        p = f"$.entity_spans[{i}]"
+        r.keys(s, p, required={"id", "reference", "segment", "start", "end", "type", "annotator"})
+        span = EntitySpan(
+            id=r.ident(s["id"], f"{p}.id"),
+            reference=r.ref_to(s["reference"], f"{p}.reference", project.has_reference, "reference"),
+            segment=r.ref_to(s["segment"], f"{p}.segment", project.has_segment, "segment"),
+            start=r.int(s["start"], f"{p}.start"),
+            end=r.int(s["end"], f"{p}.end"),
+            type=r.str(s["type"], f"{p}.type"),
+            annotator=r.ident(s["annotator"], f"{p}.annotator"),
+        )
+        text = project.reference(span.reference).texts.get(span.segment)
+        if text is None:
+            raise BundleError(f"reference {span.reference!r} has no text for segment {span.segment!r}", p, file)
+        if not 0 <= span.start < span.end <= len(text):
+            raise BundleError(
+                f"span {span.start}-{span.end} is outside its text (length {len(text)})", f"{p}.end", file
+            )
+        _wrap(lambda: project.add_span(span), p, file)
+
+    for i, j in enumerate(r.list(data.get("judgments", []), "$.judgments")):
+        p = f"$.judgments[{i}]"
+        r.keys(j, p, required={"id", "judge", "system", "segment"},
+               optional={"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds", "comment"})
+        judgment = Judgment(
+            id=r.ident(j["id"], f"{p}.id"),
+            judge=r.ref_to(j["judge"], f"{p}.judge", lambda x: x in project.judges, "judge"),
+            system=r.ref_to(j["system"], f"{p}.system", project.has_system, "system"),
+            segment=r.ref_to(j["segment"], f"{p}.segment", project.has_segment, "segment"),
+            reference=None if j.get("reference") is None else r.ref_to(
+                j["reference"], f"{p}.reference", project.has_reference, "reference"),
+            adequacy=r.rating(j.get("adequacy"), f"{p}.adequacy"),
+            fluency=r.rating(j.get("fluency"), f"{p}.fluency"),
+            score=None if j.get("score") is None else r.number(j["score"], f"{p}.score"),
+            scale=None if j.get("scale") is None else r.str(j["scale"], f"{p}.scale"),
+            timestamp=r.str(j.get("timestamp", ""), f"{p}.timestamp"),
+            seconds=r.number(j.get("seconds", 0.0), f"{p}.seconds"),
+            comment=r.str(j.get("comment", ""), f"{p}.comment"),
+        )
+        _wrap(lambda: project.add_judgment(judgment), p, file)
+
+    queues = r.obj(data.get("judge_queues", {}), "$.judge_queues")
+    for judge in queues:
+        if judge not in project.judges:
+            raise BundleError(f"queue for unknown judge {judge!r}", f"$.judge_queues.{judge}", file)
+        r.obj(queues[judge], f"$.judge_queues.{judge}")
+    project.judge_queues = queues
+    learned = data.get("learned_model")
+    project.learned_model = None if learned is None else r.obj(learned, "$.learned_model")
+    return project
+
+
+def _load_settings(r: _Reader, project: Project, value: Any) -> None:
+    r.keys(value, "$.settings", required=set(), optional={"metrics", "baseline", "entity_types"})
+    settings = Settings()
+    if "metrics" in value:
+        settings.metrics = [r.str(m, f"$.settings.metrics[{i}]") for i, m in
+                            enumerate(r.list(value["metrics"], "$.settings.metrics"))]
+    baseline = value.get("baseline")
+    if baseline is not None:
+        settings.baseline = r.ref_to(baseline, "$.settings.baseline", project.has_system, "system")
+    if "entity_types" in value:
+        types = []
+        names: set[str] = set()
+        keys: set[str] = set()
+        for i, t in enumerate(r.list(value["entity_types"], "$.settings.entity_types")):
+            p = f"$.settings.entity_types[{i}]"
+            r.keys(t, p, required={"name", "key", "color"})
+            style = EntityTypeStyle(r.ident(t["name"], f"{p}.name"), r.str(t["key"], f"{p}.key"),
+                                    r.str(t["color"], f"{p}.color"))
+            if style.name in names:
+                raise BundleError(f"duplicate entity type {style.name!r}", f"{p}.name", r.file)
+            if len(style.key) != 1 or style.key.upper() in keys:
+                raise BundleError(f"key must be one character not used by another type, found {style.key!r}",
+                                  f"{p}.key", r.file)
+            names.add(style.name)
+            keys.add(style.key.upper())
+            types.append(style)
+        settings.entity_types = types
+    project.settings = settings
+
+
+def _wrap(action: Callable[[], None], path: str, file: str | None) -> None:
+    try:
+        action()
+    except ModelError as exc:
+        raise BundleError(str(exc), path, file) from None
+
+
+class _Reader:
+    """Type checks that name the JSON path of whatever is wrong."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+
+    def fail(self, message: str, path: str) -> None:
+        raise BundleError(message, path, self.file)
+
+    def obj(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(f"expected an object, found {_kind(value)}", path)
+        return value
+
+    def list(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(f"expected a list, found {_kind(value)}", path)
+        return value
+
+    def str(self, value: Any, path: str) -> str:
+        if not isinstance(value, str):
+            self.fail(f"expected a string, found {_kind(value)}", path)
+        return value
+
+    def ident(self, value: Any, path: str) -> str:
+        text = self.str(value, path)
+        if not text.strip():
+            self.fail("expected a non-empty id", path)
+        return text
+
+    def int(self, value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"expected an integer, found {_kind(value)}", path)
+        return value
+
+    def number(self, value: Any, path: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(f"expected a number, found {_kind(value)}", path)
+        return float(value)
+
+    def rating(self, value: Any, path: str) -> int | None:
+        if value is None:
+            return None
+        lo, hi = RATING_RANGE
+        rating = self.int(value, path)
+        if not lo <= rating <= hi:
+            self.fail(f"rating out of range: expected {lo} to {hi}, found {rating}", path)
+        return rating
+
+    def ref_to(self, value: Any, path: str, exists: Callable[[str], bool], what: str) -> str:
+        ident = self.ident(value, path)
+        if not exists(ident):
+            self.fail(f"unknown {what} {ident!r}", path)
+        return ident
+
+    def keys(self, value: Any, path: str, required: set[str], optional: set[str] = frozenset()) -> None:
+        obj = self.obj(value, path)
+        for key in sorted(required):
+            if key not in obj:
+                self.fail(f"missing field {key!r}", path)
+        unknown = sorted(set(obj) - required - set(optional))
+        if unknown:
+            self.fail(f"unknown field {unknown[0]!r}", f"{path}.{unknown[0]}")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def validate_file(path: str | Path) -> Project:
+    """Load and return the project; raises DataError with the problem."""
+    return load_bundle(path)
+
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MIGRATIONS",
+    "SUFFIX",
+    "DataError",
+    "dumps",
+    "load_bundle",
+    "loads",
+    "project_from_dict",
+    "project_to_dict",
+    "save_bundle",
+]
