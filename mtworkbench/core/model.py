@@ -193,6 +193,8 @@ class Project:
         self.judges: list[str] = []
         self.settings = Settings()
         self._spans: dict[str, EntitySpan] = {}
+        # (reference, segment) -> span ids, so per-segment lookups do not scan every span.
+        self._span_index: dict[tuple[str, str], set[str]] = {}
         self._judgments: dict[str, Judgment] = {}
         # Per-judge work queues (issue: judgment panel) and a trained learned
         # metric, both plain JSON objects owned by their modules.
@@ -314,7 +316,7 @@ class Project:
         spans = [s for s in self._spans.values() if s.reference == reference_id]
         judgments = [j for j in self._judgments.values() if j.reference == reference_id]
         for s in spans:
-            del self._spans[s.id]
+            self._drop_span(s)
         for j in judgments:
             del self._judgments[j.id]
         self.references.remove(ref)
@@ -324,7 +326,7 @@ class Project:
     def restore_reference(self, removal: ReferenceRemoval) -> None:
         self.add_reference(removal.reference, removal.index)
         for s in removal.spans:
-            self._spans[s.id] = s
+            self._store_span(s)
         for j in removal.judgments:
             self._judgments[j.id] = j
         self._emit("annotations_reset")
@@ -332,15 +334,26 @@ class Project:
     def reference_text(self, reference_id: str, segment_id: str) -> str | None:
         return self.reference(reference_id).texts.get(segment_id)
 
-    def set_reference_text(self, reference_id: str, segment_id: str, text: str) -> str | None:
-        """Replace a reference text. Spans no longer inside it are refused."""
+    def check_reference_text(self, reference_id: str, segment_id: str, text: str) -> None:
+        """Raise ModelError if the text cannot replace the current one.
+
+        A text that would cut through an annotated entity is refused: the
+        entity's characters must stay exactly where they are.
+        """
         ref = self.reference(reference_id)
         self.segment(segment_id)
+        old = ref.texts.get(segment_id) or ""
         for s in self.spans_for(reference_id, segment_id):
-            if s.end > len(text):
+            if s.end > len(text) or text[s.start : s.end] != old[s.start : s.end]:
                 raise ModelError(
-                    f"span {s.id} ({s.start}-{s.end}) would fall outside the new text"
+                    f"the new text would move or cut the {s.type} entity "
+                    f"{old[s.start:s.end]!r} at {s.start}-{s.end}; remove that entity first"
                 )
+
+    def set_reference_text(self, reference_id: str, segment_id: str, text: str) -> str | None:
+        """Replace a reference text; returns the old one (None when there was none)."""
+        self.check_reference_text(reference_id, segment_id, text)
+        ref = self.reference(reference_id)
         old = ref.texts.get(segment_id)
         ref.texts[segment_id] = text
         self._emit("reference_changed", (reference_id, segment_id))
@@ -432,11 +445,9 @@ class Project:
         self, reference_id: str, segment_id: str, annotator: str | None = None
     ) -> list[EntitySpan]:
         found = [
-            s
-            for s in self._spans.values()
-            if s.reference == reference_id
-            and s.segment == segment_id
-            and (annotator is None or s.annotator == annotator)
+            self._spans[span_id]
+            for span_id in self._span_index.get((reference_id, segment_id), ())
+            if annotator is None or self._spans[span_id].annotator == annotator
         ]
         return sorted(found, key=lambda s: (s.start, s.end))
 
@@ -476,21 +487,29 @@ class Project:
 
     def add_span(self, span: EntitySpan) -> None:
         self.check_span(span)
-        self._spans[span.id] = span
+        self._store_span(span)
         self._emit("span_added", span)
 
     def remove_span(self, span_id: str) -> EntitySpan:
         span = self.span(span_id)
-        del self._spans[span_id]
+        self._drop_span(span)
         self._emit("span_removed", span)
         return span
+
+    def _store_span(self, span: EntitySpan) -> None:
+        self._spans[span.id] = span
+        self._span_index.setdefault((span.reference, span.segment), set()).add(span.id)
+
+    def _drop_span(self, span: EntitySpan) -> None:
+        del self._spans[span.id]
+        self._span_index[(span.reference, span.segment)].discard(span.id)
 
     def set_span_type(self, span_id: str, entity_type: str) -> str:
         """Retype a span; returns the old type (its own inverse)."""
         span = self.span(span_id)
         if entity_type not in self.entity_type_names:
             raise ModelError(f"unknown entity type {entity_type!r}")
-        self._spans[span_id] = replace(span, type=entity_type)
+        self._spans[span_id] = replace(span, type=entity_type)  # same id and place: index unchanged
         self._emit("span_changed", self._spans[span_id])
         return span.type
 
@@ -516,6 +535,18 @@ class Project:
         self.judges.remove(judge)
         self.judge_queues.pop(judge, None)
         self._emit("judge_removed", judge)
+
+    def set_judge_queue(self, judge: str, state: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Store (or with None, drop) a judge's work queue; returns the old state (its inverse)."""
+        if judge not in self.judges:
+            raise ModelError(f"unknown judge {judge!r}")
+        old = self.judge_queues.get(judge)
+        if state is None:
+            self.judge_queues.pop(judge, None)
+        else:
+            self.judge_queues[judge] = state
+        self._emit("judge_queue_changed", judge)
+        return old
 
     @property
     def judgments(self) -> list[Judgment]:

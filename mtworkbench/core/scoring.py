@@ -39,4 +39,5 @@ def scoring_input(
         documents=[project.document_of(sid) for sid in seg_ids],
         paragraphs=[project.paragraph_of(sid) for sid in seg_ids],
         entities=entities,
+        target_language=project.target_language or None,
     )

@@ -59,6 +59,8 @@ class ScoringInput:
     paragraphs: Sequence[str] | None = None
     # entities[k][i]: the entity mentions annotated in references[k][i].
     entities: Sequence[Sequence[Sequence[EntityMention]]] | None = None
+    # The language of hypotheses and references (e.g. "de"), when known.
+    target_language: str | None = None
 
     def __post_init__(self) -> None:
         n = len(self.hypotheses)
@@ -101,6 +103,7 @@ class ScoringInput:
             documents=pick(self.documents),
             paragraphs=pick(self.paragraphs),
             entities=None if self.entities is None else [[s[i] for i in indices] for s in self.entities],
+            target_language=self.target_language,
         )
 
 

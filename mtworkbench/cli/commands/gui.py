@@ -9,6 +9,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("gui", help="open the app (default)", description="Open the desktop app, optionally on a bundle.")
     p.add_argument("bundle", nargs="?")
     p.add_argument("--demo", action="store_true", help="open the bundled demo project")
+    p.add_argument("--quit-after", type=float, metavar="SECONDS", help="close after this long (smoke tests)")
+    p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window once it shows")
     p.set_defaults(func=run)
 
 
@@ -16,4 +18,4 @@ def run(args: argparse.Namespace) -> int:
     # Qt is imported only here, so every other command stays Qt-free.
     from mtworkbench.gui.app import run_app
 
-    return run_app(args.bundle, demo=args.demo)
+    return run_app(args.bundle, demo=args.demo, quit_after=args.quit_after, screenshot=args.screenshot)

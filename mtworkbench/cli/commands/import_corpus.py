@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--source", required=True, help="source file (or the one WMT XML file)")
     p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
-    p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable)")
+    p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
     p.add_argument("--format", choices=IMPORT_FORMATS, default="plain")
     p.add_argument("--src-lang", default="")
     p.add_argument("--tgt-lang", default="")
@@ -26,11 +26,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def parse_system_args(values: list[str]) -> list[tuple[str, str]]:
+def parse_system_args(values: list[str], fmt: str = "plain") -> list[tuple[str, str]]:
+    """``ID=FILE`` pairs; for sgml and wmt-xml a bare FILE takes its ids from the file."""
     systems = []
     for value in values:
         sys_id, eq, path = value.partition("=")
-        if not eq or not sys_id or not path:
+        if not eq and fmt in ("sgml", "wmt-xml"):
+            sys_id, path = "", value
+        elif not eq or not sys_id or not path:
             raise UsageError(f"--system expects ID=FILE, got {value!r}")
         systems.append((sys_id, path))
     return systems
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         args.format,
         source=args.source,
         references=args.ref,
-        systems=parse_system_args(args.system),
+        systems=parse_system_args(args.system, args.format),
         source_language=args.src_lang,
         target_language=args.tgt_lang,
     )

@@ -1,0 +1,68 @@
+"""Starting the desktop app."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+log = logging.getLogger(__name__)
+
+
+def configure_application(app: QApplication) -> None:
+    app.setOrganizationName("mtworkbench")
+    app.setApplicationName("mtworkbench")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    folder = os.environ.get("MTWB_SETTINGS_DIR")
+    if folder:  # tests and portable installs keep UI state out of the home folder
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
+
+
+def install_exception_hook(app: QApplication) -> None:
+    """An unexpected error becomes a message box and a log entry, never a traceback on screen."""
+
+    def hook(exc_type, exc, tb) -> None:
+        details = "".join(traceback.format_exception(exc_type, exc, tb))
+        log_file = Path(QSettings().fileName()).parent / "mtworkbench-errors.log"
+        try:
+            log_file.parent.mkdir(parents=True, exist_ok=True)
+            with log_file.open("a", encoding="utf-8") as handle:
+                handle.write(details + "\n")
+        except OSError:
+            pass
+        log.error("unexpected error: %s", details)
+        if os.environ.get("MTWB_RAISE_ERRORS"):  # tests want failures, not dialogs
+            sys.__excepthook__(exc_type, exc, tb)
+            return
+        QMessageBox.critical(
+            app.activeWindow(),
+            "Unexpected error",
+            f"{exc_type.__name__}: {exc}\n\nYour project is unchanged; details were written to {log_file}.",
+        )
+
+    sys.excepthook = hook
+
+
+def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | None = None,
+            screenshot: str | None = None) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    configure_application(app)
+    install_exception_hook(app)
+    from mtworkbench.gui.main_window import MainWindow
+    from mtworkbench.resources import demo_project_path
+
+    window = MainWindow()
+    window.show()
+    target = bundle or (str(demo_project_path()) if demo else None)
+    if target:
+        window.open_path(target)
+    if screenshot:
+        QTimer.singleShot(500, lambda: window.grab().save(screenshot))
+    if quit_after is not None:
+        QTimer.singleShot(int(quit_after * 1000), app.quit)
+    return app.exec()

@@ -1,0 +1,403 @@
+"""The main window: navigator, workspaces, segment panel, menus, autosave."""
+
+from __future__ import annotations
+
+import importlib
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QTreeView,
+    QWidget,
+)
+
+from mtworkbench import __version__
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.model import Project
+from mtworkbench.gui import dialogs
+from mtworkbench.gui.models.navigator import NavigatorModel
+from mtworkbench.gui.segment_panel import SegmentPanel
+from mtworkbench.gui.session import ProjectSession
+from mtworkbench.io.bundle import SUFFIX, dumps, load_bundle, save_bundle
+
+# Workspace tabs, imported by name so a broken workspace cannot stop the app.
+WORKSPACES = (
+    "mtworkbench.gui.workspaces.annotate:AnnotateWorkspace",
+    "mtworkbench.gui.workspaces.judge:JudgeWorkspace",
+    "mtworkbench.gui.workspaces.metrics:MetricsWorkspace",
+)
+AUTOSAVE_MS = 2 * 60 * 1000
+MAX_RECENT = 8
+BUNDLE_FILTER = f"mtworkbench projects (*{SUFFIX});;All files (*)"
+
+
+def recovery_path(path: Path | None) -> Path:
+    """Where autosave writes: beside the bundle, or in the settings folder when untitled."""
+    if path is not None:
+        return path.with_name(f".{path.name}.recovery")
+    folder = Path(QSettings().fileName()).parent
+    return folder / "untitled.mtwb.recovery"
+
+
+class MainWindow(QMainWindow):
+    project_saved = Signal(object)
+    """The project was written to disk; payload: the ``Path``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = ProjectSession(self)
+        self.settings = QSettings()
+        self.resize(1280, 800)
+        self.setMinimumSize(900, 600)
+
+        self.navigator_model = NavigatorModel(self.session.project, self)
+        self.navigator = QTreeView()
+        self.navigator.setObjectName("navigator")
+        self.navigator.setModel(self.navigator_model)
+        self.navigator.setUniformRowHeights(True)
+        self.navigator.setAlternatingRowColors(True)
+        self.navigator.setColumnWidth(0, 150)
+        self.navigator.selectionModel().currentChanged.connect(self._navigator_current_changed)
+        nav_dock = QDockWidget("Documents", self)
+        nav_dock.setObjectName("documents-dock")
+        nav_dock.setWidget(self.navigator)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, nav_dock)
+
+        self.segment_panel = SegmentPanel(self.session)
+        seg_dock = QDockWidget("Segment", self)
+        seg_dock.setObjectName("segment-dock")
+        seg_dock.setWidget(self.segment_panel)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, seg_dock)
+        self.resizeDocks([nav_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([seg_dock], [260], Qt.Orientation.Vertical)
+        self.docks = [nav_dock, seg_dock]
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("workspaces")
+        self.tabs.setDocumentMode(True)
+        self.workspaces: dict[str, QWidget] = {}
+        for target in WORKSPACES:
+            self._add_workspace(target)
+        self.setCentralWidget(self.tabs)
+
+        self.status_label = QLabel()
+        self.statusBar().addPermanentWidget(self.status_label)
+
+        self._build_menus()
+        # Bound methods, not lambdas: Qt drops them when the window is destroyed.
+        self.session.undo_stack.cleanChanged.connect(self._update_title)
+        self.session.undo_stack.indexChanged.connect(self._update_status)
+        self.session.path_changed.connect(self._update_title)
+        self.session.project_replaced.connect(self._on_project_replaced)
+        self.session.current_segment_changed.connect(self._on_current_segment)
+        self.session.project_changed.connect(self._on_project_changed)
+        self.session.open_in_judge_requested.connect(self._show_in_judge)
+
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave)
+        self.autosave_timer.start()
+
+        self._restore_ui_state()
+        self._update_title()
+        self._update_status()
+
+    # --- building -------------------------------------------------------------------
+    def _add_workspace(self, target: str) -> None:
+        module_name, class_name = target.split(":")
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+            widget = cls(self.session)
+            title = cls.title
+        except Exception:  # a broken workspace must not take the app down
+            widget = QLabel(f"This workspace could not be loaded:\n\n{traceback.format_exc(limit=3)}")
+            widget.setWordWrap(True)
+            title = class_name.replace("Workspace", "")
+        widget.setObjectName(f"workspace-{title.lower()}")
+        self.workspaces[title] = widget
+        self.tabs.addTab(widget, title)
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        self.action_new = self._action(menu, "&New project from files…", self.new_project_from_files, QKeySequence.StandardKey.New)
+        self.action_open = self._action(menu, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        menu.addSeparator()
+        self.action_save = self._action(menu, "&Save", self.save, QKeySequence.StandardKey.Save)
+        self.action_save_as = self._action(menu, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self.action_export_view = self._action(menu, "&Export view…", self.export_view, "Ctrl+E")
+        menu.addSeparator()
+        self.action_quit = self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit = self.menuBar().addMenu("&Edit")
+        self.action_undo = self.session.undo_stack.createUndoAction(self, "&Undo")
+        self.action_undo.setShortcut(QKeySequence.StandardKey.Undo)
+        self.action_redo = self.session.undo_stack.createRedoAction(self, "&Redo")
+        # The platform's redo keys plus Ctrl+Y, without duplicates (a duplicate is ambiguous and never fires).
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        if QKeySequence("Ctrl+Y") not in redo_keys:
+            redo_keys.append(QKeySequence("Ctrl+Y"))
+        self.action_redo.setShortcuts(redo_keys)
+        edit.addAction(self.action_undo)
+        edit.addAction(self.action_redo)
+
+        view = self.menuBar().addMenu("&View")
+        for dock in self.docks:
+            view.addAction(dock.toggleViewAction())
+        view.addSeparator()
+        for i in range(self.tabs.count()):
+            action = self._action(view, self.tabs.tabText(i), lambda _=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
+            action.setObjectName(f"show-workspace-{i}")
+
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&About mtworkbench", self._about)
+
+    def _action(self, menu, text, slot, shortcut=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut) if isinstance(shortcut, str) else shortcut)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    # --- project life cycle ------------------------------------------------------------
+    def set_project(self, project: Project, path: Path | None) -> None:
+        self.session.replace_project(project, path)
+
+    def open_path(self, path: str | Path, offer_recovery: bool = True) -> bool:
+        path = Path(path)
+        try:
+            project = load_bundle(path)
+        except (DataError, OSError) as exc:
+            dialogs.error(self, "Cannot open project", _message(exc))
+            return False
+        recovery = recovery_path(path)
+        if offer_recovery and recovery.exists() and recovery.stat().st_mtime >= path.stat().st_mtime:
+            if dialogs.ask_recover(self, path, recovery):
+                try:
+                    project = load_bundle(recovery)
+                except (DataError, OSError) as exc:
+                    dialogs.error(self, "Recovery file is damaged", _message(exc))
+                else:
+                    self.set_project(project, path)
+                    # The recovered state is not on disk yet: it stays marked modified.
+                    self._recovered_unsaved = True
+                    self._add_recent(path)
+                    self._update_title()
+                    self.statusBar().showMessage(f"Recovered unsaved work for {path.name}", 8000)
+                    return True
+            recovery.unlink(missing_ok=True)
+        self._recovered_unsaved = False
+        self.set_project(project, path)
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Opened {path.name}", 5000)
+        return True
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        name, _ = QFileDialog.getOpenFileName(self, "Open project", self._last_folder(), BUNDLE_FILTER)
+        if name:
+            self.open_path(name)
+
+    def new_project_from_files(self) -> None:
+        if not self.maybe_save():
+            return
+        project = dialogs.new_project_from_files(self)
+        if project is not None:
+            self.set_project(project, None)
+            self._recovered_unsaved = True
+            self._update_title()
+
+    def save(self) -> bool:
+        if self.session.path is None:
+            return self.save_as()
+        return self.save_to(self.session.path)
+
+    def save_as(self) -> bool:
+        start = str(self.session.path or Path(self._last_folder()) / f"project{SUFFIX}")
+        name, _ = QFileDialog.getSaveFileName(self, "Save project as", start, BUNDLE_FILTER)
+        if not name:
+            return False
+        if not name.endswith(SUFFIX) and not name.endswith(".json"):
+            name += SUFFIX
+        return self.save_to(Path(name))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            save_bundle(self.session.project, path)
+        except (OSError, ValueError) as exc:
+            dialogs.error(self, "Cannot save project", f"{path}: {_message(exc)}\n\nNothing was lost: the previous file is unchanged.")
+            return False
+        old_recovery = recovery_path(self.session.path)
+        self.session.set_path(path)
+        self.session.undo_stack.setClean()
+        self._recovered_unsaved = False
+        old_recovery.unlink(missing_ok=True)
+        recovery_path(path).unlink(missing_ok=True)
+        self._add_recent(path)
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {path.name}", 5000)
+        self.project_saved.emit(path)
+        return True
+
+    def is_modified(self) -> bool:
+        return self.session.is_modified or getattr(self, "_recovered_unsaved", False)
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False means the user cancelled."""
+        if not self.is_modified():
+            return True
+        answer = dialogs.ask_save_changes(self)
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def autosave(self) -> None:
+        """Write a recovery copy when there are unsaved changes (never the real file)."""
+        if not self.is_modified():
+            return
+        target = recovery_path(self.session.path)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            from mtworkbench.io.atomic import atomic_write_text
+
+            atomic_write_text(target, dumps(self.session.project), keep_backup=False)
+        except OSError as exc:
+            self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
+        else:
+            self.statusBar().showMessage("Autosaved a recovery copy", 3000)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        recovery_path(self.session.path).unlink(missing_ok=True)
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        event.accept()
+
+    # --- export ---------------------------------------------------------------------
+    def export_view(self) -> None:
+        widget = self.tabs.currentWidget()
+        target = widget.export_widget() if hasattr(widget, "export_widget") else widget
+        name, _ = QFileDialog.getSaveFileName(self, "Export view", self._last_folder(), "PNG image (*.png);;SVG image (*.svg)")
+        if name:
+            from mtworkbench.gui.export import export_widget
+
+            try:
+                export_widget(target, Path(name))
+            except (OSError, ValueError) as exc:
+                dialogs.error(self, "Cannot export view", _message(exc))
+            else:
+                self.statusBar().showMessage(f"Exported {name}", 5000)
+
+    # --- reactions --------------------------------------------------------------------
+    def _on_project_replaced(self, project: Project) -> None:
+        self.navigator_model.set_project(project)
+        self.navigator.expandToDepth(0)
+        self._update_title()
+        self._update_status()
+
+    def _on_project_changed(self, event) -> None:
+        if event.kind == "segment_changed":
+            self.navigator_model.refresh_segment(event.item.id)
+        self._update_status()
+
+    def _navigator_current_changed(self, current, _previous) -> None:
+        segment_id = current.data(NavigatorModel.SegmentIdRole) if current.isValid() else ""
+        if segment_id:
+            self.session.set_current_segment(segment_id)
+
+    def _on_current_segment(self, segment_id: str) -> None:
+        index = self.navigator_model.segment_index(segment_id)
+        if index.isValid() and self.navigator.currentIndex().internalId() != index.internalId():
+            self.navigator.setCurrentIndex(index)
+            self.navigator.scrollTo(index)
+        self._update_status()
+
+    def _show_in_judge(self, system_id: str, segment_id: str) -> None:
+        judge = self.workspaces.get("Judge")
+        if judge is not None:
+            self.tabs.setCurrentWidget(judge)
+            if hasattr(judge, "show_item"):
+                judge.show_item(system_id, segment_id)
+        self.session.set_current_segment(segment_id)
+
+    def _update_title(self, *_args) -> None:
+        name = self.session.path.name if self.session.path else "Untitled"
+        self.setWindowModified(self.is_modified())
+        self.setWindowTitle(f"{name}[*] — mtworkbench")
+
+    def _update_status(self, *_args) -> None:
+        p = self.session.project
+        seg = self.session.current_segment
+        where = ""
+        if seg:
+            where = f"segment {seg} ({p.segment_position(seg) + 1}/{len(p.segments)}) · "
+        self.status_label.setText(
+            f"{where}{len(p.documents)} documents · {len(p.segments)} segments · "
+            f"{len(p.references)} references · {len(p.systems)} systems · "
+            f"{len(p.spans)} entities · {len(p.judgments)} judgments"
+        )
+
+    # --- settings: UI state only -----------------------------------------------------------
+    def _restore_ui_state(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [v for v in (value or []) if isinstance(v, str)]
+
+    def _add_recent(self, path: Path) -> None:
+        path_str = str(Path(path).resolve())
+        recent = [p for p in self.recent_files() if p != path_str]
+        self.settings.setValue("recent_files", [path_str, *recent][:MAX_RECENT])
+        self.settings.setValue("last_folder", str(Path(path_str).parent))
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        if not recent:
+            action = self.recent_menu.addAction("(none)")
+            action.setEnabled(False)
+        for path in recent:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _=False, p=path: self._open_recent(p))
+
+    def _open_recent(self, path: str) -> None:
+        if self.maybe_save():
+            self.open_path(path)
+
+    def _last_folder(self) -> str:
+        return str(self.settings.value("last_folder", str(Path.home())))
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About mtworkbench",
+            f"<h3>mtworkbench {__version__}</h3><p>An offline workbench for evaluating machine translation: "
+            "entity annotation, human judgments, metrics and meta-evaluation.</p>",
+        )
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)

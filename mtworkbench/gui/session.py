@@ -1,0 +1,72 @@
+"""The open project as the GUI sees it: one object every workspace shares.
+
+``ProjectSession`` owns the current ``Project``, its file path and the one
+``QUndoStack``; it relays the project's plain-Python change events as Qt
+signals, and it carries the current segment so that all views follow the
+navigator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from mtworkbench.core.model import Project, ProjectEvent
+
+
+class ProjectSession(QObject):
+    project_replaced = Signal(object)
+    """A different project was opened or created; payload: the new ``Project``."""
+
+    project_changed = Signal(object)
+    """The open project changed; payload: the ``ProjectEvent`` describing it."""
+
+    current_segment_changed = Signal(str)
+    """The segment the views show changed; payload: its id ('' when none)."""
+
+    path_changed = Signal(object)
+    """The file the project is saved to changed; payload: ``Path`` or None."""
+
+    open_in_judge_requested = Signal(str, str)
+    """A view asks to show (system id, segment id) in the Judge workspace."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.project = Project()
+        self.path: Path | None = None
+        self.current_segment: str = ""
+        self.project.subscribe(self._relay)
+
+    def _relay(self, event: ProjectEvent) -> None:
+        self.project_changed.emit(event)
+
+    def replace_project(self, project: Project, path: Path | None) -> None:
+        self.project.unsubscribe(self._relay)
+        self.project = project
+        self.project.subscribe(self._relay)
+        self.undo_stack.clear()
+        self.set_path(path)
+        self.project_replaced.emit(project)
+        first = project.segment_ids[0] if project.segments else ""
+        self.current_segment = ""
+        self.set_current_segment(first)
+
+    def set_path(self, path: Path | None) -> None:
+        self.path = path
+        self.path_changed.emit(path)
+
+    def set_current_segment(self, segment_id: str) -> None:
+        if segment_id != self.current_segment:
+            self.current_segment = segment_id
+            self.current_segment_changed.emit(segment_id)
+
+    def push(self, command: QUndoCommand) -> None:
+        """Apply an edit through the undo stack (never mutate the project directly)."""
+        self.undo_stack.push(command)
+
+    @property
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()

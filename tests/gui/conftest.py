@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["MTWB_RAISE_ERRORS"] = "1"
+
+from mtworkbench.resources import demo_project_path  # noqa: E402
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(qapp, tmp_path, monkeypatch):
+    """UI state (QSettings) goes to a temporary folder, never the user's."""
+    from PySide6.QtCore import QSettings
+
+    from mtworkbench.gui.app import configure_application
+
+    monkeypatch.setenv("MTWB_SETTINGS_DIR", str(tmp_path / "settings"))
+    configure_application(qapp)
+    QSettings().clear()
+    yield
+
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    target = tmp_path / "demo.mtwb.json"
+    shutil.copy(demo_project_path(), target)
+    return target
+
+
+@pytest.fixture
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch):
+    """No test may block on a modal box: unsaved changes are discarded at teardown,
+    recovery is declined, and an unexpected error box fails the test. Tests that
+    expect a question monkeypatch it again."""
+    from mtworkbench.gui import dialogs
+
+    def unexpected_error(parent, title, message):
+        raise AssertionError(f"unexpected error dialog: {title}: {message}")
+
+    monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent: "discard")
+    monkeypatch.setattr(dialogs, "ask_recover", lambda parent, path, recovery: False)
+    monkeypatch.setattr(dialogs, "error", unexpected_error)
+    yield
