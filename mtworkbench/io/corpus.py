@@ -1,4 +1,17 @@
-"""One entry point for corpus import and export in every supported format."""
+"""One entry point for corpus import and export in every supported format.
+
+Formats and how ``source``/``references``/``systems`` map onto their files
+(each module's docstring has the details and the id scheme):
+
+- ``plain`` (``plaintext``): one segment per line; a source file, 1..k
+  reference files and 1..m ``(ID, FILE)`` system files with equal line counts.
+- ``sgml`` (``sgml``): WMT/NIST mteval SGML; source = srcset, references =
+  refset files, systems = tstset files (an empty ID takes the file's sysid).
+- ``wmt-xml`` (``wmt_xml``): WMT 2021+ XML; the source file alone holds
+  source, references and systems; further reference/system XML files are merged.
+- ``tsv`` (``tsv``): one file with a header row (``source``, ``ref:<ID>``,
+  ``sys:<ID>``, optional ``doc``, ``para``, ``id``); no further files.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +21,9 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.io import plaintext
+from mtworkbench.io.sgml import export_sgml, import_sgml
+from mtworkbench.io.tsv import export_tsv, import_tsv
+from mtworkbench.io.wmt_xml import export_wmt_xml, import_wmt_xml
 
 IMPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
 EXPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
@@ -27,6 +43,17 @@ def import_corpus(
         if not references:
             raise DataError("plain-text import needs at least one reference file")
         return plaintext.import_plain(source, references, systems, source_language, target_language)
+    if fmt == "sgml":
+        return import_sgml(source, references, systems, source_language, target_language)
+    if fmt == "wmt-xml":
+        return import_wmt_xml(source, references, systems, source_language, target_language)
+    if fmt == "tsv":
+        if references or systems:
+            raise DataError(
+                "a TSV file holds references and systems as its ref:<ID> and sys:<ID> columns; "
+                "give only the TSV file as the source (no --ref or --system)"
+            )
+        return import_tsv(source, source_language, target_language)
     raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(IMPORT_FORMATS)}")
 
 
@@ -35,6 +62,10 @@ def export_corpus(project: Project, fmt: str, out: str | Path) -> list[Path]:
 
     plain: ``out`` is a folder that receives source.txt, ref-<ID>.txt and
     sys-<ID>.txt, one segment per line in document order.
+    sgml: ``out`` is a folder that receives source.sgm (srcset), ref-<ID>.sgm
+    (refset) and sys-<ID>.sgm (tstset).
+    wmt-xml, tsv: ``out`` is the file to write (``corpus.xml``/``corpus.tsv``
+    inside it when ``out`` is an existing folder).
     """
     if fmt == "plain":
         folder = Path(out)
@@ -53,6 +84,12 @@ def export_corpus(project: Project, fmt: str, out: str | Path) -> list[Path]:
             plaintext.write_lines(target, [system.texts[sid] for sid in ids])
             written.append(target)
         return written
+    if fmt == "sgml":
+        return export_sgml(project, out)
+    if fmt == "wmt-xml":
+        return export_wmt_xml(project, out)
+    if fmt == "tsv":
+        return export_tsv(project, out)
     raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
 
 
