@@ -1,0 +1,149 @@
+"""Candidate matches: what each module (exact, stem, synonym) proposes.
+
+As Meteor 1.x does it: every module looks at ALL (hyp i, ref j) pairs and adds
+a candidate per pair it accepts, so a pair may carry one candidate per module.
+Candidates are kept per reference position, in module order and, within a
+module, by hypothesis position - the order the search tries them in.
+Stem and synonym candidates need DIFFERENT words (equal words are exact's job).
+
+Meteor compares words and stems by Java ``String.hashCode()``; we compare the
+strings, which differs only when two different words collide (none do in the
+golden data).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import snowballstemmer
+
+from mtworkbench.metrics.wordnet_data import SynonymTables
+
+EXACT = "exact"
+STEM = "stem"
+SYNONYM = "synonym"
+PARAPHRASE = "paraphrase"
+KNOWN_MODULES = (EXACT, STEM, SYNONYM)
+
+# Meteor's search scores a path by matches with these weights (not the scoring
+# weights): exact 1.0, anything else 0.5, added with Java int += double.
+SEARCH_WEIGHTS = {EXACT: 1.0, STEM: 0.5, SYNONYM: 0.5, PARAPHRASE: 0.5}
+
+# java.util.StringTokenizer's default delimiters: Meteor splits on these only
+# (so U+00A0 or U+FEFF stay inside tokens, unlike Python's str.split()).
+_JAVA_WHITESPACE = re.compile("[ \t\n\r\f]+")
+
+
+def tokenize(text: str, lowercase: bool = False) -> list[str]:
+    if lowercase:
+        text = text.lower()
+    return [t for t in _JAVA_WHITESPACE.split(text) if t]
+
+
+@dataclass
+class Candidates:
+    """Candidate matches of one hypothesis/reference pair.
+
+    ``by_ref[j]`` lists ``(hyp index, module slot)`` in the order Meteor tries
+    them; the coverages count how many candidates touch each word.
+    """
+
+    by_ref: list[list[tuple[int, int]]]
+    hyp_coverage: list[int]
+    ref_coverage: list[int]
+
+    def pairs(self) -> list[tuple[int, int, int]]:
+        """All candidates as (hyp, ref, slot)."""
+        return [(i, j, slot) for j, row in enumerate(self.by_ref) for i, slot in row]
+
+
+class _Stemmer:
+    """Snowball English (Porter2) as snowballstemmer 2.2.0 has it, memoised per word."""
+
+    def __init__(self) -> None:
+        self._stemmer = snowballstemmer.stemmer("english")
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, word: str) -> str:
+        stem = self._memo.get(word)
+        if stem is None:
+            stem = self._stemmer.stemWord(word)
+            self._memo[word] = stem
+        return stem
+
+
+class CandidateFinder:
+    """Runs the configured modules, in order, over a hypothesis/reference pair."""
+
+    def __init__(self, modules: tuple[str, ...], synonyms: SynonymTables | None = None) -> None:
+        unknown = [m for m in modules if m not in KNOWN_MODULES]
+        if unknown:
+            raise ValueError(
+                f"unknown module {', '.join(unknown)}; available: {', '.join(KNOWN_MODULES)}"
+                + (" (paraphrase tables are not shipped)" if PARAPHRASE in unknown else "")
+            )
+        if SYNONYM in modules and synonyms is None:
+            raise ValueError("the synonym module needs WordNet tables")
+        self.modules = modules
+        self.synonyms = synonyms
+        self.stem = _Stemmer()
+
+    def find(self, hyp: list[str], ref: list[str]) -> Candidates:
+        by_ref: list[list[tuple[int, int]]] = [[] for _ in ref]
+        # Identical sentences: Meteor runs only the first module (it avoids search errors).
+        modules = self.modules[:1] if hyp == ref else self.modules
+        for slot, module in enumerate(modules):
+            if module == EXACT:
+                self._exact(hyp, ref, slot, by_ref)
+            elif module == STEM:
+                self._stem(hyp, ref, slot, by_ref)
+            else:
+                self._synonym(hyp, ref, slot, by_ref)
+        hyp_cov = [0] * len(hyp)
+        ref_cov = [0] * len(ref)
+        for j, row in enumerate(by_ref):
+            ref_cov[j] = len(row)
+            for i, _ in row:
+                hyp_cov[i] += 1
+        return Candidates(by_ref, hyp_cov, ref_cov)
+
+    @staticmethod
+    def _positions(keys: list[str]) -> dict[str, list[int]]:
+        where: dict[str, list[int]] = {}
+        for i, key in enumerate(keys):
+            where.setdefault(key, []).append(i)
+        return where
+
+    def _exact(self, hyp: list[str], ref: list[str], slot: int, by_ref: list) -> None:
+        where = self._positions(hyp)
+        for j, word in enumerate(ref):
+            for i in where.get(word, ()):
+                by_ref[j].append((i, slot))
+
+    def _stem(self, hyp: list[str], ref: list[str], slot: int, by_ref: list) -> None:
+        where = self._positions([self.stem(w) for w in hyp])
+        for j, word in enumerate(ref):
+            for i in where.get(self.stem(word), ()):
+                if hyp[i] != word:
+                    by_ref[j].append((i, slot))
+
+    def _synonym(self, hyp: list[str], ref: list[str], slot: int, by_ref: list) -> None:
+        tables = self.synonyms
+        assert tables is not None
+        # Inverted index synset -> hyp positions, so each ref word costs its own synsets.
+        holders: dict[int, list[int]] = {}
+        for i, word in enumerate(hyp):
+            for offset in tables.synonym_set(word):
+                holders.setdefault(offset, []).append(i)
+        if not holders:
+            return
+        for j, word in enumerate(ref):
+            hits: set[int] = set()
+            for offset in tables.synonym_set(word):
+                found = holders.get(offset)
+                if found:
+                    hits.update(found)
+            for i in sorted(hits):
+                if hyp[i] != word:
+                    by_ref[j].append((i, slot))

