@@ -1,0 +1,161 @@
+"""``mtworkbench entities``: import, export, list and compare entity annotations.
+
+    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl]
+    mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
+    mtworkbench entities list BUNDLE
+    mtworkbench entities compare BUNDLE --reference ID A B [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from mtworkbench.cli import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from mtworkbench.io.annotations import FORMATS
+
+    p = subparsers.add_parser(
+        "entities",
+        help="import, export, list and compare named-entity annotations",
+        description="Named-entity annotations of a project's references (they feed NEE).",
+    )
+    sub = p.add_subparsers(dest="action", metavar="ACTION")
+    fmt_help = "annotation format (default: from the file name: .sgml/.muc, .conll/.bio, .ann, .jsonl)"
+
+    imp = sub.add_parser("import", help="add an annotator's entities from a file")
+    imp.add_argument("bundle", help="project bundle (*.mtwb.json); saved in place unless -o")
+    imp.add_argument("file", help="annotation file (brat: the .ann, .txt or their stem)")
+    imp.add_argument("--reference", required=True, help="reference id (created when the project has none by that id)")
+    imp.add_argument("--annotator", required=True, help="who annotated")
+    imp.add_argument("--format", choices=FORMATS, help=fmt_help)
+    imp.add_argument("--create-types", action="store_true", help="add entity types the project does not know yet")
+    imp.add_argument("--replace", action="store_true", help="replace the annotator's spans on this reference")
+    imp.add_argument("-o", "--output", help="write the changed project here instead")
+    imp.set_defaults(func=run_import)
+
+    exp = sub.add_parser("export", help="write an annotator's entities to a file")
+    exp.add_argument("bundle")
+    exp.add_argument("file", help="file to write (brat: writes FILE.txt and FILE.ann)")
+    exp.add_argument("--reference", required=True)
+    exp.add_argument("--annotator", help="whose spans (default: the only annotator of the reference)")
+    exp.add_argument("--format", choices=FORMATS, help=fmt_help)
+    exp.set_defaults(func=run_export)
+
+    lst = sub.add_parser("list", help="annotators and span counts per reference")
+    lst.add_argument("bundle")
+    lst.set_defaults(func=run_list)
+
+    cmp = sub.add_parser("compare", help="agreement of two annotators: exact-span F1 and token kappa")
+    cmp.add_argument("bundle")
+    cmp.add_argument("annotator_a")
+    cmp.add_argument("annotator_b")
+    cmp.add_argument("--reference", required=True)
+    cmp.add_argument("--json", action="store_true", help="print one JSON object")
+    cmp.set_defaults(func=run_compare)
+
+    p.set_defaults(func=lambda args: _usage(p))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    raise UsageError("name an action: import, export, list or compare")
+
+
+def _format(args: argparse.Namespace) -> str:
+    from mtworkbench.io.annotations import guess_format
+
+    fmt = args.format or guess_format(args.file)
+    if fmt is None:
+        raise UsageError(f"cannot tell the format of {args.file} from its name; give --format")
+    return fmt
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from mtworkbench.io.annotations import import_entities
+    from mtworkbench.io.bundle import load_bundle, save_bundle
+
+    fmt = _format(args)
+    project = load_bundle(args.bundle)
+    summary = import_entities(
+        project,
+        args.file,
+        fmt,
+        args.reference,
+        args.annotator,
+        create_types=args.create_types,
+        replace_existing=args.replace,
+    )
+    out = Path(args.output or args.bundle)
+    save_bundle(project, out)
+    notes = []
+    if summary.created_reference:
+        notes.append(f"created reference {summary.reference}")
+    if summary.texts_set:
+        notes.append(f"set {summary.texts_set} reference texts")
+    if summary.created_types:
+        notes.append(f"new types: {', '.join(summary.created_types)}")
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    print(
+        f"imported {summary.spans} entities in {summary.segments} segments as "
+        f"{summary.annotator} on {summary.reference}{extra}; wrote {out}"
+    )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from mtworkbench.io.annotations import default_annotator, export_entities
+    from mtworkbench.io.bundle import load_bundle
+
+    fmt = _format(args)
+    project = load_bundle(args.bundle)
+    annotator = args.annotator or default_annotator(project, args.reference)
+    written = export_entities(project, args.reference, annotator, fmt, args.file)
+    count = sum(1 for s in project.spans if s.reference == args.reference and s.annotator == annotator)
+    print(f"wrote {count} entities of {annotator} on {args.reference} to {', '.join(map(str, written))}")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle import load_bundle
+
+    project = load_bundle(args.bundle)
+    counts: dict[tuple[str, str], int] = {}
+    for s in project.spans:
+        counts[(s.reference, s.annotator)] = counts.get((s.reference, s.annotator), 0) + 1
+    if not counts:
+        print("no entity annotations")
+    for (ref, who), n in sorted(counts.items()):
+        print(f"{ref}\t{who}\t{n}")
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from mtworkbench.core.annotation import compare_annotators
+    from mtworkbench.io.bundle import load_bundle
+
+    project = load_bundle(args.bundle)
+    cmp = compare_annotators(project, args.reference, args.annotator_a, args.annotator_b)
+    num = lambda x: None if isinstance(x, float) and math.isnan(x) else x  # noqa: E731
+    if args.json:
+        print(json.dumps({
+            "reference": cmp.reference,
+            "annotators": [cmp.annotator_a, cmp.annotator_b],
+            "entities": [cmp.count_a, cmp.count_b],
+            "matched": cmp.matched,
+            "f1": num(cmp.f1),
+            "untyped_f1": num(cmp.untyped_f1),
+            "kappa": num(cmp.kappa),
+            "tokens": cmp.n_tokens,
+            "by_type": {t: {"a": a.count_a, "b": a.count_b, "matched": a.matched, "f1": num(a.f1)} for t, a in cmp.by_type.items()},
+        }, indent=2))
+        return 0
+    fmt = lambda x: "-" if isinstance(x, float) and math.isnan(x) else f"{x:.4f}"  # noqa: E731
+    print(f"{cmp.annotator_a}: {cmp.count_a} entities, {cmp.annotator_b}: {cmp.count_b}, identical: {cmp.matched}")
+    print(f"exact-span F1 {fmt(cmp.f1)}  (ignoring type {fmt(cmp.untyped_f1)})  token kappa {fmt(cmp.kappa)} over {cmp.n_tokens} tokens")
+    for t, a in cmp.by_type.items():
+        print(f"  {t}\t{a.count_a}\t{a.count_b}\t{a.matched}\tF1 {fmt(a.f1)}")
+    return 0
