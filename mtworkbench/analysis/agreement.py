@@ -1,0 +1,431 @@
+"""Agreement between human judges, and per-judge normalisation (no Qt).
+
+Quantities: LDC ``adequacy`` and ``fluency`` (1-5), and numeric ``score``s
+imported from other scales (DA z-scores, MQM) for pseudo-judges.
+
+* Items are (system, segment) pairs. Two judges share an item when both rated
+  it, whatever reference each was shown (seed 000's judges rated one candidate
+  against different references).
+* A judge who rated an item more than once (the queue's repeats) enters the
+  inter-judge statistics with their first rating, in the order given; the
+  later ones only feed intra-judge consistency, compared with that first one.
+* Spearman and Pearson come from ``scipy.stats``; the quadratic-weighted
+  Cohen's kappa from ``sklearn.metrics.cohen_kappa_score`` with the labels
+  fixed to 1..5, so the weights are the distance on the scale, not between
+  the categories that happen to occur.
+* A pseudo-judge with numeric scores only (imported DA or MQM) is set
+  against another judge's adequacy and fluency by its score (correlations
+  only); two such pseudo-judges meet under ``score``.
+* A statistic that is undefined (fewer than two items, a constant rater) is
+  None, written as JSON null.
+* Per-judge z-scores (seed 000): each judge's ratings minus their mean,
+  divided by their standard deviation with ddof=0 ("zero mean and unit
+  variance"); a judge whose ratings are all equal carries no ranking
+  information and gets 0 (as ``human_scores`` does when pooling).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+from scipy import stats
+from sklearn.metrics import cohen_kappa_score
+
+from mtworkbench.core.model import Judgment
+
+QUANTITIES = ("adequacy", "fluency", "score")
+LDC_QUANTITIES = ("adequacy", "fluency")
+LDC_LABELS = [1, 2, 3, 4, 5]
+
+Item = tuple[str, str]  # (system, segment)
+
+
+def _finite_or_none(value: float | None) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _value(j: Judgment, quantity: str) -> float | None:
+    value = getattr(j, quantity)
+    return None if value is None else float(value)
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float | None:
+    if len(a) < 2:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # constant input: undefined, reported as None
+        return _finite_or_none(stats.spearmanr(a, b).statistic)
+
+
+def pearson(a: Sequence[float], b: Sequence[float]) -> float | None:
+    if len(a) < 2:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _finite_or_none(stats.pearsonr(a, b).statistic)
+
+
+def kappa_quadratic(a: Sequence[int], b: Sequence[int]) -> float | None:
+    """Quadratic-weighted Cohen's kappa of two raters on the 1-5 scale."""
+    if len(a) < 1:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # 0/0 when both raters use one category
+        return _finite_or_none(cohen_kappa_score(list(a), list(b), labels=LDC_LABELS, weights="quadratic"))
+
+
+@dataclass(frozen=True)
+class ScaleAgreement:
+    """Agreement of two raters on one quantity over the items both rated."""
+
+    n: int
+    spearman: float | None
+    pearson: float | None
+    kappa_quadratic: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "spearman": self.spearman,
+            "pearson": self.pearson,
+            "kappa_quadratic": self.kappa_quadratic,
+        }
+
+
+@dataclass(frozen=True)
+class PairedValues:
+    """Two judges' values on the items both rated: what the scatter plot draws."""
+
+    items: list[Item]
+    a: np.ndarray
+    b: np.ndarray
+
+
+@dataclass(frozen=True)
+class PairAgreement:
+    judges: tuple[str, str]
+    n: int  # items both judges rated (any quantity)
+    adequacy: ScaleAgreement
+    fluency: ScaleAgreement
+    score: ScaleAgreement | None  # only when both judges have numeric scores
+    paired: dict[str, PairedValues] = field(repr=False, compare=False, default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "judges": list(self.judges),
+            "n": self.n,
+            "adequacy": self.adequacy.to_json(),
+            "fluency": self.fluency.to_json(),
+        }
+        if self.score is not None:
+            out["score"] = self.score.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class RepeatConsistency:
+    """One judge against themselves on one quantity: first rating vs each repeat."""
+
+    n: int
+    exact: float | None  # share of repeats given exactly the first rating
+    mean_abs_diff: float | None
+    spearman: float | None
+    pearson: float | None
+    kappa_quadratic: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "n": self.n,
+            "exact": self.exact,
+            "mean_abs_diff": self.mean_abs_diff,
+            "spearman": self.spearman,
+            "pearson": self.pearson,
+            "kappa_quadratic": self.kappa_quadratic,
+        }
+
+
+@dataclass(frozen=True)
+class IntraAgreement:
+    judge: str
+    n: int  # (first, repeat) pairs
+    adequacy: RepeatConsistency
+    fluency: RepeatConsistency
+    score: RepeatConsistency | None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": self.n, "adequacy": self.adequacy.to_json(), "fluency": self.fluency.to_json()}
+        if self.score is not None:
+            out["score"] = self.score.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class MomentStats:
+    n: int
+    mean: float | None
+    sd: float | None  # ddof=0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "mean": self.mean, "sd": self.sd}
+
+
+@dataclass(frozen=True)
+class JudgeSummary:
+    """A judge's rating count and the parameters of their z-transform."""
+
+    judge: str
+    judgments: int
+    items: int
+    moments: dict[str, MomentStats]
+    scales: list[str]  # names of numeric score scales used
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "judgments": self.judgments,
+            "items": self.items,
+            **{q: m.to_json() for q, m in self.moments.items()},
+            "scales": self.scales,
+        }
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    judges: list[str]
+    pairs: list[PairAgreement]
+    intra: dict[str, IntraAgreement]
+    summaries: dict[str, JudgeSummary]
+
+    def pair(self, a: str, b: str) -> PairAgreement | None:
+        for p in self.pairs:
+            if p.judges in ((a, b), (b, a)):
+                return p
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "judges": list(self.judges),
+            "pairs": [p.to_json() for p in self.pairs],
+            "intra": {judge: intra.to_json() for judge, intra in self.intra.items()},
+            "normalisation": {judge: s.to_json() for judge, s in self.summaries.items()},
+        }
+
+
+# --- grouping -------------------------------------------------------------------------
+def judges_of(judgments: Iterable[Judgment]) -> list[str]:
+    """Judge names in order of first appearance."""
+    return list(dict.fromkeys(j.judge for j in judgments))
+
+
+class JudgmentIndex:
+    """Judgments grouped once by judge and item, so a report over many pairs
+    does not scan the whole list for each. Every function below accepts
+    either this or a plain sequence of judgments."""
+
+    def __init__(self, judgments: Iterable[Judgment]) -> None:
+        self.judgments = list(judgments)
+        self.by_judge: dict[str, list[Judgment]] = {}
+        self.items: dict[str, dict[Item, list[Judgment]]] = {}
+        for j in self.judgments:
+            self.by_judge.setdefault(j.judge, []).append(j)
+            self.items.setdefault(j.judge, {}).setdefault((j.system, j.segment), []).append(j)
+        self.judges = list(self.by_judge)
+        self.first: dict[str, dict[Item, Judgment]] = {
+            judge: {item: js[0] for item, js in grouped.items()} for judge, grouped in self.items.items()
+        }
+
+    def own(self, judge: str) -> list[Judgment]:
+        return self.by_judge.get(judge, [])
+
+    def score_only(self, judge: str) -> bool:
+        own = self.own(judge)
+        return all(j.adequacy is None and j.fluency is None for j in own) and any(j.score is not None for j in own)
+
+
+JudgmentsLike = Sequence[Judgment] | JudgmentIndex
+
+
+def _index(judgments: JudgmentsLike) -> JudgmentIndex:
+    return judgments if isinstance(judgments, JudgmentIndex) else JudgmentIndex(judgments)
+
+
+def first_ratings(judgments: JudgmentsLike, judge: str) -> dict[Item, Judgment]:
+    """Each item's first judgment by ``judge`` (repeats left out)."""
+    return _index(judgments).first.get(judge, {})
+
+
+def paired_values(
+    judgments: JudgmentsLike, a: str, b: str, quantity: str, quantity_b: str | None = None
+) -> PairedValues:
+    """Both judges' first values on the items both gave one, in a's order:
+    a's ``quantity`` against b's ``quantity_b`` (the same by default)."""
+    index = _index(judgments)
+    quantity_b = quantity_b or quantity
+    first_b = index.first.get(b, {})
+    items, va, vb = [], [], []
+    for item, ja in index.first.get(a, {}).items():
+        jb = first_b.get(item)
+        if jb is None:
+            continue
+        x, y = _value(ja, quantity), _value(jb, quantity_b)
+        if x is not None and y is not None:
+            items.append(item)
+            va.append(x)
+            vb.append(y)
+    return PairedValues(items, np.asarray(va, dtype=float), np.asarray(vb, dtype=float))
+
+
+def _is_ldc(values: np.ndarray) -> bool:
+    return bool(np.all((values >= 1) & (values <= 5) & (values == np.round(values))))
+
+
+def scale_agreement(a: np.ndarray, b: np.ndarray, quantity: str) -> ScaleAgreement:
+    n = len(a)
+    kappa = None
+    if quantity in LDC_QUANTITIES and n and _is_ldc(a) and _is_ldc(b):
+        kappa = kappa_quadratic(a.astype(int), b.astype(int))
+    return ScaleAgreement(n, spearman(a, b), pearson(a, b), kappa)
+
+
+def pair_agreement(judgments: JudgmentsLike, a: str, b: str) -> PairAgreement:
+    """Agreement of judges ``a`` and ``b`` on the items both rated.
+
+    A pseudo-judge with numeric scores only (DA, MQM) is compared on its score
+    against the other judge's adequacy and fluency (correlations only; kappa
+    needs two 1-5 raters), so imported human scores can be set against
+    judges of the panel. Two score-only judges meet under ``score``.
+    """
+    index = _index(judgments)
+    shared = set(index.first.get(a, {})) & set(index.first.get(b, {}))
+    score_a, score_b = index.score_only(a), index.score_only(b)
+    paired = {}
+    for q in QUANTITIES:
+        qa = "score" if score_a and q in LDC_QUANTITIES and not score_b else q
+        qb = "score" if score_b and q in LDC_QUANTITIES and not score_a else q
+        paired[q] = paired_values(index, a, b, qa, qb)
+    per_scale = {
+        q: scale_agreement(p.a, p.b, q if not (score_a or score_b) else "score") for q, p in paired.items()
+    }
+    return PairAgreement(
+        judges=(a, b),
+        n=len(shared),
+        adequacy=per_scale["adequacy"],
+        fluency=per_scale["fluency"],
+        score=per_scale["score"] if per_scale["score"].n else None,
+        paired=paired,
+    )
+
+
+def repeat_pairs(judgments: JudgmentsLike, judge: str) -> list[tuple[Judgment, Judgment]]:
+    """(first, repeat) for every later judgment of an item the judge rated more than once."""
+    grouped = _index(judgments).items.get(judge, {})
+    return [(js[0], later) for js in grouped.values() for later in js[1:]]
+
+
+def _consistency(pairs: list[tuple[Judgment, Judgment]], quantity: str) -> RepeatConsistency:
+    values = [(_value(x, quantity), _value(y, quantity)) for x, y in pairs]
+    values = [(x, y) for x, y in values if x is not None and y is not None]
+    if not values:
+        return RepeatConsistency(0, None, None, None, None, None)
+    a = np.array([x for x, _ in values])
+    b = np.array([y for _, y in values])
+    agreement = scale_agreement(a, b, quantity)
+    return RepeatConsistency(
+        n=len(values),
+        exact=float(np.mean(a == b)),
+        mean_abs_diff=float(np.mean(np.abs(a - b))),
+        spearman=agreement.spearman,
+        pearson=agreement.pearson,
+        kappa_quadratic=agreement.kappa_quadratic,
+    )
+
+
+def intra_agreement(judgments: JudgmentsLike, judge: str) -> IntraAgreement:
+    pairs = repeat_pairs(judgments, judge)
+    score = _consistency(pairs, "score")
+    return IntraAgreement(
+        judge=judge,
+        n=len(pairs),
+        adequacy=_consistency(pairs, "adequacy"),
+        fluency=_consistency(pairs, "fluency"),
+        score=score if score.n else None,
+    )
+
+
+# --- normalisation --------------------------------------------------------------------------
+def moments(values: Sequence[float]) -> MomentStats:
+    if not len(values):
+        return MomentStats(0, None, None)
+    arr = np.asarray(values, dtype=float)
+    return MomentStats(len(arr), float(arr.mean()), float(arr.std(ddof=0)))
+
+
+def judge_summary(judgments: JudgmentsLike, judge: str) -> JudgeSummary:
+    own = _index(judgments).own(judge)
+    return JudgeSummary(
+        judge=judge,
+        judgments=len(own),
+        items=len({(j.system, j.segment) for j in own}),
+        moments={q: moments([v for j in own if (v := _value(j, q)) is not None]) for q in QUANTITIES},
+        scales=sorted({j.scale for j in own if j.scale}),
+    )
+
+
+def z_scores(judgments: JudgmentsLike, quantity: str) -> dict[str, float]:
+    """Judgment id -> the judge's z-transformed ``quantity`` (seed 000).
+
+    Every judgment with a value is included, repeats too. A judge whose values
+    are all equal has no spread to divide by: their judgments map to 0.
+    """
+    if quantity not in QUANTITIES:
+        raise ValueError(f"unknown quantity {quantity!r}; expected one of {', '.join(QUANTITIES)}")
+    index = _index(judgments)
+    out: dict[str, float] = {}
+    for judge in index.judges:
+        own = [(j.id, v) for j in index.own(judge) if (v := _value(j, quantity)) is not None]
+        if not own:
+            continue
+        values = np.array([v for _, v in own])
+        sd = values.std(ddof=0)
+        if sd == 0:
+            out.update({jid: 0.0 for jid, _ in own})
+            continue
+        z = stats.zscore(values, ddof=0)
+        out.update({jid: float(zv) for (jid, _), zv in zip(own, z)})
+    return out
+
+
+# --- the whole report --------------------------------------------------------------------------
+def agreement(judgments: JudgmentsLike) -> AgreementReport:
+    """Inter-judge agreement for every pair with shared items, intra-judge consistency
+    for every judge with repeats, and each judge's z-transform parameters."""
+    index = _index(judgments)
+    judges = index.judges
+    pairs = []
+    for a, b in combinations(judges, 2):
+        pair = pair_agreement(index, a, b)
+        if pair.n:
+            pairs.append(pair)
+    intra = {}
+    for judge in judges:
+        result = intra_agreement(index, judge)
+        if result.n:
+            intra[judge] = result
+    summaries = {judge: judge_summary(index, judge) for judge in judges}
+    return AgreementReport(judges, pairs, intra, summaries)
+
+
+def jitter(values: np.ndarray, amount: float = 0.2, seed: int = 0) -> np.ndarray:
+    """Values plus uniform noise in [-amount, amount], seeded, so a scatter of
+    1-5 ratings shows its density (seed 000, figure 3 adds 0.20)."""
+    rng = np.random.default_rng(seed)
+    values = np.asarray(values, dtype=float)
+    return values + rng.uniform(-amount, amount, size=values.shape)

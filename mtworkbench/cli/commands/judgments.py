@@ -1,0 +1,114 @@
+"""``mtworkbench judgments``: import and export judgments, import segment scores as a pseudo-judge."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mtworkbench.cli import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "judgments",
+        help="import/export human judgments",
+        description="Import or export a bundle's human judgments; import segment-level human scores.",
+    )
+    sub = p.add_subparsers(dest="judgments_command", metavar="ACTION")
+
+    imp = sub.add_parser(
+        "import",
+        help="add judgments from a CSV/TSV file to a bundle",
+        description=(
+            "Add the judgments of FILE to BUNDLE (saved in place). Header: "
+            "judge,system,segment,reference,adequacy,fluency,seconds,comment "
+            "(optional score,scale,timestamp). segment = the segment id, or its 1-based number. "
+            "New judges are created."
+        ),
+    )
+    imp.add_argument("bundle")
+    imp.add_argument("file")
+    imp.set_defaults(func=run_import)
+
+    exp = sub.add_parser(
+        "export",
+        help="write a bundle's judgments as CSV/TSV",
+        description="Write every judgment of BUNDLE; a .tsv output is tab-separated, '-' is stdout (CSV).",
+    )
+    exp.add_argument("bundle")
+    exp.add_argument("-o", "--output", required=True, metavar="FILE")
+    exp.set_defaults(func=run_export)
+
+    scores = sub.add_parser(
+        "import-scores",
+        help="add segment-level human scores as a pseudo-judge",
+        description=(
+            "Add one score per segment of SYSTEM as judgments of the pseudo-judge NAME. "
+            "--format lines: one score per line, line i = segment i in document order "
+            "(empty/None/NA = not rated). --format mqm-tsv: the system/seg_id/mqm file "
+            "(rows of --system, or of --file-system). Scores keep their own scale "
+            "(e.g. da-z, mqm: 0 best, lower worse); --scale adequacy or fluency stores 1-5 ratings."
+        ),
+    )
+    scores.add_argument("bundle")
+    scores.add_argument("--judge", required=True, metavar="NAME")
+    scores.add_argument("--system", required=True, metavar="ID")
+    scores.add_argument("--scores", required=True, metavar="FILE")
+    scores.add_argument("--scale", help="the scores' scale: da-z, mqm, adequacy, fluency, ... "
+                        "(default: mqm for mqm-tsv, required for lines)")
+    scores.add_argument("--format", choices=("lines", "mqm-tsv"), default="lines")
+    scores.add_argument("--file-system", metavar="NAME", help="mqm-tsv: the system's name in the file, if it differs")
+    scores.set_defaults(func=run_import_scores)
+
+    p.set_defaults(func=lambda args: _missing_action(p))
+
+
+def _missing_action(parser: argparse.ArgumentParser) -> int:
+    raise UsageError("choose an action: import, export or import-scores")
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.judgments import import_judgments
+
+    project = load_bundle(args.bundle)
+    plan = import_judgments(project, args.file)
+    save_bundle(project, args.bundle)
+    print(
+        f"{args.bundle}: imported {len(plan.judgments)} judgments"
+        + (f"; new judges: {', '.join(plan.judges)}" if plan.judges else "")
+    )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.judgments import export_judgments, judgments_table, ordered_judgments
+
+    project = load_bundle(args.bundle)
+    if args.output == "-":
+        sys.stdout.write(judgments_table(ordered_judgments(project)))
+        return 0
+    n = export_judgments(project, args.output)
+    print(f"{args.output}: {n} judgments")
+    return 0
+
+
+def run_import_scores(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
+
+    if args.format == "lines":
+        if args.file_system:
+            raise UsageError("--file-system only applies to --format mqm-tsv")
+        if not args.scale:
+            raise UsageError("--format lines needs --scale (e.g. da-z)")
+    project = load_bundle(args.bundle)
+    if args.format == "mqm-tsv":
+        plan = plan_mqm_tsv(project, args.judge, args.system, args.scores, args.file_system, args.scale or "mqm")
+    else:
+        plan = plan_score_lines(project, args.judge, args.system, args.scores, args.scale)
+    apply_import(project, plan)
+    save_bundle(project, args.bundle)
+    print(f"{args.bundle}: {len(plan.judgments)} scores of {args.system} as judge {args.judge!r}")
+    return 0
