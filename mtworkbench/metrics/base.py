@@ -94,6 +94,17 @@ class ScoringInput:
         """The references present for segment i, in stream order."""
         return [s[i] for s in self.references if s[i] is not None]
 
+    def reference_choices(self, i: int, ref: int | None = None) -> list[tuple[int, str]]:
+        """(stream index, text) of segment i's references, or only stream ``ref``."""
+        if not 0 <= i < self.n_segments:
+            raise MetricError(f"segment {i} is out of range (0..{self.n_segments - 1})")
+        if ref is None:
+            return [(k, s[i]) for k, s in enumerate(self.references) if s[i] is not None]
+        if not 0 <= ref < self.n_references:
+            raise MetricError(f"reference {ref} is out of range (0..{self.n_references - 1})")
+        text = self.references[ref][i]
+        return [] if text is None else [(ref, text)]
+
     def subset(self, indices: Sequence[int]) -> ScoringInput:
         pick = lambda seq: None if seq is None else [seq[i] for i in indices]  # noqa: E731
         return ScoringInput(

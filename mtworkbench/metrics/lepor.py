@@ -35,6 +35,8 @@ Deliberate deviations from the Perl original:
 
 from __future__ import annotations
 
+import weakref
+
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -45,7 +47,6 @@ import numpy as np
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import (
     Metric,
-    MetricError,
     MetricSpecError,
     Option,
     ScoringInput,
@@ -172,7 +173,8 @@ class LEPOR(Metric):
             from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
             self._tokenizer = Tokenizer13a()
-        self._chosen: tuple[int, np.ndarray] | None = None
+        # Which reference won per segment in the last segment_statistics call, for extras().
+        self._chosen: tuple[weakref.ref, np.ndarray] | None = None
 
     @property
     def stat_names(self) -> tuple[str, ...]:
@@ -221,7 +223,7 @@ class LEPOR(Metric):
                 stats[s, 2:5] = (best.lp, best.npospenal, best.hpr)
                 chosen[s] = best.reference_index
         report(progress, n, n)
-        self._chosen = (id(data), chosen)
+        self._chosen = (weakref.ref(data), chosen)
         return stats
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
@@ -236,20 +238,13 @@ class LEPOR(Metric):
             "segment_npospenal": stats[:, 3],
             "segment_hpr": stats[:, 4],
         }
-        if self._chosen is not None and self._chosen[0] == id(data):
+        if self._chosen is not None and self._chosen[0]() is data:
             out["chosen_reference"] = self._chosen[1]
         return out
 
     def explain(self, data: ScoringInput, i: int, ref: int | None = None) -> LeporResult:
         """Components and alignment of segment ``i`` (against reference stream ``ref`` if given)."""
-        if not 0 <= i < data.n_segments:
-            raise MetricError(f"segment {i} is out of range (0..{data.n_segments - 1})")
-        if ref is not None:
-            if not 0 <= ref < data.n_references:
-                raise MetricError(f"reference {ref} is out of range (0..{data.n_references - 1})")
-            refs = [] if data.references[ref][i] is None else [(ref, data.references[ref][i])]
-        else:
-            refs = [(k, st[i]) for k, st in enumerate(data.references) if st[i] is not None]
+        refs = data.reference_choices(i, ref)
         hyp, best, results = self._score_refs(data.hypotheses[i], refs)
         if best is None:
             return LeporResult(i, self.name, None, hyp, [], [None] * len(hyp),

@@ -22,6 +22,8 @@ reference at all is scored against an empty reference (score 0).
 
 from __future__ import annotations
 
+import weakref
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,7 +133,8 @@ class Meteor(Metric):
         self.search_weights = tuple(SEARCH_WEIGHTS[m] for m in modules)
         self.function_words = FUNCTION_WORDS[o["language"]]
         self._finder: CandidateFinder | None = None
-        self._chosen: tuple[int, np.ndarray] | None = None
+        # Which reference won per segment in the last segment_statistics call, for extras().
+        self._chosen: tuple[weakref.ref, np.ndarray] | None = None
 
     # --- configuration shown to the user ------------------------------------
     def signature(self, n_refs: int | None = None) -> str:
@@ -233,7 +236,7 @@ class Meteor(Metric):
             stats[s] = best[2]
             chosen[s] = best[0]
         report(progress, n, n)
-        self._chosen = (id(data), chosen)
+        self._chosen = (weakref.ref(data), chosen)
         return stats
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
@@ -251,22 +254,14 @@ class Meteor(Metric):
             "corpus_recall": float(corpus["recall"]),
             "corpus_frag_penalty": float(corpus["penalty"]),
         }
-        if self._chosen is not None and self._chosen[0] == id(data):
+        if self._chosen is not None and self._chosen[0]() is data:
             out["chosen_reference"] = self._chosen[1]
         return out
 
     # --- for the views -----------------------------------------------------------
     def explain(self, data: ScoringInput, i: int, ref: int | None = None) -> MeteorResult:
         """Alignment and scores of segment ``i`` (against reference stream ``ref`` if given)."""
-        if not 0 <= i < data.n_segments:
-            raise MetricError(f"segment {i} is out of range (0..{data.n_segments - 1})")
-        if ref is not None:
-            if not 0 <= ref < data.n_references:
-                raise MetricError(f"reference {ref} is out of range (0..{data.n_references - 1})")
-            text = data.references[ref][i]
-            refs = [] if text is None else [(ref, text)]
-        else:
-            refs = [(k, s[i]) for k, s in enumerate(data.references) if s[i] is not None]
+        refs = data.reference_choices(i, ref)
         hyp, best, per_ref = self._best_reference(data.hypotheses[i], refs)
         results = [self._reference_result(hyp, k, r, row, links) for k, r, row, links, _ in per_ref]
         winner = next(r for r in results if r.reference_index == best[0])
