@@ -33,6 +33,7 @@ WORKSPACES = (
     "mtworkbench.gui.workspaces.annotate:AnnotateWorkspace",
     "mtworkbench.gui.workspaces.judge:JudgeWorkspace",
     "mtworkbench.gui.workspaces.metrics:MetricsWorkspace",
+    "mtworkbench.gui.workspaces.analysis:AnalysisWorkspace",
 )
 AUTOSAVE_MS = 2 * 60 * 1000
 MAX_RECENT = 8

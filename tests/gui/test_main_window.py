@@ -199,4 +199,4 @@ def test_main_window_screenshot(qtbot, window, demo_copy, screenshot_dir):
     assert (image.width(), image.height()) == (1280, 800)
     assert image.save(str(screenshot_dir / "main-window.png"))
     assert window.status_label.text().startswith("segment 1 (1/50)")
-    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Annotate", "Judge", "Metrics"]
+    assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Annotate", "Judge", "Metrics", "Analysis"]

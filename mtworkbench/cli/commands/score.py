@@ -48,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
         project = load_bundle(args.bundle)
         metric_specs = metric_specs or list(project.settings.metrics)
         metrics = [create_metric(spec) for spec in metric_specs]
+        if any(m.name == "learned" for m in metrics):
+            from mtworkbench.metrics.learned import bind_project_model
+
+            metrics = [bind_project_model(m, project) for m in metrics]
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
             if not project.has_system(system_id):
