@@ -75,8 +75,12 @@ def pearson(a: Sequence[float], b: Sequence[float]) -> float | None:
 
 
 def kappa_quadratic(a: Sequence[int], b: Sequence[int]) -> float | None:
-    """Quadratic-weighted Cohen's kappa of two raters on the 1-5 scale."""
-    if len(a) < 1:
+    """Quadratic-weighted Cohen's kappa of two raters on the 1-5 scale.
+
+    Undefined (None) for fewer than two shared items, like the correlations:
+    one item's "agreement beyond chance" is 0 or 0/0 by construction, not a finding.
+    """
+    if len(a) < 2:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # 0/0 when both raters use one category

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -26,7 +26,7 @@ def export_widget(widget: QWidget, path: Path, size: QSize | None = None) -> Non
         generator.setTitle(widget.windowTitle() or "mtworkbench view")
         painter = QPainter(generator)
         try:
-            widget.render(painter)
+            widget.render(painter, QPoint())
         finally:
             painter.end()
         if not path.exists():

@@ -59,6 +59,7 @@ def test_kappa_weights_are_distances_on_the_scale():
     # expected sum a_i b_j d^2 / (n*16) = 96/64 = 24/16  ->  kappa = 1 - 11/24 = 13/24.
     a, b = [1, 2, 5, 5], [2, 1, 5, 2]
     assert kappa_quadratic(a, b) == pytest.approx(13 / 24)
+    assert kappa_quadratic([4], [3]) is None  # one shared item: undefined, not 0
     # sklearn without the labels would weight by category index and give 0.4: not what we want.
     assert cohen_kappa_score(a, b, weights="quadratic") == pytest.approx(0.4)
 

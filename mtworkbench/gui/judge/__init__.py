@@ -1,0 +1,1 @@
+"""Pieces of the Judge workspace: rating view, queue setup, judgments table, agreement panel."""

@@ -1,0 +1,321 @@
+"""Agreement between judges: pairs table, intra-judge consistency, paired scatter.
+
+The numbers come from ``mtworkbench.analysis.agreement`` (no Qt); this panel
+only lays them out. The scatter shows two judges' first ratings of the items
+both rated, each point moved by seeded uniform noise of +-0.20 on both axes
+so that piled-up 1-5 ratings show their density (Turian et al., figure 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.analysis.agreement import (
+    AgreementReport,
+    PairAgreement,
+    agreement,
+    jitter,
+)
+from mtworkbench.core.model import ProjectEvent
+from mtworkbench.gui.session import ProjectSession
+
+JITTER = 0.20
+JITTER_SEED = 0
+POINT_COLOUR = QColor(29, 78, 216, 120)
+
+_EVENTS = {"judgment_added", "judgment_removed", "judgment_changed", "judgments_reset", "judge_removed"}
+
+
+def fmt(value: float | None, digits: int = 3) -> str:
+    """A statistic for a table cell; an undefined one (None) as a dash."""
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f}%"
+
+
+Column = tuple[str, Callable[[Any], str], str]  # header, cell text, tooltip
+
+
+_ROOT = QModelIndex()  # the invisible root of a flat table
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table over a plain list: each column turns a row into text."""
+
+    def __init__(self, columns: Sequence[Column], parent=None) -> None:
+        super().__init__(parent)
+        self.columns = list(columns)
+        self.rows: list[Any] = []
+
+    def set_rows(self, rows: list[Any]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section][0]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.columns[section][2]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[index.column()][1](self.rows[index.row()])
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+PAIR_COLUMNS: tuple[Column, ...] = (
+    ("Judges", lambda p: f"{p.judges[0]}  ×  {p.judges[1]}", "The two judges"),
+    ("Shared\nitems", lambda p: str(p.n), "Items both judges rated (first ratings only)"),
+    ("Adequacy\nρ", lambda p: fmt(p.adequacy.spearman), "Spearman rank correlation of adequacy"),
+    ("Adequacy\nr", lambda p: fmt(p.adequacy.pearson), "Pearson correlation of adequacy"),
+    ("Adequacy\nκw", lambda p: fmt(p.adequacy.kappa_quadratic), "Quadratic-weighted Cohen's kappa of adequacy"),
+    ("Fluency\nρ", lambda p: fmt(p.fluency.spearman), "Spearman rank correlation of fluency"),
+    ("Fluency\nr", lambda p: fmt(p.fluency.pearson), "Pearson correlation of fluency"),
+    ("Fluency\nκw", lambda p: fmt(p.fluency.kappa_quadratic), "Quadratic-weighted Cohen's kappa of fluency"),
+)
+
+INTRA_COLUMNS: tuple[Column, ...] = (
+    ("Judge", lambda i: i.judge, "Judge rating some items twice (queue repeats)"),
+    ("Repeats", lambda i: str(i.n), "Pairs of (first rating, repeat)"),
+    ("Adequacy\nsame", lambda i: percent(i.adequacy.exact), "Share of repeats given the first adequacy again"),
+    ("Adequacy\n|Δ|", lambda i: fmt(i.adequacy.mean_abs_diff, 2), "Mean absolute change of adequacy"),
+    ("Adequacy\nκw", lambda i: fmt(i.adequacy.kappa_quadratic), "Quadratic-weighted kappa, first vs repeat"),
+    ("Fluency\nsame", lambda i: percent(i.fluency.exact), "Share of repeats given the first fluency again"),
+    ("Fluency\n|Δ|", lambda i: fmt(i.fluency.mean_abs_diff, 2), "Mean absolute change of fluency"),
+    ("Fluency\nκw", lambda i: fmt(i.fluency.kappa_quadratic), "Quadratic-weighted kappa, first vs repeat"),
+)
+
+SUMMARY_COLUMNS: tuple[Column, ...] = (
+    ("Judge", lambda j: j.judge, "Judge"),
+    ("Judgments", lambda j: str(j.judgments), "Judgments made, repeats included"),
+    ("Items", lambda j: str(j.items), "Distinct (system, segment) items rated"),
+    ("Adequacy\nmean", lambda j: fmt(j.moments["adequacy"].mean, 2), "Mean adequacy: subtracted by the z-transform"),
+    ("Adequacy\nsd", lambda j: fmt(j.moments["adequacy"].sd, 2), "Standard deviation (ddof=0): divided by the z-transform"),
+    ("Fluency\nmean", lambda j: fmt(j.moments["fluency"].mean, 2), "Mean fluency"),
+    ("Fluency\nsd", lambda j: fmt(j.moments["fluency"].sd, 2), "Standard deviation of fluency (ddof=0)"),
+    ("Other scales", lambda j: ", ".join(j.scales) or "—", "Imported scores on other scales (DA, MQM)"),
+)
+
+
+def _table(model: QAbstractTableModel, name: str) -> QTableView:
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(model)
+    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+    view.verticalHeader().setVisible(False)
+    view.setAlternatingRowColors(True)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    return view
+
+
+class PairScatter(pg.PlotWidget):
+    """Two judges' paired scores, jittered; the dashed diagonal is perfect agreement."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, background="w")
+        self.setObjectName("pair-scatter")
+        self.setMinimumSize(360, 320)
+        item = self.getPlotItem()
+        item.showGrid(x=True, y=True, alpha=0.15)
+        item.setMenuEnabled(False)
+        for name in ("left", "bottom"):
+            axis = item.getAxis(name)
+            axis.setPen(pg.mkPen("#27272a"))
+            axis.setTextPen(pg.mkPen("#27272a"))
+        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(None), brush=pg.mkBrush(POINT_COLOUR))
+        self.addItem(self.points)
+        self.diagonal = pg.InfiniteLine(pos=(0, 0), angle=45, pen=pg.mkPen("#a1a1aa", width=1, style=Qt.PenStyle.DashLine))
+        self.addItem(self.diagonal)
+        self.x: np.ndarray = np.empty(0)
+        self.y: np.ndarray = np.empty(0)
+
+    def show_pair(self, pair: PairAgreement | None, quantity: str) -> None:
+        item = self.getPlotItem()
+        if pair is None or quantity not in pair.paired or not len(pair.paired[quantity].a):
+            self.x = self.y = np.empty(0)
+            self.points.setData([], [])
+            item.setTitle("No judge pair with shared items yet", color="#27272a", size="12pt")
+            return
+        paired = pair.paired[quantity]
+        # Separate seeds for the axes: with one seed both would move by the same
+        # amount and every point would slide along the diagonal.
+        self.x = jitter(paired.a, JITTER, JITTER_SEED)
+        self.y = jitter(paired.b, JITTER, JITTER_SEED + 1)
+        self.points.setData(self.x, self.y)
+        a, b = pair.judges
+        stats = getattr(pair, quantity)
+        item.setTitle(
+            f"{a} × {b}: {quantity}, {len(paired.a)} items, Spearman ρ = {fmt(stats.spearman)}",
+            color="#27272a",
+            size="11pt",
+        )
+        item.setLabel("bottom", f"{a}: {quantity}", color="#27272a")
+        item.setLabel("left", f"{b}: {quantity}", color="#27272a")
+        ldc = bool(np.all((paired.a >= 1) & (paired.a <= 5) & (paired.b >= 1) & (paired.b <= 5)))
+        if ldc:
+            ticks = [[(v, str(v)) for v in range(1, 6)]]
+            item.getAxis("bottom").setTicks(ticks)
+            item.getAxis("left").setTicks(ticks)
+            item.setRange(xRange=(0.5, 5.5), yRange=(0.5, 5.5), padding=0)
+        else:
+            item.getAxis("bottom").setTicks(None)
+            item.getAxis("left").setTicks(None)
+            item.enableAutoRange()
+
+
+class AgreementPanel(QWidget):
+    """Pairs of judges and their agreement; one judge against themselves; a scatter of one pair."""
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("agreement-panel")
+        self.session = session
+        self.report: AgreementReport | None = None
+        self._dirty = True
+
+        self.summary = QLabel()
+        self.summary.setObjectName("agreement-summary")
+        self.summary.setWordWrap(True)
+        self.pairs_model = RowsModel(PAIR_COLUMNS, self)
+        self.pairs = _table(self.pairs_model, "pairs-table")
+        self.intra_model = RowsModel(INTRA_COLUMNS, self)
+        self.intra = _table(self.intra_model, "intra-table")
+        self.summary_model = RowsModel(SUMMARY_COLUMNS, self)
+        self.judges_table = _table(self.summary_model, "judges-table")
+        self.pairs.selectionModel().currentRowChanged.connect(self._pair_chosen)
+
+        self.quantity = QComboBox()
+        self.quantity.setObjectName("scatter-quantity")
+        self.quantity.addItem("Adequacy", "adequacy")
+        self.quantity.addItem("Fluency", "fluency")
+        self.quantity.currentIndexChanged.connect(self._update_scatter)
+        self.scatter = PairScatter()
+
+        def caption(text: str) -> QLabel:
+            label = QLabel(text)
+            font = QFont(label.font())
+            font.setBold(True)
+            label.setFont(font)
+            return label
+
+        tables = QWidget()
+        left = QVBoxLayout(tables)
+        left.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.summary)
+        left.addWidget(caption("Between judges (items both rated)"))
+        left.addWidget(self.pairs, 2)
+        left.addWidget(caption("Each judge against themselves (repeated items)"))
+        left.addWidget(self.intra, 2)
+        left.addWidget(caption("Each judge's scale (the z-transform before pooling)"))
+        left.addWidget(self.judges_table, 2)
+        plot = QWidget()
+        right = QVBoxLayout(plot)
+        right.setContentsMargins(0, 0, 0, 0)
+        chooser = QHBoxLayout()
+        chooser.addWidget(caption("Paired scores of the selected pair"))
+        chooser.addStretch(1)
+        chooser.addWidget(self.quantity)
+        right.addLayout(chooser)
+        right.addWidget(self.scatter, 1)
+        note = QLabel(f"Each point is one item both judges rated, moved by random ±{JITTER:.2f} on both axes "
+                      "so that equal ratings do not hide each other. The dashed line is perfect agreement.")
+        note.setWordWrap(True)
+        note.setStyleSheet("color:#52525b;")
+        right.addWidget(note)
+        splitter = QSplitter()
+        splitter.addWidget(tables)
+        splitter.addWidget(plot)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([700, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(splitter)
+
+        session.project_changed.connect(self._on_project_changed)
+        session.project_replaced.connect(self._on_project_replaced)
+
+    # Recomputed only when shown: rating an item should not wait for statistics.
+    def _on_project_changed(self, event: ProjectEvent) -> None:
+        if event.kind in _EVENTS:
+            self._dirty = True
+            if self.isVisible():
+                self.refresh()
+
+    def _on_project_replaced(self, _project) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.refresh()
+
+    def refresh(self) -> None:
+        self._dirty = False
+        judgments = self.session.project.judgments
+        self.report = agreement(judgments)
+        chosen = self.selected_pair()
+        self.pairs_model.set_rows(self.report.pairs)
+        self.intra_model.set_rows(list(self.report.intra.values()))
+        self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
+        self.summary.setText(
+            f"{len(judgments)} judgments by {len(self.report.judges)} judges; "
+            f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
+            "κw quadratic-weighted Cohen's kappa on the 1–5 scale; — where undefined."
+        )
+        row = 0
+        if chosen is not None:
+            for i, pair in enumerate(self.report.pairs):
+                if pair.judges == chosen.judges:
+                    row = i
+        if self.report.pairs:
+            self.pairs.selectRow(row)
+        self._update_scatter()
+
+    def selected_pair(self) -> PairAgreement | None:
+        if self.report is None or not self.report.pairs:
+            return None
+        row = self.pairs.currentIndex().row()
+        return self.report.pairs[row] if 0 <= row < len(self.report.pairs) else self.report.pairs[0]
+
+    def _pair_chosen(self, *_args) -> None:
+        self._update_scatter()
+
+    def _update_scatter(self, *_args) -> None:
+        self.scatter.show_pair(self.selected_pair(), self.quantity.currentData())

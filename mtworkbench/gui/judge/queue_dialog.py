@@ -1,0 +1,155 @@
+"""Settings of a new judging queue: seed, share of repeats, systems, reference, display."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.core.judging import QueueConfig
+from mtworkbench.core.model import Project
+
+# (label, QueueConfig.reference_mode)
+REFERENCE_CHOICES = (
+    ("One reference per document (as in Turian et al.)", "per-document"),
+    ("A reference drawn per segment", "per-segment"),
+    ("Always the same reference", "fixed"),
+)
+
+
+class QueueSetupDialog(QDialog):
+    """Ask for a ``QueueConfig``; ``config()`` reads the widgets (also without ``exec``)."""
+
+    def __init__(self, project: Project, judge: str, previous: QueueConfig | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Start a judging queue for {judge}")
+        self.project = project
+        base = previous or QueueConfig()
+
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(base.seed)
+        self.seed.setToolTip("The same seed, judge and settings always give the same order.")
+
+        self.repeats = QDoubleSpinBox()
+        self.repeats.setRange(0, 100)
+        self.repeats.setDecimals(0)
+        self.repeats.setSuffix(" %")
+        self.repeats.setValue(round(base.repeat_share * 100))
+        self.repeats.setToolTip("Repeated items, as a share of the distinct items, measure intra-judge consistency.")
+
+        self.systems = QListWidget()
+        self.systems.setObjectName("queue-systems")
+        chosen = set(base.systems) if base.systems is not None else None
+        for system in project.systems:
+            entry = QListWidgetItem(system.id)
+            entry.setData(Qt.ItemDataRole.UserRole, system.id)
+            entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            entry.setCheckState(
+                Qt.CheckState.Checked if chosen is None or system.id in chosen else Qt.CheckState.Unchecked
+            )
+            self.systems.addItem(entry)
+        self.systems.setMaximumHeight(120)
+
+        self.reference_mode = QComboBox()
+        for label, mode in REFERENCE_CHOICES:
+            self.reference_mode.addItem(label, mode)
+        self.reference_mode.setCurrentIndex(max(0, [m for _, m in REFERENCE_CHOICES].index(base.reference_mode)))
+        self.fixed_reference = QComboBox()
+        for ref in project.references:
+            self.fixed_reference.addItem(ref.id, ref.id)
+        if base.reference is not None:
+            self.fixed_reference.setCurrentIndex(max(0, self.fixed_reference.findData(base.reference)))
+        self.reference_mode.currentIndexChanged.connect(self._mode_changed)
+
+        self.show_source = QCheckBox("Show the source text")
+        self.show_source.setChecked(base.show_source)
+        self.highlight = QCheckBox("Highlight words shared by translation and reference")
+        self.highlight.setChecked(base.highlight_overlap)
+
+        self.summary = QLabel()
+        self.summary.setObjectName("queue-summary")
+        for signal in (self.repeats.valueChanged, self.systems.itemChanged):
+            signal.connect(self._update_summary)
+
+        form = QFormLayout()
+        form.addRow("Seed", self.seed)
+        form.addRow("Repeated items", self.repeats)
+        form.addRow("Systems", self.systems)
+        form.addRow("Reference shown", self.reference_mode)
+        form.addRow("Fixed reference", self.fixed_reference)
+        form.addRow("", self.show_source)
+        form.addRow("", self.highlight)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start queue")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.summary)
+        if judge in project.judge_queues:
+            items = project.judge_queues[judge]["items"]
+            rated = sum(1 for item in items if item["judgment"] is not None)
+            self.replacing = QLabel(
+                f"{judge} has a queue already ({rated} of {len(items)} items rated). A new queue replaces it; "
+                "the judgments made stay in the project, and Undo brings the old queue back."
+            )
+            self.replacing.setObjectName("queue-replacing")
+            self.replacing.setWordWrap(True)
+            self.replacing.setStyleSheet("color:#b45309;")
+            layout.addWidget(self.replacing)
+        layout.addWidget(self.buttons)
+        self._mode_changed()
+        self._update_summary()
+
+    def _mode_changed(self, *_args) -> None:
+        self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
+
+    def chosen_systems(self) -> list[str]:
+        return [
+            self.systems.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.systems.count())
+            if self.systems.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+    def _update_summary(self, *_args) -> None:
+        distinct = len(self.chosen_systems()) * len(self.project.segments)
+        repeats = round(self.repeats.value() / 100 * distinct)
+        self.summary.setText(f"{distinct} items to rate, plus {repeats} repeated.")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(distinct > 0)
+
+    def config(self) -> QueueConfig:
+        systems = self.chosen_systems()
+        all_systems = [s.id for s in self.project.systems]
+        mode = self.reference_mode.currentData()
+        return QueueConfig(
+            seed=self.seed.value(),
+            repeat_share=self.repeats.value() / 100,
+            reference_mode=mode,
+            reference=self.fixed_reference.currentData() if mode == "fixed" else None,
+            systems=None if systems == all_systems else tuple(systems),
+            show_source=self.show_source.isChecked(),
+            highlight_overlap=self.highlight.isChecked(),
+        )
+
+
+def ask_queue_config(parent: QWidget | None, project: Project, judge: str,
+                     previous: QueueConfig | None = None) -> QueueConfig | None:
+    """The settings of a new queue, or None when cancelled (tests monkeypatch this)."""
+    dialog = QueueSetupDialog(project, judge, previous, parent)
+    if dialog.exec() == QDialog.DialogCode.Accepted:
+        return dialog.config()
+    return None

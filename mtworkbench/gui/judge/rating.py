@@ -1,0 +1,515 @@
+"""The rating view: one candidate translation, its reference (and optionally
+the source), and the two LDC scales as rows of toggle buttons.
+
+The keyboard is the fast path: digits 1-5 rate adequacy and then fluency
+(``RatingEntry``), Enter submits and shows the next item, Backspace or Left
+goes back to the previous item, Right skips ahead. While the comment field has
+focus keys type into it; Enter there submits, Escape leaves it.
+
+Everything the view changes goes through the undo stack (``RateItemCommand``);
+the queue itself lives in the project (``JudgeSession`` is a handle on it), so
+the view only remembers what is on screen.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.core.judging import (
+    ADEQUACY_LABELS,
+    ADEQUACY_QUESTION,
+    FLUENCY_LABELS,
+    FLUENCY_QUESTION,
+    ItemClock,
+    JudgeSession,
+    QueueItem,
+    RatingEntry,
+)
+from mtworkbench.core.model import ModelError, ProjectEvent
+from mtworkbench.core.overlap import word_overlap
+from mtworkbench.gui import dialogs
+from mtworkbench.gui.judge.commands import RateItemCommand
+from mtworkbench.gui.session import ProjectSession
+
+DIGIT_KEYS = {Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3, Qt.Key.Key_4: 4, Qt.Key.Key_5: 5}
+SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
+FORWARD_KEYS = (Qt.Key.Key_Right,)
+KEY_HINTS = (
+    "<b>1</b>–<b>5</b> rate adequacy, then fluency &nbsp;·&nbsp; <b>Enter</b> submit and go on &nbsp;·&nbsp; "
+    "<b>Backspace</b> or <b>←</b> previous item &nbsp;·&nbsp; <b>→</b> skip &nbsp;·&nbsp; "
+    "<b>Tab</b> comment, <b>Esc</b> leave it"
+)
+HIGHLIGHT_COLOUR = "#fde68a"  # amber-200: readable under black text, visible on white
+ACCENT = "#1d4ed8"
+
+# Events that can change what the view shows.
+_RELEVANT = {
+    "judgment_added", "judgment_removed", "judgment_changed", "judgments_reset",
+    "judge_queue_changed", "judge_added", "judge_removed", "system_removed", "system_added",
+    "system_changed", "reference_changed", "reference_removed", "segment_changed", "annotations_reset",
+}
+
+
+def merge_spans(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Join spans separated only by spaces, so a shared phrase reads as one mark."""
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and not text[merged[-1][1]:start].strip():
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def overlap_html(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` as HTML with ``spans`` marked, everything else escaped."""
+    out, last = [], 0
+    for start, end in merge_spans(text, spans):
+        out.append(html.escape(text[last:start], quote=False))
+        out.append(f'<span style="background-color:{HIGHLIGHT_COLOUR};">{html.escape(text[start:end], quote=False)}</span>')
+        last = end
+    out.append(html.escape(text[last:], quote=False))
+    return "".join(out)
+
+
+class ScaleRow(QFrame):
+    """One scale: a heading with its question and five toggle buttons, 1 (worst) to 5.
+
+    The buttons run 1..5 from the left like the digit keys above the letters,
+    so finger and eye agree.
+    """
+
+    rating_clicked = Signal(int)
+    """The user clicked a rating button; payload: the rating 1-5."""
+
+    def __init__(self, name: str, question: str, labels: dict[int, str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"scale-{name.lower()}")
+        self.name = name
+        self.heading = QLabel()
+        self.question = question
+        self.group = QButtonGroup(self)
+        self.buttons: dict[int, QPushButton] = {}
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        for rating in sorted(labels):
+            button = QPushButton(f"{rating}   {labels[rating]}")
+            button.setCheckable(True)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys belong to the view
+            button.setMinimumHeight(36)
+            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            button.setObjectName(f"{name.lower()}-{rating}")
+            button.setToolTip(f"{name}: {labels[rating]} (key {rating})")
+            self.group.addButton(button, rating)
+            self.buttons[rating] = button
+            row.addWidget(button)
+        self.group.idClicked.connect(self.rating_clicked)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 8)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addLayout(row)
+        self.set_state(None, expecting=False)
+
+    def set_state(self, rating: int | None, expecting: bool) -> None:
+        # A non-exclusive moment lets every button be unchecked (no rating yet).
+        self.group.setExclusive(False)
+        for value, button in self.buttons.items():
+            button.setChecked(value == rating)
+        self.group.setExclusive(True)
+        marker = f'<span style="color:{ACCENT};">▶</span> ' if expecting else ""
+        self.heading.setText(
+            f"{marker}<b>{self.name}</b> &nbsp;<span style='color:#555;'>{html.escape(self.question)}</span>"
+        )
+        self.setProperty("expecting", expecting)
+        self.setStyleSheet(
+            f"#{self.objectName()} {{ border: 2px solid {ACCENT if expecting else '#d4d4d8'}; border-radius: 6px; }}"
+            f"QPushButton {{ font-size: 11pt; padding: 4px 6px; }}"
+            f"QPushButton:checked {{ background-color: {ACCENT}; color: white; border: 1px solid {ACCENT}; border-radius: 4px; }}"
+        )
+
+
+class _TextBlock(QWidget):
+    """A caption and a large, wrapped, selectable text."""
+
+    def __init__(self, caption: str, point_size: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.caption = QLabel(caption)
+        self.caption.setStyleSheet("color:#52525b; font-weight:bold; letter-spacing:1px;")
+        self.text = QLabel()
+        self.text.setWordWrap(True)
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        font = QFont(self.text.font())
+        font.setPointSize(point_size)
+        self.text.setFont(font)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.text)
+
+    def set_html(self, body: str) -> None:
+        self.text.setText(body)
+
+
+class RatingView(QWidget):
+    """Rate the current item of one judge's queue."""
+
+    item_shown = Signal(int)
+    """A (different) queue item is on screen; payload: its index (-1 when none)."""
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("rating-view")
+        self.session = session
+        self.judge: str | None = None
+        self.queue: JudgeSession | None = None
+        self.entry = RatingEntry()
+        # Injectable time source (tests replace it); the clock asks it on every reading.
+        self.now: Callable[[], float] = time.monotonic
+        self.clock = ItemClock(self._now)
+        self._shown: tuple | None = None  # (judge, index, stored judgment) on screen
+        self._active = True  # the window is in front and the view visible
+        self._queue_problem = ""
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+        self.position_label = QLabel()
+        self.position_label.setObjectName("position-label")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("judge-progress")
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("%v of %m judged")
+        self.progress.setMinimumWidth(260)
+        top = QHBoxLayout()
+        top.addWidget(self.position_label)
+        top.addStretch(1)
+        top.addWidget(self.progress)
+
+        self.candidate = _TextBlock("TRANSLATION", 17)
+        self.candidate.setObjectName("candidate")
+        self.reference = _TextBlock("REFERENCE", 15)
+        self.reference.setObjectName("reference")
+        self.source = _TextBlock("SOURCE", 13)
+        self.source.setObjectName("source")
+        self.source.text.setStyleSheet("color:#3f3f46;")
+        texts = QWidget()
+        texts_layout = QVBoxLayout(texts)
+        texts_layout.setContentsMargins(4, 4, 4, 4)
+        texts_layout.setSpacing(12)
+        texts_layout.addWidget(self.candidate)
+        texts_layout.addWidget(self.reference)
+        texts_layout.addWidget(self.source)
+        texts_layout.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(texts)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        self.message = QLabel()
+        self.message.setObjectName("rating-message")
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = QFont(self.message.font())
+        font.setPointSize(14)
+        self.message.setFont(font)
+
+        self.adequacy = ScaleRow("Adequacy", ADEQUACY_QUESTION, ADEQUACY_LABELS)
+        self.fluency = ScaleRow("Fluency", FLUENCY_QUESTION, FLUENCY_LABELS)
+        self.adequacy.rating_clicked.connect(self._adequacy_clicked)
+        self.fluency.rating_clicked.connect(self._fluency_clicked)
+
+        self.comment = QLineEdit()
+        self.comment.setObjectName("comment")
+        self.comment.setPlaceholderText("Optional comment (Tab to type, Enter submits, Esc returns to rating keys)")
+        self.comment.returnPressed.connect(self.submit)
+        self.comment.installEventFilter(self)
+
+        self.back_button = QPushButton("◀  Previous  (Backspace)")
+        self.back_button.clicked.connect(self.back)
+        self.skip_button = QPushButton("Skip  (→)  ▶")
+        self.skip_button.clicked.connect(self.forward)
+        self.submit_button = QPushButton("Submit and next  (Enter)")
+        self.submit_button.setObjectName("submit")
+        self.submit_button.clicked.connect(self.submit)
+        for button in (self.back_button, self.skip_button, self.submit_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        actions = QHBoxLayout()
+        actions.addWidget(self.comment, 1)
+        actions.addWidget(self.back_button)
+        actions.addWidget(self.skip_button)
+        actions.addWidget(self.submit_button)
+
+        self.hints = QLabel(KEY_HINTS)
+        self.hints.setObjectName("key-hints")
+        self.hints.setStyleSheet("color:#3f3f46;")
+        self.hints.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setObjectName("rating-status")
+        self.status.setStyleSheet("color:#b45309;")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(6)
+        layout.addLayout(top)
+        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.message, 1)
+        layout.addWidget(self.adequacy)
+        layout.addWidget(self.fluency)
+        layout.addLayout(actions)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.hints, 1)
+        bottom.addWidget(self.status)
+        layout.addLayout(bottom)
+
+        session.project_changed.connect(self._on_project_changed)
+        session.project_replaced.connect(self._on_project_replaced)
+        self.refresh()
+
+    # --- the judge and their queue ------------------------------------------------------
+    def _now(self) -> float:
+        return self.now()
+
+    def set_judge(self, judge: str | None) -> None:
+        self.judge = judge
+        self._open_queue()
+        self.refresh()
+
+    def _open_queue(self) -> None:
+        self.queue = None
+        self._queue_problem = ""
+        project = self.session.project
+        if self.judge is None or self.judge not in project.judges or self.judge not in project.judge_queues:
+            return
+        try:
+            self.queue = JudgeSession(project, self.judge)
+        except ModelError as exc:
+            self._queue_problem = str(exc)
+
+    def _on_project_replaced(self, _project) -> None:
+        self.judge = None
+        self.queue = None
+        self._shown = None
+        self.refresh()
+
+    def _on_project_changed(self, event: ProjectEvent) -> None:
+        if event.kind not in _RELEVANT:
+            return
+        if event.kind in ("judge_queue_changed", "judge_removed", "judge_added", "system_removed"):
+            self._open_queue()
+        self.refresh()
+
+    # --- showing --------------------------------------------------------------------------
+    def current_item(self) -> QueueItem | None:
+        return self.queue.current if self.queue is not None else None
+
+    def refresh(self) -> None:
+        item = self.current_item()
+        shown = None if item is None else (self.judge, item.index, item.judgment)
+        if shown != self._shown:
+            # A different item (or its stored rating changed, e.g. by undo): start afresh.
+            self._shown = shown
+            self.entry = RatingEntry.from_judgment(item.judgment if item else None)
+            self.comment.setText(item.judgment.comment if item and item.judgment else "")
+            self.clock.start()
+            if not self._active:
+                self.clock.pause()
+            self.status.clear()
+            self.item_shown.emit(item.index if item else -1)
+        self._show(item)
+
+    def _show(self, item: QueueItem | None) -> None:
+        has_item = item is not None
+        self.scroll.setVisible(has_item)
+        self.message.setVisible(not has_item)
+        for widget in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
+            widget.setEnabled(has_item)
+        self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
+        if self.queue is None:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(0)
+            self.position_label.setText("")
+            if getattr(self, "_queue_problem", ""):
+                self.message.setText(html.escape(self._queue_problem))
+            elif self.judge is None:
+                self.message.setText("Choose who you are above, or add a new judge, to start judging.")
+            else:
+                self.message.setText(
+                    f"{html.escape(self.judge)} has no queue yet.<br>Press <b>Start queue…</b> above to draw one."
+                )
+            self._show_entry()
+            return
+        progress = self.queue.progress
+        self.progress.setRange(0, max(progress.total, 1))
+        self.progress.setValue(progress.done)
+        if not has_item:
+            self.position_label.setText(f"<b>Finished</b> &nbsp;·&nbsp; {progress.done} of {progress.total} done")
+            pending = self.queue.first_pending()
+            left = progress.total - progress.done
+            extra = (
+                f"<br>{left} {'item is' if left == 1 else 'items are'} still unrated (skipped or undone); "
+                "press <b>→</b> to go to the first of them."
+                if pending is not None
+                else ""
+            )
+            self.message.setText(
+                f"You have reached the end of the queue.{extra}<br>Press <b>Backspace</b> to review the last item."
+            )
+            self._show_entry()
+            return
+        again = " &nbsp;·&nbsp; <i>rated before: change the rating or press Enter to keep it</i>" if item.judgment else ""
+        self.position_label.setText(
+            f"<b>Item {item.index + 1} of {progress.total}</b> &nbsp;·&nbsp; {progress.done} done{again}"
+        )
+        self.position_label.setTextFormat(Qt.TextFormat.RichText)
+        config = self.queue.config
+        reference = item.reference_text
+        if config.highlight_overlap and reference is not None:
+            overlap = word_overlap(item.candidate, reference)
+            self.candidate.set_html(overlap_html(item.candidate, overlap.candidate_spans))
+            self.reference.set_html(overlap_html(reference, overlap.reference_spans))
+        else:
+            self.candidate.set_html(html.escape(item.candidate, quote=False))
+            self.reference.set_html(html.escape(reference, quote=False) if reference is not None else "<i>(no reference)</i>")
+        self.source.setVisible(config.show_source)
+        self.source.set_html(html.escape(item.source, quote=False))
+        self._show_entry()
+
+    def _show_entry(self) -> None:
+        expecting = self.entry.expecting if self.current_item() is not None else None
+        self.adequacy.set_state(self.entry.adequacy, expecting == "adequacy")
+        self.fluency.set_state(self.entry.fluency, expecting == "fluency")
+        self.submit_button.setEnabled(self.entry.complete and self.current_item() is not None)
+
+    # --- input ------------------------------------------------------------------------------
+    def rate_key(self, digit: int) -> None:
+        if self.current_item() is None:
+            return
+        if self.entry.adequacy is None and self.entry.fluency is not None:
+            self.entry.adequacy = digit  # fluency was clicked first: keep it
+        else:
+            self.entry.press(digit)
+        self.status.clear()
+        self._show_entry()
+
+    def _adequacy_clicked(self, rating: int) -> None:
+        self.entry.adequacy = rating
+        self._show_entry()
+        self.setFocus()
+
+    def _fluency_clicked(self, rating: int) -> None:
+        self.entry.fluency = rating
+        self._show_entry()
+        self.setFocus()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.comment.hasFocus():  # a key the comment field passed on
+            super().keyPressEvent(event)
+            return
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        key = Qt.Key(event.key())
+        if modifiers != Qt.KeyboardModifier.NoModifier:
+            super().keyPressEvent(event)
+        elif key in DIGIT_KEYS:
+            self.rate_key(DIGIT_KEYS[key])
+        elif key in SUBMIT_KEYS:
+            self.submit()
+        elif key in BACK_KEYS:
+            self.back()
+        elif key in FORWARD_KEYS:
+            self.forward()
+        else:
+            super().keyPressEvent(event)
+
+    def focusNextPrevChild(self, next_: bool) -> bool:
+        # Tab from the rating keys goes to the comment (and back), nowhere else.
+        if self.comment.hasFocus():
+            self.setFocus(Qt.FocusReason.TabFocusReason)
+        elif self.comment.isEnabled():
+            self.comment.setFocus(Qt.FocusReason.TabFocusReason)
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.comment and event.type() == QEvent.Type.KeyPress:
+            if event.key() == Qt.Key.Key_Escape:
+                self.setFocus()
+                return True
+            if event.key() == Qt.Key.Key_Tab:
+                self.setFocus(Qt.FocusReason.TabFocusReason)
+                return True
+        return super().eventFilter(watched, event)
+
+    # --- actions ------------------------------------------------------------------------------
+    def submit(self) -> None:
+        item = self.current_item()
+        if item is None or self.queue is None or self.judge is None:
+            return
+        if not self.entry.complete:
+            missing = self.entry.expecting
+            self.status.setText(f"Rate {missing} first (keys 1–5).")
+            return
+        before = self.queue.position
+        try:
+            judgment = self.queue.submit(
+                self.entry.adequacy, self.entry.fluency, self.comment.text().strip(), self.clock.seconds
+            )
+        except ModelError as exc:
+            dialogs.error(self, "Cannot record the rating", str(exc))
+            return
+        after = self.queue.position
+        command = RateItemCommand(
+            self.session.project, self.judge, judgment, item.index, before, after, replacing=item.judgment is not None
+        )
+        self.session.push(command)
+        self.setFocus()  # the next item starts on the rating keys, also after a comment
+        self.refresh()
+
+    def back(self) -> None:
+        if self.queue is not None and self.queue.position > 0:
+            self.queue.back()
+            self.refresh()
+
+    def forward(self) -> None:
+        if self.queue is None:
+            return
+        if self.queue.finished:
+            pending = self.queue.first_pending()
+            if pending is not None:
+                self.queue.go_to(pending)
+        else:
+            self.queue.forward()
+        self.refresh()
+
+    def go_to(self, index: int) -> None:
+        if self.queue is not None:
+            self.queue.go_to(index)
+            self.refresh()
+
+    # --- time spent only counts while the window is in front -------------------------------------
+    def set_active(self, active: bool) -> None:
+        self._active = active
+        if active:
+            self.clock.resume()
+        else:
+            self.clock.pause()
