@@ -128,7 +128,7 @@ def save_bundle(project: Project, path: str | Path) -> None:
 # --- loading ----------------------------------------------------------------------------
 def load_bundle(path: str | Path) -> Project:
     path = Path(path)
-    text = decode_utf8(path.read_bytes(), path)
+    text = decode_utf8(path.read_bytes(), path, strip_bom=True)  # JSON itself has no BOM
     return loads(text, file=str(path))
 
 

@@ -73,7 +73,7 @@ def _delimiter(path: str | Path, header_line: str) -> str:
 def _read_text(path: str | Path) -> str:
     from mtworkbench.io.plaintext import read_text
 
-    return read_text(path)
+    return read_text(path, strip_bom=True)  # spreadsheets write a BOM
 
 
 def _parse_rating(value: str, where: str, column: str) -> int | None:
@@ -357,9 +357,9 @@ def _parse_score(value: str, where: str) -> float | None:
 
 def read_score_lines(path: str | Path) -> list[float | None]:
     """One score per line (line i = segment i); empty or None/NA lines mean not rated."""
-    from mtworkbench.io.plaintext import read_lines
+    from mtworkbench.io.plaintext import read_text, split_lines
 
-    return [_parse_score(line, f"{path}:{i}") for i, line in enumerate(read_lines(path), 1)]
+    return [_parse_score(line, f"{path}:{i}") for i, line in enumerate(split_lines(read_text(path, strip_bom=True)), 1)]
 
 
 def read_mqm_tsv(path: str | Path, system: str) -> dict[str, float | None]:

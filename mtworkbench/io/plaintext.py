@@ -13,8 +13,12 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 
 
-def decode_utf8(data: bytes, path: str | Path) -> str:
-    """Decode UTF-8; invalid bytes are an error naming the file and byte offset."""
+def decode_utf8(data: bytes, path: str | Path, strip_bom: bool = False) -> str:
+    """Decode UTF-8; invalid bytes are an error naming the file and byte offset.
+
+    A byte-order mark is kept unless ``strip_bom``: corpus lines are read
+    "without any change but stripping the line ending", as sacrebleu reads them.
+    """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -23,12 +27,12 @@ def decode_utf8(data: bytes, path: str | Path) -> str:
             f"{path}: invalid UTF-8 at byte offset {exc.start} (line {line}): "
             f"byte 0x{data[exc.start]:02x}"
         ) from None
-    # A byte-order mark is an encoding artefact, not part of the first segment.
-    return text[1:] if text.startswith("\ufeff") else text
+    return text[1:] if strip_bom and text.startswith("\ufeff") else text
 
 
-def read_text(path: str | Path) -> str:
-    return decode_utf8(Path(path).read_bytes(), path)
+def read_text(path: str | Path, strip_bom: bool = False) -> str:
+    """A whole UTF-8 file; structured formats (SGML, TSV, CSV) pass ``strip_bom``."""
+    return decode_utf8(Path(path).read_bytes(), path, strip_bom=strip_bom)
 
 
 def split_lines(text: str) -> list[str]:

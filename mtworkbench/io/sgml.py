@@ -275,7 +275,7 @@ class _Reader(HTMLParser):
 
 def read_sgml(path: str | Path, expect: str) -> SgmlSet:
     """Parse one SGML file whose set element must be ``expect`` (srcset/refset/tstset)."""
-    text = read_text(path).replace("\r\n", "\n")
+    text = read_text(path, strip_bom=True).replace("\r\n", "\n")
     reader = _Reader(str(path), text)
     reader.feed(text)
     return reader.finish(expect)

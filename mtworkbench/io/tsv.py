@@ -78,7 +78,7 @@ def import_tsv(
     target_language: str = "",
 ) -> Project:
     name = str(path)
-    lines = split_lines(read_text(path))
+    lines = split_lines(read_text(path, strip_bom=True))
     if not lines:
         raise DataError(f"{name}: the file is empty; it needs a header row")
     header = lines[0].split("\t")

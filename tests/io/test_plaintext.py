@@ -25,10 +25,11 @@ def test_invalid_utf8_names_file_and_byte_offset(tmp_path):
         read_lines(f)
 
 
-def test_bom_is_not_part_of_the_first_segment(tmp_path):
+def test_byte_order_mark_is_kept_as_sacrebleu_keeps_it(tmp_path):
+    # The score contract: lines are read without any change but the line ending.
     f = tmp_path / "bom.txt"
     f.write_bytes("\ufeffTere\n".encode("utf-8"))
-    assert read_lines(f) == ["Tere"]
+    assert read_lines(f) == ["\ufeffTere"]
 
 
 def test_line_count_mismatch_names_every_file_and_count(tmp_path):
