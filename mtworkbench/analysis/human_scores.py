@@ -1,0 +1,205 @@
+"""One human score per (system, segment) from a project's judgments.
+
+A human score is named ``NAME[:FIELD]``:
+
+* ``NAME`` selects judgments: a judge's name (e.g. the pseudo-judge ``da``
+  that imported direct-assessment scores), else a scale name (every judgment
+  whose ``scale`` is NAME), else ``all`` / ``*`` for every judgment;
+* ``FIELD`` is ``adequacy``, ``fluency`` or ``score``; without it, ``score``
+  when the selected judgments carry numeric scores, else ``adequacy``.
+
+Several judgments of one item are averaged; with ``z=True`` each judge's values
+are first z-transformed over all that judge's selected judgments (zero mean,
+unit population variance; seed 000). A judge who rated the same item twice
+(intra-judge repeats) counts once for that item, with the mean of the repeats,
+so the per-item entries are distinct judges (what judge-vs-judge sampling needs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.model import Judgment, Project
+
+FIELDS: tuple[str, ...] = ("adequacy", "fluency", "score")
+ALL_JUDGES = ("all", "*")
+
+
+@dataclass(frozen=True)
+class HumanSpec:
+    name: str
+    field: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.name + (f":{self.field}" if self.field else "")
+
+
+def parse_human_spec(text: str) -> HumanSpec:
+    name, _, fld = text.strip().partition(":")
+    name, fld = name.strip(), fld.strip().lower()
+    if not name:
+        raise DataError(f"human score {text!r}: empty name; expected NAME[:adequacy|fluency|score]")
+    if fld and fld not in FIELDS:
+        raise DataError(f"human score {text!r}: unknown field {fld!r}; expected one of {', '.join(FIELDS)}")
+    return HumanSpec(name, fld or None)
+
+
+@dataclass
+class HumanScores:
+    """Human scores of every (system, segment) item, kept per judge for resampling.
+
+    ``entries_*`` are parallel arrays, one entry per (item, judge) with the judge's
+    (mean) value, sorted by system then segment. ``matrix`` is the per-item mean,
+    NaN where nobody rated the item.
+    """
+
+    label: str
+    field: str
+    z: bool
+    systems: list[str]
+    segments: list[str]
+    judges: list[str]
+    entries_system: np.ndarray
+    entries_segment: np.ndarray
+    entries_judge: np.ndarray
+    entries_value: np.ndarray
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Number of distinct judges per item, shape (n_systems, n_segments)."""
+        out = np.zeros((len(self.systems), len(self.segments)), dtype=np.int64)
+        np.add.at(out, (self.entries_system, self.entries_segment), 1)
+        return out
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """Mean human score per item, shape (n_systems, n_segments); NaN = not rated."""
+        total = np.zeros((len(self.systems), len(self.segments)))
+        np.add.at(total, (self.entries_system, self.entries_segment), self.entries_value)
+        counts = self.counts
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counts > 0, total / np.maximum(counts, 1), np.nan)
+
+    def system_scores(self) -> np.ndarray:
+        """Mean over each system's rated segments (NaN for a system nobody rated)."""
+        m = self.matrix
+        rated = np.isfinite(m)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(rated.any(1), np.nansum(m, axis=1) / np.maximum(rated.sum(1), 1), np.nan)
+
+    def rated_systems(self) -> list[str]:
+        return [s for s, ok in zip(self.systems, np.isfinite(self.matrix).any(1)) if ok]
+
+    def cell_offsets(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offset, count) of each item's entries in the entry arrays, shape (S, N) each."""
+        counts = self.counts
+        starts = np.concatenate([[0], np.cumsum(counts.ravel())[:-1]]).reshape(counts.shape)
+        return starts, counts
+
+
+def _value(j: Judgment, field: str) -> float | None:
+    v = getattr(j, field)
+    return None if v is None else float(v)
+
+
+def select_judgments(project: Project, spec: HumanSpec) -> list[Judgment]:
+    judgments = project.judgments
+    if spec.name in ALL_JUDGES:
+        chosen = judgments
+    elif any(j.judge == spec.name for j in judgments):
+        chosen = [j for j in judgments if j.judge == spec.name]
+    else:
+        chosen = [j for j in judgments if j.scale == spec.name]
+    if not chosen:
+        judges = sorted({j.judge for j in judgments})
+        scales = sorted({j.scale for j in judgments if j.scale})
+        raise DataError(
+            f"no judgments for human score {spec.label!r}; judges: {', '.join(judges) or '(none)'}; "
+            f"scales: {', '.join(scales) or '(none)'}; or 'all'"
+        )
+    return chosen
+
+
+def _z_transform(judge_idx: np.ndarray, values: np.ndarray, n_judges: int) -> np.ndarray:
+    counts = np.bincount(judge_idx, minlength=n_judges).astype(float)
+    sums = np.bincount(judge_idx, values, minlength=n_judges)
+    means = sums / np.maximum(counts, 1)
+    centred = values - means[judge_idx]
+    var = np.bincount(judge_idx, centred**2, minlength=n_judges) / np.maximum(counts, 1)
+    sd = np.sqrt(var)
+    # A judge who gave one value to everything carries no ranking information: 0.
+    return np.where(sd[judge_idx] > 0, centred / np.where(sd > 0, sd, 1)[judge_idx], 0.0)
+
+
+def collect_human_scores(project: Project, spec: str | HumanSpec, z: bool = False) -> HumanScores:
+    """Collect the human score named by ``spec`` for every system and segment."""
+    if isinstance(spec, str):
+        spec = parse_human_spec(spec)
+    chosen = select_judgments(project, spec)
+    field = spec.field or ("score" if any(j.score is not None for j in chosen) else "adequacy")
+    rows = [(j, v) for j in chosen if (v := _value(j, field)) is not None]
+    if not rows:
+        raise DataError(f"the judgments selected by {spec.label!r} have no {field} values")
+    systems = [s.id for s in project.systems]
+    segments = project.segment_ids
+    sys_pos = {s: i for i, s in enumerate(systems)}
+    seg_pos = {s: i for i, s in enumerate(segments)}
+    judges = sorted({j.judge for j, _ in rows})
+    judge_pos = {s: i for i, s in enumerate(judges)}
+    sys_i = np.array([sys_pos[j.system] for j, _ in rows], dtype=np.int64)
+    seg_i = np.array([seg_pos[j.segment] for j, _ in rows], dtype=np.int64)
+    jud_i = np.array([judge_pos[j.judge] for j, _ in rows], dtype=np.int64)
+    values = np.array([v for _, v in rows], dtype=float)
+    if z:
+        values = _z_transform(jud_i, values, len(judges))
+    # Collapse repeats of one judge on one item to their mean; sort by item.
+    key = (sys_i * len(segments) + seg_i) * len(judges) + jud_i
+    uniq, inverse = np.unique(key, return_inverse=True)
+    sums = np.bincount(inverse, values, minlength=len(uniq))
+    counts = np.bincount(inverse, minlength=len(uniq))
+    item, judge = np.divmod(uniq, len(judges))
+    sys_out, seg_out = np.divmod(item, len(segments))
+    return HumanScores(
+        label=HumanSpec(spec.name, field).label + (" (z)" if z else ""),
+        field=field,
+        z=z,
+        systems=systems,
+        segments=segments,
+        judges=judges,
+        entries_system=sys_out,
+        entries_segment=seg_out,
+        entries_judge=judge,
+        entries_value=sums / counts,
+    )
+
+
+def level_pairs(
+    metric_segments: np.ndarray,
+    metric_systems: np.ndarray,
+    human: HumanScores,
+    level: str,
+    system_rows: list[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(metric, human) arrays for a correlation at ``segment`` or ``system`` level.
+
+    ``metric_segments`` is (n_systems, n_segments) of segment scores and
+    ``metric_systems`` (n_systems,) of corpus scores, rows in ``human.systems``
+    order (``system_rows`` restricts to some systems). Segment level pools every
+    rated (system, segment) item (WMT's "no grouping"); system level pairs the
+    corpus score with the mean human score over the system's rated segments.
+    """
+    rows = list(range(len(human.systems))) if system_rows is None else system_rows
+    if level == "segment":
+        m = np.asarray(metric_segments, float)[rows].ravel()
+        h = human.matrix[rows].ravel()
+    elif level == "system":
+        m = np.asarray(metric_systems, float)[rows]
+        h = human.system_scores()[rows]
+    else:
+        raise DataError(f"unknown level {level!r}; expected segment or system")
+    keep = np.isfinite(h)
+    return m[keep], h[keep]

@@ -1,0 +1,125 @@
+"""``mtworkbench correlate``: correlation of metrics with a human score in a bundle."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from itertools import combinations
+
+from mtworkbench.cli import UsageError
+from mtworkbench.core.errors import DataError
+
+LEVELS = ("segment", "system")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "correlate",
+        help="correlation between metrics and human scores",
+        description=(
+            "Pearson, Spearman or Kendall correlation between metric scores and a human score "
+            "(NAME = a judge, a score scale such as da-z or mqm, or 'all'; FIELD = adequacy, "
+            "fluency or score) at segment level (every rated system-segment item pooled) or "
+            "system level (corpus score vs the mean human score of the system's rated segments)."
+        ),
+    )
+    p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
+    p.add_argument("--human", required=True, metavar="NAME[:FIELD]", help="the human score")
+    p.add_argument("--metric", action="append", required=True, metavar="SPEC", help="metric spec (repeatable)")
+    p.add_argument("--level", choices=LEVELS, default="segment")
+    p.add_argument("--method", choices=("pearson", "spearman", "kendall"), default="pearson")
+    p.add_argument("--z", action="store_true", help="z-normalise each judge's scores before averaging")
+    p.add_argument("--ci", choices=("fisher", "bootstrap", "none"), default="fisher",
+                   help="confidence interval (default: Fisher z)")
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples")
+    p.add_argument("--seed", type=int, default=12345, help="bootstrap seed")
+    p.add_argument("--system", action="append", default=[], help="only these systems (repeatable)")
+    p.add_argument("--williams", action="store_true",
+                   help="also test each pair of metrics with the Williams test")
+    p.add_argument("--bleu-orders", type=int, metavar="N",
+                   help="also BLEU's system-level prediction error 1 - R^2 for max n-gram orders 1..N "
+                        "(seed 004; N <= 16)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtworkbench.analysis.correlation import correlate, williams_from_scores
+    from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
+    from mtworkbench.analysis.project_scores import score_project
+    from mtworkbench.io.bundle import load_bundle
+
+    if args.bleu_orders is not None and not 1 <= args.bleu_orders <= 16:
+        raise UsageError("--bleu-orders must be between 1 and 16")
+    if not 0 < args.confidence < 1:
+        raise UsageError("--confidence must be between 0 and 1")
+    if args.bootstrap < 1:
+        raise UsageError("--bootstrap must be at least 1")
+    project = load_bundle(args.bundle)
+    human = collect_human_scores(project, args.human, z=args.z)
+    rated = human.rated_systems()
+    if args.system:
+        unknown = [s for s in args.system if not project.has_system(s)]
+        if unknown:
+            raise DataError(f"{args.bundle}: no system {unknown[0]!r}; systems: "
+                            + ", ".join(s.id for s in project.systems))
+        rated = [s for s in rated if s in args.system]
+    if not rated:
+        raise DataError(f"no selected system has human scores {args.human!r}")
+    rows = [human.systems.index(s) for s in rated]
+    scored = score_project(project, args.metric, rated)
+    results = []
+    pairs = {}
+    for spec, sc in zip(args.metric, scored):
+        m, h = level_pairs(sc.segments, sc.corpus, human, args.level, rows)
+        pairs[spec] = (m, h)
+        res = correlate(m, h, args.method, args.ci, args.confidence, args.bootstrap, args.seed,
+                        metric=spec, human=args.human, level=args.level)
+        out = res.to_json()
+        results.append({k: out[k] for k in ("metric", "human", "level", "method", "r", "n", "ci", "p")})
+    payload: dict = {"results": results}
+    if args.williams:
+        tests = []
+        for a, b in combinations(args.metric, 2):
+            (ma, h), (mb, _) = pairs[a], pairs[b]
+            if len(h) <= 3:
+                continue
+            w = williams_from_scores(h, ma, mb, args.method)
+            tests.append({"a": a, "b": b, **w.to_json()})
+        payload["williams"] = tests
+    if args.bleu_orders:
+        from mtworkbench.analysis.prediction_error import prediction_error_curve
+        from mtworkbench.core.scoring import scoring_input
+
+        sys_human = human.system_scores()[rows]
+        curve = prediction_error_curve([scoring_input(project, s) for s in rated], sys_human, rated,
+                                       args.human, args.bleu_orders)
+        payload["prediction_error"] = curve.to_json()
+    if args.json:
+        print(json.dumps(payload, ensure_ascii=False))
+        return 0
+    print(f"{args.human}{' (z)' if args.z else ''} vs metrics, {args.level} level, {args.method}, "
+          f"{len(rated)} system(s)")
+    width = max(len(s) for s in args.metric)
+    print(f"{'metric':<{width}}  {'r':>8}  {'n':>6}  {'ci':>19}  {'p':>10}")
+    for r in results:
+        lo, hi = r["ci"]
+        ci = "-" if lo is None else f"[{lo:.4f}, {hi:.4f}]"
+        print(f"{r['metric']:<{width}}  {_f(r['r'])}  {r['n']:>6}  {ci:>19}  {_p(r['p'])}")
+    if "prediction_error" in payload:
+        pe = payload["prediction_error"]
+        print("BLEU prediction error 1 - R^2 by max order (system level): " + ", ".join(
+            f"{n}: {'-' if e is None else f'{e:.4f}'}" for n, e in zip(pe["orders"], pe["prediction_error"])))
+    for t in payload.get("williams", []):
+        print(f"Williams {t['a']} vs {t['b']}: t = {_f(t['t']).strip()}, df = {t['df']}, p = {_p(t['p']).strip()}")
+    return 0
+
+
+def _f(x: float | None) -> str:
+    return f"{'-':>8}" if x is None or not math.isfinite(x) else f"{x:8.4f}"
+
+
+def _p(x: float | None) -> str:
+    return f"{'-':>10}" if x is None else f"{x:10.3g}"
