@@ -1,0 +1,126 @@
+"""The side list of the entities in the current document (one annotator's layer).
+
+A table model over a plain list in reading order. Span events update it one
+row at a time (binary search on the reading-order key) so a key press in a
+2,000-segment document does not rebuild the list.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
+from PySide6.QtGui import QColor
+
+from mtworkbench.core.annotation import EntityListItem, document_entities
+from mtworkbench.core.model import EntitySpan, Project
+
+COLUMNS = ("Segment", "Type", "Text")
+
+
+class EntityListModel(QAbstractTableModel):
+    SpanIdRole = Qt.ItemDataRole.UserRole + 1
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.project: Project | None = None
+        self.reference = ""
+        self.document = ""
+        self.annotator = ""
+        self.items: list[EntityListItem] = []
+        self._keys: list[tuple[int, int, int]] = []
+        self.colors: dict[str, str] = {}
+
+    # --- filling ---------------------------------------------------------------------
+    def show(self, project: Project, reference: str, document: str, annotator: str) -> None:
+        """List the document's entities afresh (on a document, reference or layer change)."""
+        self.beginResetModel()
+        self.project, self.reference, self.document, self.annotator = project, reference, document, annotator
+        self.colors = {t.name: t.color for t in project.settings.entity_types}
+        if reference and document and annotator and project.has_reference(reference):
+            self.items = document_entities(project, reference, document, annotator)
+        else:
+            self.items = []
+        self._keys = [self._key(item.span) for item in self.items]
+        self.endResetModel()
+
+    def _key(self, span: EntitySpan) -> tuple[int, int, int]:
+        assert self.project is not None
+        return (self.project.segment_position(span.segment), span.start, span.end)
+
+    def _belongs(self, span: EntitySpan) -> bool:
+        return (
+            self.project is not None
+            and span.reference == self.reference
+            and span.annotator == self.annotator
+            and self.project.document_of(span.segment) == self.document
+        )
+
+    def span_added(self, span: EntitySpan) -> None:
+        if not self._belongs(span):
+            return
+        assert self.project is not None
+        text = self.project.reference_text(span.reference, span.segment) or ""
+        key = self._key(span)
+        row = bisect.bisect_left(self._keys, key)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self.items.insert(row, EntityListItem(span, text[span.start : span.end]))
+        self._keys.insert(row, key)
+        self.endInsertRows()
+
+    def span_removed(self, span: EntitySpan) -> None:
+        row = self.row_of(span)
+        if row is None:
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self.items[row]
+        del self._keys[row]
+        self.endRemoveRows()
+
+    def span_changed(self, span: EntitySpan) -> None:
+        row = self.row_of(span)
+        if row is None:
+            return
+        self.items[row] = EntityListItem(span, self.items[row].text)
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def row_of(self, span: EntitySpan) -> int | None:
+        """The span's row: a binary search on its place, then a scan (its place may be stale)."""
+        if self.project is None:
+            return None
+        if self.project.has_segment(span.segment):
+            row = bisect.bisect_left(self._keys, self._key(span))
+            if row < len(self.items) and self.items[row].span.id == span.id:
+                return row
+        return next((i for i, item in enumerate(self.items) if item.span.id == span.id), None)
+
+    def span_at(self, row: int) -> EntitySpan:
+        return self.items[row].span
+
+    # --- Qt model ----------------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | None = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: QModelIndex | None = None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self.items[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (item.span.segment, item.span.type, item.text)[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{item.span.type} {item.text!r} in segment {item.span.segment} ({item.span.start}-{item.span.end})"
+        if role == Qt.ItemDataRole.DecorationRole and column == 1:
+            return QColor(self.colors.get(item.span.type, "#888888"))
+        if role == self.SpanIdRole:
+            return item.span.id
+        return None

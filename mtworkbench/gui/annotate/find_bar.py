@@ -1,0 +1,99 @@
+"""The find bar of the Annotate workspace (Ctrl+F): find a string in the
+reference and annotate every occurrence of it as one undo step."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+
+class FindBar(QWidget):
+    find_requested = Signal(bool)
+    """Find the next (False) or previous (True) occurrence."""
+
+    annotate_all_requested = Signal(str)
+    """Annotate every occurrence with the type named in the payload."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("find-bar")
+        self.needle = QLineEdit()
+        self.needle.setObjectName("find-text")
+        self.needle.setPlaceholderText("Find in the reference (Enter: next, Shift+Enter: previous)")
+        self.needle.returnPressed.connect(self._find_next)
+        self.needle.installEventFilter(self)
+        self.whole_words = QCheckBox("Whole words")
+        self.whole_words.setChecked(True)
+        self.case_sensitive = QCheckBox("Match case")
+        self.case_sensitive.setChecked(True)
+        previous = QPushButton("Previous")
+        previous.clicked.connect(self._find_previous)
+        following = QPushButton("Next")
+        following.clicked.connect(self._find_next)
+        self.type = QComboBox()
+        self.type.setObjectName("find-type")
+        self.annotate_all = QPushButton("Annotate every occurrence")
+        self.annotate_all.setObjectName("annotate-all")
+        self.annotate_all.setToolTip("Tag every occurrence of the string in the reference with the chosen type (one undo step)")
+        self.annotate_all.clicked.connect(self._annotate_all)
+        close = QToolButton()
+        close.setText("✕")
+        close.setToolTip("Close the find bar (Esc)")
+        close.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel("Find"))
+        layout.addWidget(self.needle, 1)
+        layout.addWidget(previous)
+        layout.addWidget(following)
+        layout.addWidget(self.whole_words)
+        layout.addWidget(self.case_sensitive)
+        layout.addSpacing(12)
+        layout.addWidget(QLabel("as"))
+        layout.addWidget(self.type)
+        layout.addWidget(self.annotate_all)
+        layout.addWidget(close)
+
+    def set_types(self, names: list[str]) -> None:
+        current = self.type.currentText()
+        self.type.clear()
+        self.type.addItems(names)
+        if current in names:
+            self.type.setCurrentText(current)
+
+    def open(self, text: str = "") -> None:
+        if text:
+            self.needle.setText(text)
+        self.show()
+        self.needle.setFocus()
+        self.needle.selectAll()
+
+    def _find_next(self) -> None:
+        self.find_requested.emit(False)
+
+    def _find_previous(self) -> None:
+        self.find_requested.emit(True)
+
+    def _annotate_all(self) -> None:
+        self.annotate_all_requested.emit(self.type.currentText())
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.needle and event.type() == event.Type.KeyPress:
+            key_event: QKeyEvent = event
+            if key_event.key() == Qt.Key.Key_Escape:
+                self.hide()
+                return True
+            if key_event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and key_event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                self._find_previous()
+                return True
+        return super().eventFilter(obj, event)

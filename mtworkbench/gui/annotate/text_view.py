@@ -1,0 +1,404 @@
+"""The annotation text view: reference segments as flowing text, entities
+painted as coloured highlights with a small type label under them.
+
+One text block per segment (a wider gap before each paragraph); a gutter on
+the left names the segments. Entities are not part of the document: they are
+painted from the project on every paint of the visible blocks, so adding,
+retyping or removing one costs a repaint of what is on screen and never a
+rebuild of the text, even for a 2,000-segment document.
+
+The view owns no annotation logic. It reports type keys, Delete and caret
+moves by signal and offers the selection in Python string offsets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextBlock,
+    QTextBlockFormat,
+    QTextCursor,
+    QTextOption,
+)
+from PySide6.QtWidgets import QTextEdit, QWidget
+
+from mtworkbench.core.annotation import snap_to_words
+from mtworkbench.core.model import EntitySpan
+from mtworkbench.gui.annotate.offsets import display_text, from_utf16, to_utf16
+
+LINE_HEIGHT_PERCENT = 185  # room under each line for the type labels
+PARAGRAPH_GAP = 14.0
+
+
+@dataclass(frozen=True)
+class ShownSegment:
+    segment: str
+    text: str | None  # None: the reference has no text for it
+    starts_paragraph: bool
+
+
+@dataclass(frozen=True)
+class TextSelection:
+    segment: str
+    start: int  # Python string offsets into the segment's reference text
+    end: int
+
+
+class SelectionError(ValueError):
+    """The selection cannot become an entity (spans two segments, only spaces...)."""
+
+
+class EntityTextView(QTextEdit):
+    type_key_pressed = Signal(str)
+    """A type key was pressed; payload: the key, upper case."""
+
+    delete_pressed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("annotation-text")
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
+        font = self.font()
+        font.setPointSizeF(max(font.pointSizeF(), 10.0) * 1.15)
+        self.setFont(font)
+        self.document().setDefaultFont(font)
+        self.label_font = QFont(font)
+        self.label_font.setPointSizeF(font.pointSizeF() * 0.62)
+        self.label_font.setBold(True)
+        self._segments: list[ShownSegment] = []
+        self._block_of: dict[str, int] = {}
+        self.spans_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
+        self.colors: dict[str, QColor] = {}
+        self.type_keys: set[str] = set()
+        self.snap_enabled = True
+        self.selected_span: str | None = None
+        self.current_segment: str = ""
+        self.gutter = _Gutter(self)
+        self.verticalScrollBar().valueChanged.connect(self.gutter.update)
+
+    # --- content -------------------------------------------------------------------
+    def set_segments(self, segments: list[ShownSegment]) -> None:
+        """Show these segments (the one full rebuild: on a scope or document change)."""
+        self._segments = list(segments)
+        self._block_of = {s.segment: i for i, s in enumerate(self._segments)}
+        doc = self.document()
+        blocked = self.blockSignals(True)  # no caret signals while the text is half built
+        # One call for the text and one per paragraph for the formats: few calls into
+        # Qt also keeps a 2,000-segment document quick to show.
+        doc.setPlainText("\n".join(display_text(s.text or "") for s in self._segments))
+        cursor = QTextCursor(doc)
+        cursor.beginEditBlock()  # one layout pass for all the format changes
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.setBlockFormat(_block_format(False))
+        gap = _block_format(True)
+        for i, shown in enumerate(self._segments):
+            if shown.starts_paragraph and i > 0:
+                cursor.setPosition(doc.findBlockByNumber(i).position())
+                cursor.setBlockFormat(gap)
+        cursor.endEditBlock()
+        self.setTextCursor(QTextCursor(doc))
+        self.blockSignals(blocked)
+        self.selected_span = None
+        self._update_gutter_width()
+        self.viewport().update()
+
+    def shown_segments(self) -> list[str]:
+        return [s.segment for s in self._segments]
+
+    def shows(self, segment_id: str) -> bool:
+        return segment_id in self._block_of
+
+    def replace_segment_text(self, segment_id: str, text: str | None) -> None:
+        """Show a segment's new reference text without touching the other blocks."""
+        i = self._block_of.get(segment_id)
+        if i is None:
+            return
+        old = self._segments[i]
+        self._segments[i] = ShownSegment(segment_id, text, old.starts_paragraph)
+        block = self.document().findBlockByNumber(i)
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(display_text(text or ""))
+
+    def segment_text(self, segment_id: str) -> str | None:
+        i = self._block_of.get(segment_id)
+        return None if i is None else self._segments[i].text
+
+    # --- selection and caret ---------------------------------------------------------
+    def _locate(self, position: int) -> tuple[str, int]:
+        block = self.document().findBlock(position)
+        shown = self._segments[block.blockNumber()]
+        return shown.segment, from_utf16(shown.text or "", position - block.position())
+
+    def selection_start(self) -> tuple[str, int] | None:
+        """(segment, offset) where the selection (or the caret) begins."""
+        if not self._segments:
+            return None
+        return self._locate(self.textCursor().selectionStart())
+
+    def caret(self) -> tuple[str, int] | None:
+        """(segment, offset) of the caret, or None when nothing is shown."""
+        if not self._segments:
+            return None
+        return self._locate(self.textCursor().position())
+
+    def has_selection(self) -> bool:
+        return self.textCursor().hasSelection()
+
+    def selection(self, snap: bool | None = None) -> TextSelection:
+        """The selected text as offsets into one segment's text (snapped to words by default)."""
+        cursor = self.textCursor()
+        if not cursor.hasSelection():
+            raise SelectionError("select some text first (drag with the mouse or use Shift+arrows)")
+        seg_a, start = self._locate(cursor.selectionStart())
+        seg_b, end = self._locate(cursor.selectionEnd())
+        if seg_a != seg_b:
+            raise SelectionError("an entity must lie within one segment; the selection spans two")
+        text = self.segment_text(seg_a) or ""
+        snap = self.snap_enabled if snap is None else snap
+        if snap:
+            snapped = snap_to_words(text, start, end)
+        else:
+            snapped = (start, end) if text[start:end].strip() else None
+        if snapped is None:
+            raise SelectionError("the selection holds only spaces")
+        return TextSelection(seg_a, *snapped)
+
+    def _position(self, segment_id: str, offset: int) -> int:
+        i = self._block_of[segment_id]
+        block = self.document().findBlockByNumber(i)
+        return block.position() + to_utf16(self._segments[i].text or "", offset)
+
+    def select_range(self, segment_id: str, start: int, end: int) -> None:
+        cursor = self.textCursor()
+        cursor.setPosition(self._position(segment_id, start))
+        cursor.setPosition(self._position(segment_id, end), QTextCursor.MoveMode.KeepAnchor)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    def place_caret(self, segment_id: str, offset: int = 0) -> None:
+        cursor = self.textCursor()
+        cursor.setPosition(self._position(segment_id, offset))
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    def scroll_to_segment(self, segment_id: str) -> None:
+        i = self._block_of.get(segment_id)
+        if i is None:
+            return
+        rect = self.document().documentLayout().blockBoundingRect(self.document().findBlockByNumber(i))
+        bar = self.verticalScrollBar()
+        top, bottom = bar.value(), bar.value() + self.viewport().height()
+        if rect.top() < top or rect.bottom() > bottom:
+            bar.setValue(int(max(0.0, rect.top() - self.viewport().height() / 3)))
+
+    def set_current_segment(self, segment_id: str) -> None:
+        if segment_id != self.current_segment:
+            self.current_segment = segment_id
+            self.viewport().update()
+            self.gutter.update()
+
+    def set_selected_span(self, span_id: str | None) -> None:
+        if span_id != self.selected_span:
+            self.selected_span = span_id
+            self.viewport().update()
+
+    # --- input -----------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        plain = modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier)
+        text = event.text().upper()
+        if plain and len(text) == 1 and text in self.type_keys:
+            self.type_key_pressed.emit(text)
+            event.accept()
+            return
+        if modifiers == Qt.KeyboardModifier.NoModifier and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.delete_pressed.emit()
+            event.accept()
+            return
+        if modifiers == Qt.KeyboardModifier.NoModifier and event.key() == Qt.Key.Key_Escape and self.has_selection():
+            cursor = self.textCursor()
+            cursor.clearSelection()
+            self.setTextCursor(cursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if self.snap_enabled and event.button() == Qt.MouseButton.LeftButton and self.has_selection():
+            try:
+                snapped = self.selection()
+            except SelectionError:
+                return
+            self.select_range(snapped.segment, snapped.start, snapped.end)
+
+    # --- painting ----------------------------------------------------------------------
+    def _visible_blocks(self):
+        """(block, top-left in viewport coordinates) of each block on screen."""
+        if not self._segments:
+            return
+        layout = self.document().documentLayout()
+        dy = self.verticalScrollBar().value()
+        dx = self.horizontalScrollBar().value()
+        height = self.viewport().height()
+        block = self.cursorForPosition(QPoint(0, 0)).block()
+        # cursorForPosition may land one block late when the top shows a paragraph gap
+        if block.previous().isValid():
+            block = block.previous()
+        while block.isValid():
+            rect = layout.blockBoundingRect(block)
+            top = rect.top() - dy
+            if top > height:
+                break
+            if rect.bottom() - dy >= -rect.height():
+                yield block, QPointF(rect.left() - dx, top)
+            block = block.next()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self.viewport())
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            for block, origin in self._visible_blocks():
+                shown = self._segments[block.blockNumber()]
+                if shown.segment == self.current_segment and len(self._segments) > 1:
+                    self._paint_current_band(painter, block, origin)
+                if shown.text:
+                    self._paint_spans(painter, block, origin, shown)
+        finally:
+            painter.end()
+        super().paintEvent(event)  # the text itself, over the highlights
+
+    def _paint_current_band(self, painter: QPainter, block: QTextBlock, origin: QPointF) -> None:
+        layout = block.layout()
+        if layout.lineCount() == 0:
+            return
+        last = layout.lineAt(layout.lineCount() - 1)
+        height = last.y() + last.height() * LINE_HEIGHT_PERCENT / 100
+        band = QRectF(0, origin.y() - 2, self.viewport().width(), height + 2)
+        painter.fillRect(band, QColor(255, 246, 204))
+
+    def _paint_spans(self, painter: QPainter, block: QTextBlock, origin: QPointF, shown: ShownSegment) -> None:
+        layout = block.layout()
+        text = shown.text or ""
+        labels: list[tuple[QRectF, EntitySpan, QColor]] = []  # under the last piece of each entity
+        for span in self.spans_for(shown.segment):
+            color = QColor(self.colors.get(span.type, QColor("#888888")))
+            start16, end16 = to_utf16(text, span.start), to_utf16(text, span.end)
+            rects: list[QRectF] = []
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                a = max(start16, line.textStart())
+                b = min(end16, line.textStart() + line.textLength())
+                if a >= b:
+                    continue
+                x1, x2 = _x(line, a), _x(line, b)
+                rects.append(QRectF(origin.x() + x1 - 1, origin.y() + line.y(), x2 - x1 + 2, line.height()))
+            selected = span.id == self.selected_span
+            fill = QColor(color)
+            fill.setAlpha(110 if selected else 60)
+            painter.setPen(QPen(color.darker(140) if selected else color, 2.0 if selected else 1.0))
+            painter.setBrush(fill)
+            for rect in rects:
+                painter.drawRoundedRect(rect, 3, 3)
+            if rects:
+                labels.append((rects[-1], span, color))
+        self._paint_labels(painter, labels)
+
+    def _paint_labels(self, painter: QPainter, labels: list[tuple[QRectF, EntitySpan, QColor]]) -> None:
+        """Each type's name under its entity, cut short only where the next label on the line begins."""
+        metrics = QFontMetricsF(self.label_font)
+        painter.setFont(self.label_font)
+        labels.sort(key=lambda item: (item[0].top(), item[0].left()))
+        for k, (rect, span, color) in enumerate(labels):
+            room = self.viewport().width() - rect.left()
+            if k + 1 < len(labels) and labels[k + 1][0].top() == rect.top():
+                room = labels[k + 1][0].left() - rect.left() - 6
+            room = max(room, metrics.horizontalAdvance("MMM"))
+            label = metrics.elidedText(span.type, Qt.TextElideMode.ElideRight, room)
+            painter.setPen(color.darker(150))
+            painter.drawText(QPointF(rect.left() + 1, rect.bottom() + metrics.ascent() + 1), label)
+
+    # --- gutter ------------------------------------------------------------------------
+    def _update_gutter_width(self) -> None:
+        metrics = self.gutter.fontMetrics()
+        longest = max((metrics.horizontalAdvance(s.segment) for s in self._segments), default=0)
+        width = min(max(longest + 14, 28), 110)
+        self.setViewportMargins(width, 0, 0, 0)
+        self.gutter.setFixedWidth(width)
+        self._place_gutter()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._place_gutter()
+
+    def _place_gutter(self) -> None:
+        rect = self.contentsRect()
+        self.gutter.setGeometry(QRect(rect.left(), rect.top(), self.gutter.width(), rect.height()))
+
+
+_FORMATS: dict[bool, QTextBlockFormat] = {}
+
+
+def _block_format(paragraph_gap: bool) -> QTextBlockFormat:
+    """The block format of a segment (made once: see the note on PySide6 6.12 in the report)."""
+    if paragraph_gap not in _FORMATS:
+        fmt = QTextBlockFormat()
+        fmt.setLineHeight(LINE_HEIGHT_PERCENT, QTextBlockFormat.LineHeightTypes.ProportionalHeight.value)
+        fmt.setTopMargin(PARAGRAPH_GAP if paragraph_gap else 0.0)
+        _FORMATS[paragraph_gap] = fmt
+    return _FORMATS[paragraph_gap]
+
+
+def _x(line, position: int) -> float:
+    value = line.cursorToX(position)
+    return value[0] if isinstance(value, tuple) else value
+
+
+class _Gutter(QWidget):
+    """Segment ids beside their text; the current one in bold."""
+
+    def __init__(self, view: EntityTextView) -> None:
+        super().__init__(view)
+        self.view = view
+        font = QFont(view.font())
+        font.setPointSizeF(view.font().pointSizeF() * 0.75)
+        self.setFont(font)
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.width(), 0)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), QColor(242, 242, 242))
+        metrics = self.fontMetrics()
+        plain, bold = QFont(self.font()), QFont(self.font())
+        bold.setBold(True)
+        for block, origin in self.view._visible_blocks():
+            shown = self.view._segments[block.blockNumber()]
+            current = shown.segment == self.view.current_segment
+            painter.setFont(bold if current else plain)
+            painter.setPen(QColor(30, 30, 30) if current else QColor(120, 120, 120))
+            label = metrics.elidedText(shown.segment, Qt.TextElideMode.ElideLeft, self.width() - 8)
+            if shown.text is None:
+                label += " ∅"
+            line_top = origin.y() + (block.layout().lineAt(0).y() if block.layout().lineCount() else 0)
+            painter.drawText(QRectF(2, line_top, self.width() - 6, metrics.height() + 6),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, label)
+        painter.end()

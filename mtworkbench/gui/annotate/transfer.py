@@ -1,0 +1,49 @@
+"""File questions for importing and exporting annotations, in one place so
+tests can answer them (monkeypatch these functions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+FILTERS = {
+    "muc": "MUC-7 inline SGML (*.sgml *.sgm *.muc)",
+    "conll": "CoNLL-2003 BIO (*.conll *.bio *.iob)",
+    "brat": "brat standoff (*.ann)",
+    "jsonl": "JSON lines (*.jsonl)",
+}
+SUFFIX = {"muc": ".sgml", "conll": ".conll", "brat": ".ann", "jsonl": ".jsonl"}
+
+
+def _format_of(selected_filter: str) -> str:
+    return next((fmt for fmt, text in FILTERS.items() if text == selected_filter), "muc")
+
+
+def ask_import_path(parent: QWidget | None, folder: str) -> tuple[Path, str] | None:
+    """(file, format) to import, or None when cancelled."""
+    name, chosen = QFileDialog.getOpenFileName(parent, "Import annotations", folder, ";;".join(FILTERS.values()))
+    return (Path(name), _format_of(chosen)) if name else None
+
+
+def ask_export_path(parent: QWidget | None, folder: str) -> tuple[Path, str] | None:
+    name, chosen = QFileDialog.getSaveFileName(parent, "Export annotations", folder, ";;".join(FILTERS.values()))
+    if not name:
+        return None
+    fmt = _format_of(chosen)
+    path = Path(name)
+    if not path.suffix:
+        path = path.with_suffix(SUFFIX[fmt])
+    return path, fmt
+
+
+def ask_replace_existing(parent: QWidget | None, annotator: str, count: int) -> bool:
+    answer = QMessageBox.question(
+        parent,
+        "Replace annotations?",
+        f"{annotator} already has {count} entities on this reference. Replace them with the file's? "
+        "(Edit > Undo brings them back.)",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
