@@ -1,0 +1,17 @@
+"""Per-segment detail views of the metrics (GTM grid, METEOR alignment, BLEU
+n-grams, NEE entities), hosted by the Metrics workspace and rendered headless
+by ``mtworkbench render``."""
+
+from __future__ import annotations
+
+from mtworkbench.gui.metric_views.base import MetricDetailView
+from mtworkbench.gui.metric_views.bleu_ngrams import BLEUNgramView
+from mtworkbench.gui.metric_views.gtm_grid import GTMGridView
+from mtworkbench.gui.metric_views.meteor_alignment import MeteorAlignmentView
+from mtworkbench.gui.metric_views.nee_view import NEEView
+
+VIEWS: dict[str, type[MetricDetailView]] = {
+    view.view_name: view for view in (GTMGridView, MeteorAlignmentView, BLEUNgramView, NEEView)
+}
+
+__all__ = ["VIEWS", "BLEUNgramView", "GTMGridView", "MeteorAlignmentView", "MetricDetailView", "NEEView"]
