@@ -359,6 +359,18 @@ class Project:
         self._emit("reference_changed", (reference_id, segment_id))
         return old
 
+    def clear_reference_text(self, reference_id: str, segment_id: str) -> str | None:
+        """Remove a reference's text for a segment (the inverse of setting a first text).
+
+        Refused while entities are annotated in it; returns the removed text.
+        """
+        ref = self.reference(reference_id)
+        if self.spans_for(reference_id, segment_id):
+            raise ModelError(f"reference {reference_id!r} has entities in segment {segment_id!r}; remove them first")
+        old = ref.texts.pop(segment_id, None)
+        self._emit("reference_changed", (reference_id, segment_id))
+        return old
+
     # --- systems -----------------------------------------------------------------
     def system(self, system_id: str) -> System:
         for sys_ in self.systems:
@@ -450,6 +462,14 @@ class Project:
             if annotator is None or self._spans[span_id].annotator == annotator
         ]
         return sorted(found, key=lambda s: (s.start, s.end))
+
+    @property
+    def span_count(self) -> int:
+        return len(self._spans)
+
+    @property
+    def judgment_count(self) -> int:
+        return len(self._judgments)
 
     @property
     def annotators(self) -> list[str]:

@@ -37,9 +37,7 @@ class SetTextCommand(QUndoCommand):
     def undo(self) -> None:
         if self.kind == "reference" and self.old_text is None:
             # The reference had no text for this segment before.
-            ref = self.project.reference(self.owner)
-            ref.texts.pop(self.segment, None)
-            self.project._emit("reference_changed", (self.owner, self.segment))
+            self.project.clear_reference_text(self.owner, self.segment)
         else:
             self._set(self.old_text or "")
 

@@ -348,7 +348,7 @@ class MainWindow(QMainWindow):
         self.status_label.setText(
             f"{where}{len(p.documents)} documents · {len(p.segments)} segments · "
             f"{len(p.references)} references · {len(p.systems)} systems · "
-            f"{len(p.spans)} entities · {len(p.judgments)} judgments"
+            f"{p.span_count} entities · {p.judgment_count} judgments"
         )
 
     # --- settings: UI state only -----------------------------------------------------------

@@ -129,3 +129,13 @@ def test_events_tell_listeners_what_changed(project):
     project.set_span_type("e1", "LOCATION")
     project.remove_span("e1")
     assert seen == ["span_added", "span_changed", "span_removed"]
+
+
+def test_clear_reference_text_is_refused_under_entities(project):
+    project.add_span(EntitySpan("e1", "r", "2", 0, 3, "PERSON", "ann"))
+    with pytest.raises(ModelError, match="has entities"):
+        project.clear_reference_text("r", "2")
+    project.remove_span("e1")
+    assert project.clear_reference_text("r", "2") == "Two"
+    assert project.reference_text("r", "2") is None
+    assert project.span_count == 0

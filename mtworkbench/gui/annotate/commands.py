@@ -105,9 +105,8 @@ class ReplaceSpansCommand(QUndoCommand):
             self.project.remove_span(span.id)
         add_spans(self.project, self.removed)
         for reference, segment in self.new_texts:
-            # The reference had no text here before (as SetTextCommand.undo does).
-            self.project.reference(reference).texts.pop(segment, None)
-            self.project._emit("reference_changed", (reference, segment))
+            # The reference had no text here before.
+            self.project.clear_reference_text(reference, segment)
 
 
 class AddSpansCommand(ReplaceSpansCommand):
