@@ -24,9 +24,13 @@ def export_widget(widget: QWidget, path: Path, size: QSize | None = None) -> Non
         generator.setSize(widget.size())
         generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
         generator.setTitle(widget.windowTitle() or "mtworkbench view")
+        # Without the screen's resolution, plots inside the widget are drawn 96/72 too large.
+        generator.setResolution(widget.logicalDpiX())
         painter = QPainter(generator)
         try:
-            widget.render(painter, QPoint())
+            # QWidget.render explicitly: QGraphicsView (pyqtgraph plots) overrides render()
+            # with a scene-rendering signature that rejects these arguments.
+            QWidget.render(widget, painter, QPoint())
         finally:
             painter.end()
         if not path.exists():

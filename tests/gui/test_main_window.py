@@ -200,3 +200,21 @@ def test_main_window_screenshot(qtbot, window, demo_copy, screenshot_dir):
     assert image.save(str(screenshot_dir / "main-window.png"))
     assert window.status_label.text().startswith("segment 1 (1/50)")
     assert [window.tabs.tabText(i) for i in range(window.tabs.count())] == ["Annotate", "Judge", "Metrics", "Analysis"]
+
+
+def test_export_view_writes_png_and_svg_including_plots(qtbot, tmp_path):
+    import pyqtgraph as pg
+
+    from mtworkbench.gui.export import export_widget
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    plot.resize(400, 300)
+    plot.plot([1, 2, 3], [3, 1, 2])
+    export_widget(plot, tmp_path / "plot.svg")
+    export_widget(plot, tmp_path / "plot.png")
+    svg = (tmp_path / "plot.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg and "<path" in svg
+    assert (tmp_path / "plot.png").stat().st_size > 1000
+    with pytest.raises(ValueError, match="use .png or .svg"):
+        export_widget(plot, tmp_path / "plot.jpg")
