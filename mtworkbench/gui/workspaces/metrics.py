@@ -1,11 +1,64 @@
-"""The Metrics workspace (filled by its own issue; for now an overview of what it will act on)."""
+"""The Metrics workspace: corpus table, sentence browser and per-segment detail views.
+
+Scoring runs in the background (``gui/metrics/worker.py``) with a progress bar
+and a cancel button; results live in the project's ``ScoreCache`` and are
+reused until the texts or annotations they came from change. The workspace
+scores on its own when it is shown and results are missing, and again shortly
+after an edit.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout
+import time
+import traceback
 
+import numpy as np
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.model import Project, ProjectEvent
+from mtworkbench.core.score_cache import HARMLESS_EVENTS, cache_for
+from mtworkbench.gui import dialogs
+from mtworkbench.gui.commands import SetSettingCommand
+from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
+from mtworkbench.gui.metrics.scoring_job import (
+    DEFAULT_CI_SAMPLES,
+    InputReader,
+    ScoringRequest,
+    segment_matrix,
+)
+from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
+from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
+from mtworkbench.gui.metrics.worker import ScoringWorker
 from mtworkbench.gui.workspaces.base import Workspace
+from mtworkbench.metrics.spec import parse_spec
+
+try:  # the detail views are their own package; the workspace works without them
+    from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
+
+    DETAIL_VIEWS_ERROR = ""
+except Exception:  # noqa: BLE001 - any failure there must not take this workspace down
+    DETAIL_VIEWS = {}
+    DETAIL_VIEWS_ERROR = traceback.format_exc(limit=2)
+
+RESCORE_DELAY_MS = 1000
+REFRESH_DELAY_MS = 120
+AUTO_SCORE_DELAY_MS = 100
+PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
+JUDGMENT_EVENTS = {"judgment_added", "judgment_changed", "judgment_removed", "judgments_reset"}
 
 
 class MetricsWorkspace(Workspace):
@@ -13,19 +66,485 @@ class MetricsWorkspace(Workspace):
 
     def __init__(self, session, parent=None) -> None:
         super().__init__(session, parent)
-        self.summary = QLabel()
-        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.summary.setWordWrap(True)
+        self.cache = cache_for(session.project)
+        self.ci_samples = DEFAULT_CI_SAMPLES
+        self.paired_method = "paired-bs"
+        self.paired: dict[str, tuple[tuple, object]] = {}
+        self.errors: dict[str, str] = {}
+        self.worker: ScoringWorker | None = None
+        self._restart_after_worker = False
+        self._texts_dirty = True
+        self._human_dirty = True
+        self.human_label = ""
+        self.human_matrix: np.ndarray | None = None
+        self.last_outcome = None
+        # (request, systems still to read, inputs read so far, reader) while inputs are being read
+        self._preparing: tuple | None = None
+
+        # --- toolbar ------------------------------------------------------------------
+        self.score_button = QPushButton("Score")
+        self.score_button.setObjectName("score-button")
+        self.score_button.setToolTip("Score every system with the chosen metrics (results are cached)")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("cancel-scoring")
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("scoring-progress")
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.status = QLabel()
+        self.status.setObjectName("metrics-status")
+        self.settings_button = QPushButton("Metrics…")
+        self.settings_button.setObjectName("metric-settings")
+        self.baseline_combo = QComboBox()
+        self.baseline_combo.setObjectName("baseline")
+        self.baseline_combo.setToolTip("Paired significance tests compare every system with this one")
+        self.copy_tsv_button = QPushButton("Copy TSV")
+        self.copy_tsv_button.setObjectName("copy-tsv")
+        self.copy_latex_button = QPushButton("Copy LaTeX")
+        self.copy_latex_button.setObjectName("copy-latex")
+        bar = QHBoxLayout()
+        for w in (self.score_button, self.cancel_button, self.progress):
+            bar.addWidget(w)
+        bar.addWidget(self.status, 1)  # takes the free width, so messages are not cut
+        bar.addWidget(QLabel("Baseline"))
+        for w in (self.baseline_combo, self.settings_button, self.copy_tsv_button, self.copy_latex_button):
+            bar.addWidget(w)
+
+        # --- views --------------------------------------------------------------------
+        self.corpus_table = CorpusTable()
+        self.browser = SentenceBrowser()
+        self.detail_tabs = QTabWidget()
+        self.detail_tabs.setObjectName("detail-views")
+        self.detail_views: dict[str, QWidget] = {}
+        self._detail_shown: dict[str, tuple] = {}
+        if DETAIL_VIEWS:
+            for name, cls in DETAIL_VIEWS.items():
+                try:
+                    view = cls()
+                except Exception:  # noqa: BLE001 - one broken view must not hide the others
+                    view = QLabel(f"The {name} view could not be created:\n{traceback.format_exc(limit=2)}")
+                    view.setWordWrap(True)
+                view.setObjectName(f"detail-{name}")
+                self.detail_views[name] = view
+                self.detail_tabs.addTab(view, getattr(cls, "title", name))
+        else:
+            note = QLabel("The detail views (GTM grid, METEOR alignment, BLEU n-grams, NEE) are not available"
+                          + (f":\n\n{DETAIL_VIEWS_ERROR}" if DETAIL_VIEWS_ERROR else "."))
+            note.setWordWrap(True)
+            note.setObjectName("detail-views-missing")
+            self.detail_tabs.addTab(note, "Details")
+
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(self.browser)
+        lower.addWidget(self.detail_tabs)
+        lower.setStretchFactor(0, 1)
+        lower.setStretchFactor(1, 1)
+        lower.setSizes([620, 620])
+        main = QSplitter(Qt.Orientation.Vertical)
+        main.addWidget(self.corpus_table)
+        main.addWidget(lower)
+        main.setStretchFactor(0, 1)
+        main.setStretchFactor(1, 4)
+        main.setSizes([210, 560])
         layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        session.project_replaced.connect(self.refresh)
-        session.project_changed.connect(self.refresh)
+        layout.addLayout(bar)
+        layout.addWidget(main)
+
+        # --- timers ---------------------------------------------------------------------
+        self.refresh_timer = QTimer(self)
+        self.refresh_timer.setSingleShot(True)
+        self.refresh_timer.setInterval(REFRESH_DELAY_MS)
+        self.refresh_timer.timeout.connect(self.refresh)
+        self.rescore_timer = QTimer(self)
+        self.rescore_timer.setSingleShot(True)
+        self.rescore_timer.setInterval(RESCORE_DELAY_MS)
+        self.rescore_timer.timeout.connect(self._auto_score)
+        self.prepare_timer = QTimer(self)
+        self.prepare_timer.setInterval(0)
+        self.prepare_timer.timeout.connect(self._prepare_slice)
+
+        # --- connections (bound methods: Qt drops them with the widget) --------------------
+        self.score_button.clicked.connect(self.start_scoring)
+        self.cancel_button.clicked.connect(self.cancel_scoring)
+        self.settings_button.clicked.connect(self.open_settings)
+        self.baseline_combo.activated.connect(self._baseline_chosen)
+        self.copy_tsv_button.clicked.connect(self.copy_tsv)
+        self.copy_latex_button.clicked.connect(self.copy_latex)
+        self.browser.row_selected.connect(self._row_selected)
+        self.browser.human_score_clicked.connect(self._open_in_judge)
+        self.detail_tabs.currentChanged.connect(self._detail_tab_changed)
+        session.project_replaced.connect(self._project_replaced)
+        session.project_changed.connect(self._project_changed)
+        session.current_segment_changed.connect(self._current_segment_changed)
         self.refresh()
 
-    def refresh(self, *_args) -> None:
-        self.summary.setText(self.describe())
+    # --- what the rest of the app sees ------------------------------------------------------
+    @property
+    def project(self) -> Project:
+        return self.session.project
 
-    def describe(self) -> str:
-        p = self.session.project
-        return (f"<h3>Metrics</h3><p>{len(p.systems)} systems, {len(p.segments)} segments,"
-                f" {len(p.references)} references. Metrics: {', '.join(p.settings.metrics)}.</p>")
+    @property
+    def specs(self) -> list[str]:
+        return list(self.project.settings.metrics)
+
+    @property
+    def system_ids(self) -> list[str]:
+        return [s.id for s in self.project.systems]
+
+    def is_scoring(self) -> bool:
+        """True from the start of a job until its last result has been taken in."""
+        return self._preparing is not None or self.worker is not None
+
+    def export_widget(self) -> QWidget:
+        """The detail view when the user works there, else the corpus table."""
+        focus = QApplication.focusWidget()
+        if focus is not None and (self.detail_tabs.isAncestorOf(focus) or self.browser.isAncestorOf(focus)):
+            view = self.detail_tabs.currentWidget()
+            if hasattr(view, "export_widget"):
+                return view.export_widget()
+        return self.corpus_table
+
+    # --- scoring -------------------------------------------------------------------------------
+    def request(self) -> ScoringRequest:
+        return ScoringRequest(
+            specs=tuple(self.specs),
+            systems=tuple(self.system_ids),
+            baseline=self.project.settings.baseline,
+            ci_samples=self.ci_samples,
+            paired_method=self.paired_method,
+        )
+
+    def start_scoring(self) -> None:
+        if not self.project.systems or not self.project.references or not self.specs:
+            self.status.setText("Nothing to score: the project needs systems, references and metrics.")
+            return
+        if self._preparing is not None:
+            self._stop_preparing()
+        elif self.is_scoring():
+            self._restart_after_worker = True
+            self.worker.cancel()
+            return
+        self.rescore_timer.stop()
+        self._restart_after_worker = False
+        request = self.request()
+        # The texts are read here, on the GUI thread, a few systems per event-loop turn:
+        # that Python work in the worker thread would fight every repaint for the GIL.
+        self._preparing = (request, list(request.systems), {}, InputReader(self.project, self.cache))
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.setEnabled(True)
+        self.status.setText("Reading the texts…")
+        self.prepare_timer.start()
+
+    def _prepare_slice(self) -> None:
+        if self._preparing is None:
+            self.prepare_timer.stop()
+            return
+        request, todo, prepared, reader = self._preparing
+        deadline = time.perf_counter() + PREPARE_SLICE_S
+        while todo and time.perf_counter() < deadline:
+            system = todo.pop(0)
+            prepared[system] = reader.read(system)
+        if not todo:
+            self._stop_preparing()
+            self._start_worker(request, prepared)
+
+    def _stop_preparing(self) -> None:
+        self.prepare_timer.stop()
+        self._preparing = None
+
+    def _start_worker(self, request: ScoringRequest, prepared: dict) -> None:
+        worker = ScoringWorker(self.project, self.cache, request, prepared=prepared)
+        self.destroyed.connect(worker.cancel)  # the job outlives a closed workspace only briefly
+        worker.progress_changed.connect(self._on_progress)
+        worker.item_ready.connect(self._on_item)
+        worker.succeeded.connect(self._on_succeeded)
+        worker.failed.connect(self._on_failed)
+        worker.cancelled.connect(self._on_cancelled)
+        worker.finished.connect(self._on_worker_finished)
+        self.worker = worker
+        self.status.setText("Scoring…")
+        worker.start()
+
+    def cancel_scoring(self) -> None:
+        self._restart_after_worker = False
+        if self._preparing is not None:
+            self._stop_preparing()
+            self._scoring_stopped()
+            self.status.setText("Scoring cancelled.")
+        elif self.is_scoring():
+            self.worker.cancel()
+            self.status.setText("Cancelling…")
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if total > 0:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * done / total))
+
+    # A worker's signals all arrive before its ``finished``, and a new worker starts only
+    # after the old one finished, so every signal below comes from ``self.worker``.
+    # Results go to the job's own cache: after File > Open the job may belong to the old project.
+    def _on_item(self, item) -> None:
+        worker = self.worker
+        if worker is None:
+            return
+        worker.cache.store(item.system, item.spec, item.fingerprint, item.entry, item.generation)
+        if worker.project is self.project:
+            self.refresh_timer.start()
+
+    def _on_succeeded(self, outcome) -> None:
+        worker = self.worker
+        if worker is None:
+            return
+        for spec, (key, result) in outcome.paired.items():
+            worker.cache.store_paired(key, result)
+        if worker.project is not self.project:
+            return
+        self.last_outcome = outcome
+        for spec, (key, result) in outcome.paired.items():
+            self.paired[spec] = (key, result)
+        self.errors = dict(outcome.errors)
+        for spec, message in outcome.errors.items():
+            self.status.setText(f"{spec}: {message}")
+        if not outcome.errors:
+            where = "worker processes" if outcome.used_processes else "a background thread"
+            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where}).")
+        self.refresh()
+
+    def _on_failed(self, message: str) -> None:
+        self.status.setText("Scoring failed.")
+        dialogs.error(self, "Scoring failed", message)
+
+    def _on_cancelled(self) -> None:
+        self.status.setText("Scoring cancelled; results so far are kept.")
+        self.refresh()
+
+    def _on_worker_finished(self) -> None:
+        worker = self.worker
+        if worker is None:
+            return
+        self.worker = None
+        worker.deleteLater()
+        self._scoring_stopped()
+        if self._restart_after_worker:
+            self._restart_after_worker = False
+            self.start_scoring()
+
+    def _scoring_stopped(self) -> None:
+        self.progress.hide()
+        self.cancel_button.setEnabled(False)
+
+    def needs_scoring(self) -> bool:
+        """Results are missing: scores, or the paired tests against the current baseline."""
+        if not self.project.references or not self.project.systems:
+            return False
+        # A metric that failed on these inputs (e.g. NEE without entities) waits for an edit.
+        if any(spec not in self.errors for _system, spec in self.cache.missing(self.system_ids, self.specs)):
+            return True
+        baseline = self.project.settings.baseline
+        if baseline and len(self.system_ids) > 1:
+            valid = self._valid_paired()
+            return any(spec not in valid and spec not in self.errors for spec in self.specs)
+        return False
+
+    def _auto_score(self) -> None:
+        if self.isVisible() and self.needs_scoring():
+            self.start_scoring()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.needs_scoring() and not self.is_scoring():
+            # After the first paint, not in the same event-loop turn.
+            self.rescore_timer.start(AUTO_SCORE_DELAY_MS)  # start(ms) sets the interval: always pass it
+
+    # --- settings ---------------------------------------------------------------------------------
+    def open_settings(self) -> None:
+        dialog = MetricSettingsDialog(self.specs, self.ci_samples, self.paired_method, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.apply_settings(dialog.result_specs, dialog.ci_samples.value(), dialog.paired_method.currentText())
+
+    def apply_settings(self, specs: list[str], ci_samples: int, paired_method: str) -> None:
+        options_changed = (ci_samples, paired_method) != (self.ci_samples, self.paired_method)
+        self.ci_samples, self.paired_method = ci_samples, paired_method
+        if options_changed:
+            # Intervals and tests depend on these options: compute them again.
+            self.cache.invalidate_all()
+            self.paired.clear()
+        if specs != self.specs:
+            self.session.push(SetSettingCommand(self.project, "metrics", list(specs)))
+        self.refresh()
+        self.start_scoring()
+
+    def _baseline_chosen(self, index: int) -> None:
+        value = self.baseline_combo.itemData(index)
+        if value != self.project.settings.baseline:
+            self.session.push(SetSettingCommand(self.project, "baseline", value))
+
+    def set_baseline(self, system_id: str | None) -> None:
+        index = self.baseline_combo.findData(system_id)
+        if index >= 0:
+            self.baseline_combo.setCurrentIndex(index)
+            self._baseline_chosen(index)
+
+    # --- reacting to the project -----------------------------------------------------------------
+    def _project_replaced(self, project: Project) -> None:
+        if self._preparing is not None:
+            self._stop_preparing()
+            self._scoring_stopped()
+        elif self.is_scoring():
+            self._restart_after_worker = False
+            self.worker.cancel()
+        self.cache = cache_for(project)
+        self.paired.clear()
+        self.errors.clear()
+        self._texts_dirty = self._human_dirty = True
+        self._detail_shown.clear()
+        self.refresh()
+        if self.isVisible():
+            self.rescore_timer.start(AUTO_SCORE_DELAY_MS)
+
+    def _project_changed(self, event: ProjectEvent) -> None:
+        # The cache hears the event itself (after this slot), so refresh a moment later.
+        if event.kind in JUDGMENT_EVENTS:
+            self._human_dirty = True
+        elif event.kind == "settings_changed":
+            if event.item in ("metrics", "baseline") and self.isVisible():
+                self.rescore_timer.start(RESCORE_DELAY_MS)
+        elif event.kind not in HARMLESS_EVENTS:
+            self._texts_dirty = True
+            self._detail_shown.clear()
+            self.errors.clear()  # the inputs changed: a metric that failed may work now
+            if self.isVisible():
+                self.rescore_timer.start(RESCORE_DELAY_MS)
+        if event.kind in ("system_added", "system_removed", "reference_added", "reference_removed", "annotations_reset"):
+            self._texts_dirty = True
+        self.refresh_timer.start()
+
+    # --- drawing ---------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.refresh_timer.stop()
+        project = self.project
+        systems = self.system_ids
+        specs = self.specs
+        self._fill_baseline_combo()
+        self.corpus_table.set_content(
+            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors),
+            project.settings.baseline,
+        )
+        # Room for up to five systems without scrolling; more scroll inside the table.
+        table = self.corpus_table.view
+        rows_shown = max(1, min(len(systems), 5))
+        table.setMinimumHeight(table.horizontalHeader().sizeHint().height()
+                               + rows_shown * table.verticalHeader().defaultSectionSize() + 2 * table.frameWidth() + 2)
+        if self._texts_dirty:
+            self._texts_dirty = False
+            seg_ids = project.segment_ids
+            hyps = [[s.texts.get(sid, "") for sid in seg_ids] for s in project.systems]
+            seg_texts = [
+                "\n".join([seg.source, *(r.texts.get(seg.id) or "" for r in project.references)])
+                for seg in project.segments
+            ]
+            self.browser.set_texts(seg_ids, systems, hyps, seg_texts)
+        if self._human_dirty:
+            self._human_dirty = False
+            self._load_human_scores()
+        n_seg = len(project.segments)
+        matrices = {spec: segment_matrix(self.cache, systems, spec, n_seg) for spec in specs}
+        self.browser.set_scores(matrices, self.human_matrix, self.human_label or "Human")
+        if self.browser.selected() is None and self.browser.model.rowCount():
+            segment = self.session.current_segment
+            if not (segment and systems and self.browser.select(systems[0], segment)):
+                self.browser.view.selectRow(0)
+        missing = self.cache.missing(systems, specs)
+        if not self.is_scoring() and not self.status.text():
+            self.status.setText(f"{len(missing)} results to compute" if missing else "")
+
+    def _fill_baseline_combo(self) -> None:
+        combo = self.baseline_combo
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem("(none)", None)
+        for system in self.system_ids:
+            combo.addItem(system, system)
+        combo.setCurrentIndex(max(0, combo.findData(self.project.settings.baseline)))
+        combo.blockSignals(False)
+
+    def _valid_paired(self) -> dict:
+        """Paired results whose inputs are still the current ones (by fingerprint)."""
+        valid = {}
+        baseline = self.project.settings.baseline
+        for spec, (key, result) in self.paired.items():
+            if key[3] != baseline or key[1] != self.paired_method:
+                continue
+            if all(self.cache.current_fingerprint(system, spec) == fp for system, fp in key[4]):
+                valid[spec] = result
+        return valid
+
+    def _load_human_scores(self) -> None:
+        from mtworkbench.analysis.human_scores import collect_human_scores
+
+        self.human_matrix, self.human_label = None, ""
+        if not self.project.judgments:
+            return
+        try:
+            human = collect_human_scores(self.project, "all")
+        except DataError:
+            return
+        self.human_matrix = human.matrix
+        self.human_label = f"Human ({human.field})"
+
+    # --- selection and detail views ----------------------------------------------------------------
+    def _row_selected(self, system: str, segment: str) -> None:
+        self.session.set_current_segment(segment)
+        self._update_detail_view()
+
+    def _current_segment_changed(self, segment: str) -> None:
+        selected = self.browser.selected()
+        if not segment or (selected is not None and selected[1] == segment):
+            return
+        system = selected[0] if selected else (self.system_ids[0] if self.system_ids else "")
+        if system and self.browser.select(system, segment, emit=False):
+            self._update_detail_view()
+
+    def _detail_tab_changed(self, _index: int) -> None:
+        self._update_detail_view()
+
+    def detail_spec(self, view_cls) -> str | None:
+        """The project's spec for the view's metric (e.g. gtm:e=2), else the view's default."""
+        name = parse_spec(view_cls.default_metric)[0] if getattr(view_cls, "default_metric", "") else ""
+        for spec in self.specs:
+            if parse_spec(spec)[0] == name:
+                return spec
+        return None
+
+    def _update_detail_view(self) -> None:
+        selected = self.browser.selected()
+        view = self.detail_tabs.currentWidget()
+        if selected is None or not hasattr(view, "set_segment"):
+            return
+        system, segment = selected
+        spec = self.detail_spec(type(view))
+        key = (system, segment, spec)
+        name = view.objectName()
+        if self._detail_shown.get(name) == key:
+            return
+        self._detail_shown[name] = key
+        try:
+            view.set_segment(self.project, system, segment, spec)
+        except Exception as exc:  # noqa: BLE001 - a view's bug must not reach the user as a crash
+            self.status.setText(f"{name}: {type(exc).__name__}: {exc}")
+
+    def _open_in_judge(self, system: str, segment: str) -> None:
+        self.session.open_in_judge_requested.emit(system, segment)
+
+    # --- copying ----------------------------------------------------------------------------------
+    def copy_tsv(self) -> None:
+        self.corpus_table.copy_tsv()
+        self.status.setText("Copied the corpus table as TSV.")
+
+    def copy_latex(self) -> None:
+        self.corpus_table.copy_latex()
+        self.status.setText("Copied the corpus table as LaTeX.")

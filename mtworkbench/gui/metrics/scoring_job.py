@@ -1,0 +1,406 @@
+"""The Metrics workspace's scoring job: plain Python, no Qt.
+
+``run_scoring`` scores every (system, metric) pair that the project's
+``ScoreCache`` does not already hold, adds bootstrap 95% intervals and paired
+significance tests against a baseline, and reports ``progress(done, total)``
+and honours ``cancel()`` like every core job. The GUI runs it on a worker
+thread (``worker.py``).
+
+Large jobs go to a pool of worker *processes*: the metrics are pure Python, and
+in a thread they would hold the GIL (and run the garbage collector over their
+own objects) in the GUI's process, stalling its event loop for tens of
+milliseconds at a time. In a process they cannot. Small jobs stay in the
+thread, where they finish before a process would have started. This module
+must stay free of Qt: the worker processes import it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from mtworkbench.core.jobs import (
+    CancelCheck,
+    Cancelled,
+    ProgressCallback,
+    check_cancel,
+    report,
+)
+from mtworkbench.core.model import Project
+from mtworkbench.core.score_cache import ScoreCache, ScoreEntry, pack_input
+from mtworkbench.core.scoring import scoring_input
+from mtworkbench.metrics.base import Metric, MetricError
+
+# Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
+PROCESS_THRESHOLD = 5_000
+DEFAULT_CI_SAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class ScoringRequest:
+    specs: tuple[str, ...]
+    systems: tuple[str, ...]
+    baseline: str | None = None
+    ci_samples: int = DEFAULT_CI_SAMPLES  # 0: no intervals
+    paired_method: str = "paired-bs"
+    paired_samples: int = 1000
+    seed: int = 12345
+    # None: decide by size; True/False force worker processes on or off.
+    use_processes: bool | None = None
+
+
+@dataclass
+class ScoredItem:
+    system: str
+    spec: str
+    fingerprint: str
+    generation: tuple[int, int]
+    entry: ScoreEntry
+
+
+@dataclass
+class ScoringOutcome:
+    """What a job hands back to the GUI thread, which stores it in the cache."""
+
+    items: list[ScoredItem] = field(default_factory=list)
+    # spec -> (cache key, PairedTestResult)
+    paired: dict[str, tuple[tuple, Any]] = field(default_factory=dict)
+    # spec -> message, for metrics that could not score this project
+    errors: dict[str, str] = field(default_factory=dict)
+    used_processes: bool = False
+
+
+def make_metric(spec: str, learned_model: dict | None) -> Metric:
+    from mtworkbench.metrics.learned import bind_project_model
+    from mtworkbench.metrics.registry import create_metric
+
+    metric = create_metric(spec)
+    if learned_model is not None:
+        holder = type("ModelHolder", (), {"learned_model": learned_model})()
+        bind_project_model(metric, holder)
+    return metric
+
+
+def score_one(
+    spec: str,
+    learned_model: dict | None,
+    data: Any,
+    ci_samples: int,
+    seed: int,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+) -> ScoreEntry:
+    """Score one system with one metric, plus its bootstrap interval."""
+    from mtworkbench.analysis.significance import bootstrap_ci
+
+    if isinstance(data, bytes):
+        data = pickle.loads(data)
+    metric = make_metric(spec, learned_model)
+    score = metric.score(data, progress=progress, cancel=cancel)
+    ci = None
+    if ci_samples > 0 and data.n_segments > 0:
+        check_cancel(cancel)
+        ci = bootstrap_ci(metric, score.stats, n_samples=ci_samples, seed=seed)
+    return ScoreEntry(score=score, ci=ci)
+
+
+def paired_one(
+    spec: str,
+    learned_model: dict | None,
+    systems: list[tuple[str, np.ndarray]],
+    method: str,
+    n_samples: int,
+    seed: int,
+    cancel: CancelCheck | None = None,
+) -> Any:
+    from mtworkbench.analysis.significance import paired_test
+
+    metric = make_metric(spec, learned_model)
+    return paired_test(metric, systems, method=method, n_samples=n_samples, seed=seed, cancel=cancel)
+
+
+# --- worker processes --------------------------------------------------------------------
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+_CANCELLED_UP_TO: Any = None  # multiprocessing.Value: jobs with id <= this are cancelled
+_JOB_IDS = iter(range(1, 1 << 62))
+_IN_CHILD_CANCEL: Any = None
+
+
+def _init_child(cancelled_up_to: Any) -> None:
+    global _IN_CHILD_CANCEL
+    _IN_CHILD_CANCEL = cancelled_up_to
+    try:  # background work: let the GUI process win any contest for a CPU
+        os.nice(10)
+    except OSError:
+        pass
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose app was killed must not linger (its queue would never close)."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def _child_cancel(job_id: int) -> CancelCheck:
+    return lambda: _IN_CHILD_CANCEL is not None and _IN_CHILD_CANCEL.value >= job_id
+
+
+def _child_score(job_id: int, *args: Any) -> ScoreEntry:
+    return score_one(*args, cancel=_child_cancel(job_id))
+
+
+def _child_paired(job_id: int, *args: Any) -> Any:
+    return paired_one(*args, cancel=_child_cancel(job_id))
+
+
+def process_pool() -> ProcessPoolExecutor:
+    """The shared pool of scoring processes (started on first use, reused)."""
+    global _POOL, _CANCELLED_UP_TO
+    with _POOL_LOCK:
+        if _POOL is None:
+            context = multiprocessing.get_context("spawn")  # never fork a process running Qt threads
+            _CANCELLED_UP_TO = context.Value("q", 0)
+            workers = max(1, min(os.cpu_count() or 1, 4))
+            _POOL = ProcessPoolExecutor(
+                workers, mp_context=context, initializer=_init_child, initargs=(_CANCELLED_UP_TO,)
+            )
+        return _POOL
+
+
+def shutdown_pool() -> None:
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(wait=False, cancel_futures=True)
+            _POOL = None
+
+
+def _wants_processes(request: ScoringRequest, n_segments: int, n_tasks: int) -> bool:
+    if request.use_processes is not None:
+        return request.use_processes
+    if os.environ.get("MTWB_SCORING_PROCESSES", "1") == "0":
+        return False
+    return n_segments * n_tasks >= PROCESS_THRESHOLD
+
+
+# --- the job -----------------------------------------------------------------------------
+PreparedInput = tuple[bytes, str, tuple[int, int]]  # pickled input, fingerprint, cache generation
+
+
+class InputReader:
+    """Reads each system's ``ScoringInput`` and packs it for a job.
+
+    Only the hypotheses depend on the system (``scoring_input`` builds the
+    references, sources and entity lists from the project alone), so the first
+    input's reference side is shared by the rest: reading ten systems then
+    allocates ten lists instead of ten copies of every per-segment entity list,
+    which is what triggered long garbage collections on large projects.
+    """
+
+    def __init__(self, project: Project, cache: ScoreCache) -> None:
+        self.project, self.cache = project, cache
+        self._base: Any = None
+
+    def read(self, system: str) -> PreparedInput:
+        generation = self.cache.generation(system)
+        if self._base is None:
+            data = scoring_input(self.project, system)
+            self._base = data
+        else:
+            texts = self.project.system(system).texts
+            data = replace(self._base, hypotheses=[texts[sid] for sid in self.project.segment_ids])
+        blob, fp = pack_input(data)
+        return blob, fp, generation
+
+
+def prepare_input(project: Project, cache: ScoreCache, system: str) -> PreparedInput:
+    """What a job needs of one system, read from the project (on the thread that owns it)."""
+    return InputReader(project, cache).read(system)
+
+
+def run_scoring(
+    project: Project,
+    cache: ScoreCache,
+    request: ScoringRequest,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
+    deliver: Callable[[ScoredItem], None] | None = None,
+    prepared: dict[str, PreparedInput] | None = None,
+) -> ScoringOutcome:
+    """Score what the cache lacks. ``deliver`` receives each result as it is ready.
+
+    ``prepared`` holds inputs already read from the project (the GUI reads them
+    on its own thread, a slice at a time: a worker thread doing that Python work
+    would contend for the GIL with every paint). Missing ones are read here.
+    Results computed from inputs that changed meanwhile are stored by
+    fingerprint but never become current (the cache generation moved on).
+    """
+    outcome = ScoringOutcome()
+    learned = project.learned_model
+    inputs: dict[str, PreparedInput] = dict(prepared or {})
+    reader = InputReader(project, cache)
+    for system in request.systems:
+        if system not in inputs:
+            check_cancel(cancel)
+            inputs[system] = reader.read(system)
+
+    todo: list[tuple[str, str]] = []
+    for spec in request.specs:
+        for system in request.systems:
+            _blob, fp, generation = inputs[system]
+            hit = cache.lookup(system, spec, fp)
+            if hit is not None:
+                item = ScoredItem(system, spec, fp, generation, hit)
+                outcome.items.append(item)
+                if deliver is not None:
+                    deliver(item)
+            else:
+                todo.append((system, spec))
+
+    n_segments = len(project.segments)
+    total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
+    use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    results: list[ScoredItem] = []
+    if use_processes:
+        try:
+            results = _score_in_processes(todo, inputs, learned, request, outcome, progress, cancel, deliver, total)
+            outcome.used_processes = True
+        except (BrokenProcessPool, OSError, pickle.PicklingError):
+            shutdown_pool()
+            use_processes = False
+    if not use_processes:
+        results = _score_in_thread(todo, inputs, learned, request, outcome, progress, cancel, deliver, total)
+    outcome.items.extend(results)
+
+    _paired_tests(outcome, inputs, learned, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
+    report(progress, total, total)
+    return outcome
+
+
+def _score_in_thread(todo, inputs, learned, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+    done: list[ScoredItem] = []
+    for k, (system, spec) in enumerate(todo):
+        check_cancel(cancel)
+        if spec in outcome.errors:
+            continue
+        blob, fp, generation = inputs[system]
+
+        def sub_progress(d: int, t: int, k: int = k) -> None:
+            # Whole tasks, plus the running task's share, in thousandths of the job.
+            report(progress, int(1000 * (k + (d / t if t else 0))), 1000 * total)
+
+        try:
+            entry = score_one(spec, learned, blob, request.ci_samples, request.seed, sub_progress, cancel)
+        except MetricError as exc:
+            outcome.errors[spec] = str(exc)
+            continue
+        item = ScoredItem(system, spec, fp, generation, entry)
+        done.append(item)
+        if deliver is not None:
+            deliver(item)
+        report(progress, 1000 * (k + 1), 1000 * total)
+    return done
+
+
+def _score_in_processes(todo, inputs, learned, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+    pool = process_pool()
+    job_id = next(_JOB_IDS)
+    futures: dict[Future, tuple[str, str]] = {}
+    for system, spec in todo:
+        blob = inputs[system][0]
+        future = pool.submit(_child_score, job_id, spec, learned, blob, request.ci_samples, request.seed)
+        futures[future] = (system, spec)
+    done_items: list[ScoredItem] = []
+    pending = set(futures)
+    finished = 0
+    try:
+        while pending:
+            if cancel is not None and cancel():
+                raise Cancelled()
+            ready, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
+            for future in ready:
+                system, spec = futures[future]
+                finished += 1
+                try:
+                    entry = future.result()
+                except MetricError as exc:
+                    outcome.errors[spec] = str(exc)
+                    continue
+                _blob, fp, generation = inputs[system]
+                item = ScoredItem(system, spec, fp, generation, entry)
+                done_items.append(item)
+                if deliver is not None:
+                    deliver(item)
+                report(progress, 1000 * finished, 1000 * total)
+    except Cancelled:
+        # Running tasks see the shared flag at their next cancel check; queued ones never start.
+        with _POOL_LOCK:
+            if _CANCELLED_UP_TO is not None:
+                _CANCELLED_UP_TO.value = job_id
+        for future in pending:
+            future.cancel()
+        raise
+    return done_items
+
+
+def _paired_tests(outcome, inputs, learned, request, cache, progress, cancel, done_tasks, total, use_processes) -> None:
+    baseline = request.baseline
+    if not baseline or baseline not in request.systems or len(request.systems) < 2:
+        return
+    others = [s for s in request.systems if s != baseline]
+    order = [baseline, *others]
+    by_key = {(item.system, item.spec): item for item in outcome.items}
+    for k, spec in enumerate(request.specs):
+        check_cancel(cancel)
+        report(progress, 1000 * (done_tasks + k), 1000 * total)
+        if spec in outcome.errors or any((s, spec) not in by_key for s in order):
+            continue
+        fingerprints = [(s, inputs[s][1]) for s in order]
+        key = cache.paired_key(spec, request.paired_method, request.paired_samples, baseline, fingerprints)
+        result = cache.lookup_paired(key)
+        if result is None:
+            systems = [(s, by_key[(s, spec)].entry.score.stats) for s in order]
+            args = (spec, learned, systems, request.paired_method, request.paired_samples, request.seed)
+            try:
+                if use_processes:
+                    result = _wait_for(process_pool().submit(_child_paired, next(_JOB_IDS), *args), cancel)
+                else:
+                    result = paired_one(*args, cancel=cancel)
+            except MetricError as exc:
+                outcome.errors.setdefault(spec, str(exc))
+                continue
+        outcome.paired[spec] = (key, result)
+
+
+def _wait_for(future: Future, cancel: CancelCheck | None) -> Any:
+    while True:
+        if cancel is not None and cancel():
+            future.cancel()
+            raise Cancelled()
+        finished, _ = wait([future], timeout=0.05)
+        if finished:
+            return future.result()
+
+
+def segment_matrix(cache: ScoreCache, systems: Sequence[str], spec: str, n_segments: int) -> np.ndarray:
+    """Current segment scores of ``spec``, shape (n_systems, n_segments); NaN where missing."""
+    out = np.full((len(systems), n_segments), np.nan)
+    for row, system in enumerate(systems):
+        entry = cache.current(system, spec)
+        if entry is not None and len(entry.score.segments) == n_segments:
+            out[row] = np.asarray(entry.score.segments, dtype=float)
+    return out

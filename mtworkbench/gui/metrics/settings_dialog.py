@@ -1,0 +1,107 @@
+"""Choose the metrics (with options) and the significance settings."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+)
+
+from mtworkbench.metrics.base import MetricError
+from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
+
+
+def parse_metric_list(text: str) -> list[str]:
+    """One spec per line (or comma-free separated by ';'); validated; duplicates dropped."""
+    specs: list[str] = []
+    for raw in text.replace(";", "\n").splitlines():
+        spec = raw.strip()
+        if not spec:
+            continue
+        create_metric(spec)  # raises MetricSpecError with the reason
+        if spec not in specs:
+            specs.append(spec)
+    if not specs:
+        raise MetricError("choose at least one metric")
+    return specs
+
+
+class MetricSettingsDialog(QDialog):
+    """Metric specs one per line, with a list to add any registered metric."""
+
+    def __init__(self, specs: list[str], ci_samples: int, paired_method: str, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Metrics and significance")
+        self.resize(560, 480)
+        self.specs_edit = QPlainTextEdit("\n".join(specs))
+        self.specs_edit.setObjectName("metric-specs")
+        self.available = QListWidget()
+        self.available.setObjectName("available-metrics")
+        for name in metric_names():
+            item = QListWidgetItem(name)
+            try:
+                cls = metric_class(name)
+            except Exception as exc:  # noqa: BLE001 - a metric whose module cannot load is still listed
+                item.setToolTip(f"cannot load: {exc}")
+            else:
+                options = ", ".join(f"{o.name}={o.default}" for o in cls.option_specs)
+                item.setToolTip(options or "no options")
+            self.available.addItem(item)
+        add = QPushButton("Add selected metric")
+        add.setObjectName("add-metric")
+        add.clicked.connect(self.add_selected)
+        self.available.itemDoubleClicked.connect(lambda _item: self.add_selected())
+        self.ci_samples = QSpinBox()
+        self.ci_samples.setObjectName("ci-samples")
+        self.ci_samples.setRange(0, 100_000)
+        self.ci_samples.setSingleStep(100)
+        self.ci_samples.setValue(ci_samples)
+        self.ci_samples.setSpecialValueText("no intervals")
+        self.paired_method = QComboBox()
+        self.paired_method.setObjectName("paired-method")
+        self.paired_method.addItems(["paired-bs", "paired-ar"])
+        self.paired_method.setCurrentText(paired_method)
+        self.message = QLabel()
+        self.message.setObjectName("settings-message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b3261e")
+        form = QFormLayout()
+        form.addRow("Metrics (one spec per line, e.g. gtm:e=2)", self.specs_edit)
+        form.addRow("Registered metrics", self.available)
+        form.addRow("", add)
+        form.addRow("Bootstrap samples (95% interval)", self.ci_samples)
+        form.addRow("Paired test against the baseline", self.paired_method)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(self.buttons)
+        self.result_specs: list[str] = list(specs)
+
+    def add_selected(self) -> None:
+        item = self.available.currentItem()
+        if item is None:
+            return
+        lines = [line.strip() for line in self.specs_edit.toPlainText().splitlines() if line.strip()]
+        if item.text() not in lines:
+            lines.append(item.text())
+        self.specs_edit.setPlainText("\n".join(lines))
+
+    def accept(self) -> None:
+        try:
+            self.result_specs = parse_metric_list(self.specs_edit.toPlainText())
+        except MetricError as exc:
+            self.message.setText(str(exc))  # shown in the dialog; the user fixes the line
+            return
+        super().accept()

@@ -1,0 +1,90 @@
+"""``mtworkbench render``: every view of the demo project rendered headless with
+no option but --view and --out; errors are one line and an exit code."""
+
+from __future__ import annotations
+
+import pytest
+import sacrebleu
+from PySide6.QtGui import QImage
+
+from mtworkbench.cli import main
+from mtworkbench.core.model import Reference, System
+from mtworkbench.gui.render import DETAIL_VIEW_NAMES, MAX_SIDE, VIEW_NAMES
+from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.resources import demo_project_path
+
+try:
+    from mtworkbench.gui.metric_views import VIEWS
+except Exception:  # noqa: BLE001 - the detail views are another package
+    VIEWS = {}
+
+
+def distinct_colours(image: QImage, step: int = 7) -> int:
+    return len({image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)})
+
+
+@pytest.mark.parametrize("view", VIEW_NAMES)
+def test_every_view_renders_the_demo_with_defaults(view, screenshot_dir, capsys):
+    if view in DETAIL_VIEW_NAMES and view not in VIEWS:
+        pytest.skip(f"detail view {view} is not available yet")
+    out = screenshot_dir / f"render_{view}.png"
+    out.unlink(missing_ok=True)
+    assert main(["render", str(demo_project_path()), "--view", view, "--out", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    image = QImage(str(out))
+    assert not image.isNull()
+    if view == "corpus-table":
+        assert image.width() >= 480 and 40 <= image.height() <= 200
+    else:
+        assert (image.width(), image.height()) == (1200, 800)
+    assert distinct_colours(image) > 3  # drawn, not a blank canvas
+
+
+def test_corpus_table_svg_carries_the_scores(tmp_path):
+    project = load_bundle(demo_project_path())
+    ids = project.segment_ids
+    hyps = [project.system_text("mt", s) for s in ids]
+    refs = [[project.reference_text(r.id, s) for s in ids] for r in project.references]
+    expected = f"{sacrebleu.corpus_bleu(hyps, refs).score:.2f}"
+    out = tmp_path / "table.svg"
+    assert main(["render", str(demo_project_path()), "--view", "corpus-table", "--metric", "bleu",
+                 "--out", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert svg.startswith("<?xml") and "<svg" in svg
+    assert expected in svg and "chrf" not in svg  # only the asked metric
+
+
+@pytest.mark.skipif("gtm-grid" not in VIEWS, reason="GTM grid view not available yet")
+def test_large_gtm_grid_gets_a_larger_canvas(tmp_path, screenshot_dir):
+    project = load_bundle(demo_project_path())
+    words = [f"w{i % 37}" for i in range(400)]
+    project.add_reference(Reference("long-ref", texts={"1": " ".join(words)}))
+    texts = {s: project.system_text("mt", s) for s in project.segment_ids}
+    texts["1"] = " ".join(words[::3][:120])
+    project.add_system(System("long", texts=texts))
+    bundle = tmp_path / "long.mtwb.json"
+    save_bundle(project, bundle)
+    out = screenshot_dir / "render_gtm-grid_120x400.png"
+    assert main(["render", str(bundle), "--view", "gtm-grid", "--system", "long", "--segment", "1",
+                 "--metric", "gtm:e=2", "--out", str(out)]) == 0
+    image = QImage(str(out))
+    n_ref = 400 + sum(len(project.reference_text(r, "1").split()) for r in ("ref-1", "ref-2"))
+    assert image.width() == min(MAX_SIDE, 300 + 14 * n_ref)
+    assert image.height() == 400 + 14 * 120
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["--view", "corpus-table", "--out", "x.txt"], 2, "--out must end in .png or .svg"),
+        (["--view", "gtm-grid", "--system", "nope", "--out", "x.png"], 1, "no system 'nope'"),
+        (["--view", "gtm-grid", "--segment", "999", "--out", "x.png"], 1, "no segment '999'"),
+        (["--view", "corpus-table", "--metric", "bleu:nosuch=1", "--out", "x.png"], 2, "unknown option"),
+        (["--view", "sideways", "--out", "x.png"], 2, "invalid choice"),
+    ],
+)
+def test_render_errors_are_one_line(args, code, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["render", str(demo_project_path()), *args]) == code
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
