@@ -1,0 +1,130 @@
+"""Import segment-level human scores (DA z-scores, MQM, 1-5 ratings) as a pseudo-judge.
+
+The GUI face of ``mtworkbench judgments import-scores``: a dialog builds the
+import plan with the core's ``plan_score_lines`` / ``plan_mqm_tsv`` (which
+check everything first), and ``ImportScoresCommand`` applies it through the
+core's inverse pair ``apply_import`` / ``revert_import``, so one undo takes the
+whole import back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QUndoCommand
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.model import ModelError, Project
+from mtworkbench.gui import dialogs
+from mtworkbench.io.judgments import (
+    JudgmentImport,
+    apply_import,
+    plan_mqm_tsv,
+    plan_score_lines,
+    revert_import,
+)
+
+FORMATS = {"lines": "one score per line (line i = segment i)", "mqm-tsv": "MQM table (system, seg_id, mqm)"}
+SCALES = ("da-z", "da", "mqm", "adequacy", "fluency")
+
+
+class ImportScoresCommand(QUndoCommand):
+    def __init__(self, project: Project, plan: JudgmentImport, source: str) -> None:
+        super().__init__(f"Import {len(plan.judgments)} human scores from {Path(source).name}")
+        self.project, self.plan = project, plan
+
+    def redo(self) -> None:
+        apply_import(self.project, self.plan)
+
+    def undo(self) -> None:
+        revert_import(self.project, self.plan)
+
+
+class ImportScoresDialog(QDialog):
+    def __init__(self, project: Project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.project = project
+        self.plan: JudgmentImport | None = None
+        self.setWindowTitle("Import human scores")
+        self.resize(560, 260)
+        self.path = QLineEdit()
+        self.path.setObjectName("scores-path")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path, 1)
+        path_row.addWidget(browse)
+        self.format = QComboBox()
+        self.format.setObjectName("scores-format")
+        for key, label in FORMATS.items():
+            self.format.addItem(label, key)
+        self.system = QComboBox()
+        self.system.setObjectName("scores-system")
+        self.system.addItems([s.id for s in project.systems])
+        self.judge = QLineEdit("da")
+        self.judge.setObjectName("scores-judge")
+        self.scale = QComboBox()
+        self.scale.setObjectName("scores-scale")
+        self.scale.setEditable(True)
+        self.scale.addItems(SCALES)
+        form = QFormLayout()
+        form.addRow("Scores file", path_row)
+        form.addRow("Format", self.format)
+        form.addRow("System rated", self.system)
+        form.addRow("Pseudo-judge", self.judge)
+        form.addRow("Scale", self.scale)
+        note = QLabel("Scores keep their own scale (a DA z-score stays a z-score); "
+                      "adequacy and fluency must be integers 1–5. Unrated lines may be empty or NA.")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+
+    def _browse(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Choose a scores file")
+        if name:
+            self.path.setText(name)
+
+    def build_plan(self) -> JudgmentImport:
+        path = self.path.text().strip()
+        if not path:
+            raise DataError("choose the file with the scores")
+        system = self.system.currentText()
+        judge = self.judge.text().strip()
+        scale = self.scale.currentText().strip()
+        if self.format.currentData() == "mqm-tsv":
+            return plan_mqm_tsv(self.project, judge, system, path, scale=scale or "mqm")
+        return plan_score_lines(self.project, judge, system, path, scale)
+
+    def accept(self) -> None:
+        try:
+            self.plan = self.build_plan()
+        except (DataError, ModelError, OSError) as exc:
+            dialogs.error(self, "Cannot import these scores", str(exc))
+            return
+        super().accept()
+
+
+def ask_import_plan(parent: QWidget | None, project: Project) -> tuple[JudgmentImport, str] | None:
+    """The checked plan and its source file, or None when cancelled (tests monkeypatch this)."""
+    dialog = ImportScoresDialog(project, parent)
+    if dialog.exec() == QDialog.DialogCode.Accepted and dialog.plan is not None:
+        return dialog.plan, dialog.path.text().strip()
+    return None
