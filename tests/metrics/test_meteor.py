@@ -6,7 +6,6 @@ Expected numbers are derived by hand from SPECS.md's METEOR section.
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -17,19 +16,6 @@ from mtworkbench.metrics.meteor.matchers import CandidateFinder, tokenize
 from mtworkbench.metrics.meteor.scoring import STAT_NAMES, meteor_formula
 from mtworkbench.metrics.registry import create_metric
 
-
-@pytest.fixture(scope="session")
-def wordnet_cache(tmp_path_factory):
-    """One WordNet cache dir for the whole session (every METEOR/WordNet test file uses it)."""
-    path = tmp_path_factory.getbasetemp() / "mtwb-wordnet-cache"
-    path.mkdir(exist_ok=True)
-    old = os.environ.get("MTWB_CACHE_DIR")
-    os.environ["MTWB_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("MTWB_CACHE_DIR", None)
-    else:
-        os.environ["MTWB_CACHE_DIR"] = old
 
 
 def score_one(spec: str, hyp: str, *refs: str) -> float:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 
 import numpy as np
 import pytest
@@ -22,19 +21,6 @@ RUNS = {
     "iv_default-en-exact-stem-syn": "meteor",
 }
 
-
-@pytest.fixture(scope="session")
-def wordnet_cache(tmp_path_factory):
-    """The session's shared WordNet cache dir (same path as in test_meteor.py)."""
-    path = tmp_path_factory.getbasetemp() / "mtwb-wordnet-cache"
-    path.mkdir(exist_ok=True)
-    old = os.environ.get("MTWB_CACHE_DIR")
-    os.environ["MTWB_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("MTWB_CACHE_DIR", None)
-    else:
-        os.environ["MTWB_CACHE_DIR"] = old
 
 
 @pytest.fixture(scope="module")

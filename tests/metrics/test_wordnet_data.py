@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import random
 
 import pytest
@@ -17,19 +16,6 @@ from mtworkbench.metrics.wordnet_data import (
     wordnet_source_dir,
 )
 
-
-@pytest.fixture(scope="session")
-def wordnet_cache(tmp_path_factory):
-    """The session's shared WordNet cache dir (same path as in test_meteor.py)."""
-    path = tmp_path_factory.getbasetemp() / "mtwb-wordnet-cache"
-    path.mkdir(exist_ok=True)
-    old = os.environ.get("MTWB_CACHE_DIR")
-    os.environ["MTWB_CACHE_DIR"] = str(path)
-    yield path
-    if old is None:
-        os.environ.pop("MTWB_CACHE_DIR", None)
-    else:
-        os.environ["MTWB_CACHE_DIR"] = old
 
 
 def test_cache_dir_follows_the_environment(wordnet_cache):
