@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, QTimer
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
 
-# The goal is 100 ms; benchmarks/metrics_workspace_stall.py measures and reports it
+# The goal is 100 ms; benchmarks/bench_metrics_workspace_stall.py measures and reports it
 # (40-65 ms here). A timed test on a shared 2-core CI machine asserts a looser bound that
 # still fails at once if scoring ever ran on the GUI thread (that would stall for seconds).
 GOAL_STALL_S = 0.100
