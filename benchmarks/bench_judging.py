@@ -1,6 +1,6 @@
 """Timings of the judgment panel core: queue building, submitting, agreement.
 
-Run: .venv/bin/python benchmarks/judging.py
+Run: .venv/bin/python benchmarks/bench_judging.py
 Agreement is compared with calling scipy/sklearn directly on the same paired
 arrays (the floor: the ratio shows the cost of grouping judgments into items).
 """

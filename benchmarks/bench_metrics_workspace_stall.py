@@ -1,7 +1,7 @@
 """How long the GUI's event loop stalls while the Metrics workspace scores a
 large project in the background: worker processes versus a worker thread.
 
-    .venv/bin/python benchmarks/metrics_workspace_stall.py [SEGMENTS] [SYSTEMS] [METRICS]
+    .venv/bin/python benchmarks/bench_metrics_workspace_stall.py [SEGMENTS] [SYSTEMS] [METRICS]
 
 Prints, for each mode, the scoring time and the longest gap between the ticks
 of a 10 ms timer (the issue asks for < 100 ms).

@@ -1,6 +1,6 @@
 """Time the pseudo-document reliability analysis (issue 9: <= 5 s for 1000 segments x 6 metrics).
 
-Run: .venv/bin/python benchmarks/reliability.py
+Run: .venv/bin/python benchmarks/bench_reliability.py
 
 Two cases, default lengths (1 ... 1000) and 1000 pseudo-documents per length:
 * one system, 1000 segments, one judgment per segment (MLQE-like; documents mode);
