@@ -45,5 +45,7 @@ if __name__ == "__main__":
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
     out = ROOT / "resources" / "demo" / "demo.mtwb.json"
     save_bundle(build(shared), out)
+    scores = read_lines(shared / "data" / "mlqe-et-en" / "da-z.scores")[:N_SEGMENTS]
+    (out.parent / "da-z.scores").write_text("".join(f"{line}\n" for line in scores), encoding="utf-8")
     out.with_name(out.name + ".bak").unlink(missing_ok=True)
     print(f"wrote {out}")
