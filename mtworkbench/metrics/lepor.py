@@ -215,8 +215,7 @@ class LEPOR(Metric):
             if s % 200 == 0:
                 check_cancel(cancel)
                 report(progress, s, n)
-            refs = [(k, st[s]) for k, st in enumerate(data.references) if st[s] is not None]
-            _, best, _ = self._score_refs(data.hypotheses[s], refs)
+            _, best, _ = self._score_refs(data.hypotheses[s], data.reference_choices(s))
             stats[s, 1] = 1.0
             if best is not None:
                 stats[s, 0] = best.score

@@ -231,8 +231,7 @@ class Meteor(Metric):
             if s % 50 == 0:
                 check_cancel(cancel)
                 report(progress, s, n)
-            refs = [(k, stream[s]) for k, stream in enumerate(data.references) if stream[s] is not None]
-            _, best, _ = self._best_reference(data.hypotheses[s], refs)
+            _, best, _ = self._best_reference(data.hypotheses[s], data.reference_choices(s))
             stats[s] = best[2]
             chosen[s] = best[0]
         report(progress, n, n)
