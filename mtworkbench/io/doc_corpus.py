@@ -198,3 +198,37 @@ def pick_language(explicit: str, found: dict[str, str], what: str) -> str:
         listing = ", ".join(f"{code!r} in {where}" for code, where in codes.items())
         raise DataError(f"the files disagree on the {what} language: {listing}")
     return next(iter(codes), "")
+
+
+def add_references(project: Project, texts_by_label: dict[str, dict[str, str]]) -> None:
+    """One reference per label, renamed ``label-2`` ... where a label is taken."""
+    from mtworkbench.core.model import Reference
+
+    for label, texts in texts_by_label.items():
+        ref_id = unique_label(label, (r.id for r in project.references))
+        project.add_reference(Reference(ref_id, translator=ref_id, texts=texts))
+
+
+def name_single_system(
+    texts_by_label: dict[str, dict[str, str]], given_id: str, path: str, hint: str
+) -> dict[str, dict[str, str]]:
+    """Apply an ID given on the command line: the file must then hold one system."""
+    if not given_id:
+        return texts_by_label
+    if len(texts_by_label) > 1:
+        raise DataError(
+            f"{path}: holds several systems ({', '.join(map(repr, texts_by_label))}); "
+            f"give the file without a system id to import each under {hint}"
+        )
+    return {given_id: next(iter(texts_by_label.values()))}
+
+
+def add_systems(project: Project, texts_by_label: dict[str, dict[str, str]], path: str) -> None:
+    """One complete system per label; a repeated id is an error naming the file."""
+    from mtworkbench.core.model import System
+
+    for label, texts in texts_by_label.items():
+        if project.has_system(label):
+            raise DataError(f"{path}: system id {label!r} is used twice")
+        check_complete(project, texts, f"system {label!r}", path)
+        project.add_system(System(label, texts=texts))

@@ -61,18 +61,19 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.model import Project, Reference, System
+from mtworkbench.core.model import Project
 from mtworkbench.io.atomic import atomic_write_text
 from mtworkbench.io.doc_corpus import (
     DocBlock,
     SegEntry,
     Where,
+    add_references,
+    add_systems,
     build_project,
-    check_complete,
     collect_texts,
     local_segment_id,
+    name_single_system,
     pick_language,
-    unique_label,
 )
 from mtworkbench.io.plaintext import read_text
 
@@ -308,28 +309,16 @@ def import_sgml(
         texts = collect_texts(project, refset.documents, "reference")
         if not texts:
             raise DataError(f"{path}: the refset holds no documents")
-        for label, ref_texts in texts.items():
-            ref_id = unique_label(label, (r.id for r in project.references))
-            project.add_reference(Reference(ref_id, translator=ref_id, texts=ref_texts))
+        add_references(project, texts)
 
     for given_id, path, tstset in tstsets:
         texts = collect_texts(project, tstset.documents, "system")
         if not texts:
             raise DataError(f"{path}: the tstset holds no documents")
-        if given_id:
-            if len(texts) > 1:
-                raise DataError(
-                    f"{path}: holds several systems ({', '.join(map(repr, texts))}); "
-                    "give the file without a system id to import each under its sysid"
-                )
-            texts = {given_id: next(iter(texts.values()))}
-        for label, sys_texts in texts.items():
-            if not label:
-                raise DataError(f"{path}: <doc> elements have no sysid; give the system an id (ID=FILE)")
-            if project.has_system(label):
-                raise DataError(f"{path}: system id {label!r} is used twice")
-            check_complete(project, sys_texts, f"system {label!r}", path)
-            project.add_system(System(label, texts=sys_texts))
+        texts = name_single_system(texts, given_id, path, "its sysid")
+        if "" in texts:
+            raise DataError(f"{path}: <doc> elements have no sysid; give the system an id (ID=FILE)")
+        add_systems(project, texts, path)
     return project
 
 

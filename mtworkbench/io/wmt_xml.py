@@ -56,18 +56,19 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.model import Project, Reference, System
+from mtworkbench.core.model import Project
 from mtworkbench.io.atomic import atomic_write_text
 from mtworkbench.io.doc_corpus import (
     DocBlock,
     SegEntry,
     Where,
+    add_references,
+    add_systems,
     build_project,
-    check_complete,
     collect_texts,
     local_segment_id,
+    name_single_system,
     pick_language,
-    unique_label,
 )
 from mtworkbench.io.plaintext import decode_utf8
 
@@ -284,36 +285,17 @@ def import_wmt_xml(
         target_language=pick_language(target_language, targets, "target"),
     )
 
-    def add_references(blocks: list[DocBlock]) -> None:
-        for label, texts in collect_texts(project, blocks, "reference").items():
-            ref_id = unique_label(label, (r.id for r in project.references))
-            project.add_reference(Reference(ref_id, translator=ref_id, texts=texts))
-
-    def add_systems(texts_by_label: dict[str, dict[str, str]], path: str) -> None:
-        for label, texts in texts_by_label.items():
-            if project.has_system(label):
-                raise DataError(f"{path}: system id {label!r} is used twice")
-            check_complete(project, texts, f"system {label!r}", path)
-            project.add_system(System(label, texts=texts))
-
-    add_references(main.references)
-    add_systems(collect_texts(project, main.hypotheses, "system"), str(source))
+    add_references(project, collect_texts(project, main.references, "reference"))
+    add_systems(project, collect_texts(project, main.hypotheses, "system"), str(source))
     for path, parsed in ref_files:
         if not parsed.references:
             raise DataError(f"{path}: holds no <ref> blocks")
-        add_references(parsed.references)
+        add_references(project, collect_texts(project, parsed.references, "reference"))
     for given_id, path, parsed in sys_files:
         texts = collect_texts(project, parsed.hypotheses, "system")
         if not texts:
             raise DataError(f"{path}: holds no <hyp> blocks")
-        if given_id:
-            if len(texts) > 1:
-                raise DataError(
-                    f"{path}: holds several systems ({', '.join(map(repr, texts))}); "
-                    "give the file without a system id to import each under its own name"
-                )
-            texts = {given_id: next(iter(texts.values()))}
-        add_systems(texts, path)
+        add_systems(project, name_single_system(texts, given_id, path, "its own name"), path)
     return project
 
 
