@@ -37,6 +37,7 @@ import numpy as np
 from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
+from mtworkbench.analysis.human_scores import z_transform
 from mtworkbench.core.model import Judgment
 
 QUANTITIES = ("adequacy", "fluency", "score")
@@ -391,20 +392,14 @@ def z_scores(judgments: JudgmentsLike, quantity: str) -> dict[str, float]:
     """
     if quantity not in QUANTITIES:
         raise ValueError(f"unknown quantity {quantity!r}; expected one of {', '.join(QUANTITIES)}")
-    index = _index(judgments)
-    out: dict[str, float] = {}
-    for judge in index.judges:
-        own = [(j.id, v) for j in index.own(judge) if (v := _value(j, quantity)) is not None]
-        if not own:
-            continue
-        values = np.array([v for _, v in own])
-        sd = values.std(ddof=0)
-        if sd == 0:
-            out.update({jid: 0.0 for jid, _ in own})
-            continue
-        z = stats.zscore(values, ddof=0)
-        out.update({jid: float(zv) for (jid, _), zv in zip(own, z)})
-    return out
+    rated = [(j.id, j.judge, v) for j in _index(judgments).judgments if (v := _value(j, quantity)) is not None]
+    if not rated:
+        return {}
+    judges = {judge: k for k, judge in enumerate(dict.fromkeys(judge for _, judge, _ in rated))}
+    judge_idx = np.array([judges[judge] for _, judge, _ in rated])
+    values = np.array([v for _, _, v in rated], dtype=float)
+    z = z_transform(judge_idx, values, len(judges))
+    return {jid: float(zv) for (jid, _, _), zv in zip(rated, z)}
 
 
 # --- the whole report --------------------------------------------------------------------------

@@ -124,7 +124,9 @@ def select_judgments(project: Project, spec: HumanSpec) -> list[Judgment]:
     return chosen
 
 
-def _z_transform(judge_idx: np.ndarray, values: np.ndarray, n_judges: int) -> np.ndarray:
+def z_transform(judge_idx: np.ndarray, values: np.ndarray, n_judges: int) -> np.ndarray:
+    """Each value as a z-score within its judge (seed 000): population sd; a judge
+    whose values are all equal maps to 0. ``judge_idx[i]`` is value i's judge."""
     counts = np.bincount(judge_idx, minlength=n_judges).astype(float)
     sums = np.bincount(judge_idx, values, minlength=n_judges)
     means = sums / np.maximum(counts, 1)
@@ -155,7 +157,7 @@ def collect_human_scores(project: Project, spec: str | HumanSpec, z: bool = Fals
     jud_i = np.array([judge_pos[j.judge] for j, _ in rows], dtype=np.int64)
     values = np.array([v for _, v in rows], dtype=float)
     if z:
-        values = _z_transform(jud_i, values, len(judges))
+        values = z_transform(jud_i, values, len(judges))
     # Collapse repeats of one judge on one item to their mean; sort by item.
     key = (sys_i * len(segments) + seg_i) * len(judges) + jud_i
     uniq, inverse = np.unique(key, return_inverse=True)
