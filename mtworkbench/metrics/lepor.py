@@ -35,9 +35,8 @@ Deliberate deviations from the Perl original:
 
 from __future__ import annotations
 
-import weakref
-
 import math
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -53,6 +52,7 @@ from mtworkbench.metrics.base import (
     parse_bool,
     parse_float_list,
 )
+from mtworkbench.metrics.tokens import tokenize
 
 STAT_NAMES = ("score_sum", "segments", "lp_sum", "npospenal_sum", "hpr_sum")
 
@@ -168,11 +168,6 @@ class LEPOR(Metric):
     def validate_options(self) -> None:
         if self.options["alpha"] <= 0 or self.options["beta"] <= 0:
             raise MetricSpecError(f"{self.name}: alpha and beta must be > 0")
-        self._tokenizer = None
-        if self.options["tokenize"] == "13a":
-            from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-
-            self._tokenizer = Tokenizer13a()
         # Which reference won per segment in the last segment_statistics call, for extras().
         self._chosen: tuple[weakref.ref, np.ndarray] | None = None
 
@@ -184,11 +179,7 @@ class LEPOR(Metric):
         return lp * npospenal * hpr
 
     def tokens(self, text: str) -> list[str]:
-        if self._tokenizer is not None:
-            text = self._tokenizer(text)
-        if self.options["lowercase"]:
-            text = text.lower()
-        return text.split()
+        return tokenize(text, self.options["tokenize"], self.options["lowercase"])
 
     def _score_refs(self, hyp_text: str, refs: list[tuple[int, str]]):
         hyp = self.tokens(hyp_text)
