@@ -288,12 +288,16 @@ class LearnedMetric(Metric):
             return totals[..., 0] / totals[..., 1]
 
 
+def bind_model(metric: Metric, model: dict[str, Any] | None) -> Metric:
+    """Give a ``learned`` metric without ``model=`` these trained parameters, if any."""
+    if isinstance(metric, LearnedMetric) and not metric.options["model"] and model:
+        metric.set_model(model)
+    return metric
+
+
 def bind_project_model(metric: Metric, project: Any) -> Metric:
     """Give a ``learned`` metric without ``model=`` the project's trained model, if any."""
-    if isinstance(metric, LearnedMetric) and not metric.options["model"]:
-        if getattr(project, "learned_model", None):
-            metric.set_model(project.learned_model)
-    return metric
+    return bind_model(metric, getattr(project, "learned_model", None))
 
 
 # --- training ------------------------------------------------------------------------------

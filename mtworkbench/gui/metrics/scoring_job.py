@@ -80,14 +80,10 @@ class ScoringOutcome:
 
 
 def make_metric(spec: str, learned_model: dict | None) -> Metric:
-    from mtworkbench.metrics.learned import bind_project_model
+    from mtworkbench.metrics.learned import bind_model
     from mtworkbench.metrics.registry import create_metric
 
-    metric = create_metric(spec)
-    if learned_model is not None:
-        holder = type("ModelHolder", (), {"learned_model": learned_model})()
-        bind_project_model(metric, holder)
-    return metric
+    return bind_model(create_metric(spec), learned_model)
 
 
 def score_one(
