@@ -44,14 +44,11 @@ def run(args: argparse.Namespace) -> int:
     if args.bundle:
         from mtworkbench.core.scoring import scoring_input
         from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.metrics.learned import bind_project_model
 
         project = load_bundle(args.bundle)
         metric_specs = metric_specs or list(project.settings.metrics)
-        metrics = [create_metric(spec) for spec in metric_specs]
-        if any(m.name == "learned" for m in metrics):
-            from mtworkbench.metrics.learned import bind_project_model
-
-            metrics = [bind_project_model(m, project) for m in metrics]
+        metrics = [bind_project_model(create_metric(spec), project) for spec in metric_specs]
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
             if not project.has_system(system_id):
