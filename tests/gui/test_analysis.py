@@ -18,7 +18,7 @@ from mtworkbench.analysis.correlation import (
     williams_from_scores,
 )
 from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-from mtworkbench.analysis.project_scores import score_project
+from mtworkbench.scoring.project_scores import score_project
 from mtworkbench.core.jobs import check_cancel
 from mtworkbench.core.model import (
     Document,
@@ -457,7 +457,7 @@ def test_import_scores_dialog_then_compute_on_the_demo(qtbot, demo_copy, tmp_pat
     assert list(ws.reliability_view.curves) == ["chrf", "wer"]
     assert "no inter-judge curve" in ws.reliability_note.text()
     # The scores are in the project's cache now: the Metrics workspace will not score them again.
-    from mtworkbench.core.score_cache import cache_for
+    from mtworkbench.scoring.cache import cache_for
 
     assert not cache_for(project).missing([s.id for s in project.systems], ["chrf", "wer"])
 

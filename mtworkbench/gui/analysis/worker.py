@@ -22,8 +22,8 @@ from mtworkbench.analysis.human_scores import HumanScores
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import Cancelled
 from mtworkbench.core.model import Project
-from mtworkbench.core.score_cache import ScoreCache
-from mtworkbench.gui.analysis.job import AnalysisRequest, run_analysis
+from mtworkbench.scoring.cache import ScoreCache
+from mtworkbench.scoring.analysis_job import AnalysisRequest, run_analysis
 
 PROGRESS_INTERVAL_S = 0.05
 

@@ -16,8 +16,8 @@ from PySide6.QtCore import QCoreApplication, QThread, Signal
 
 from mtworkbench.core.jobs import Cancelled
 from mtworkbench.core.model import Project
-from mtworkbench.core.score_cache import ScoreCache
-from mtworkbench.gui.metrics.scoring_job import ScoredItem, ScoringRequest, run_scoring
+from mtworkbench.scoring.cache import ScoreCache
+from mtworkbench.scoring.job import ScoredItem, ScoringRequest, run_scoring
 
 PROGRESS_INTERVAL_S = 0.05
 

@@ -41,7 +41,7 @@ from mtworkbench.analysis.correlation import INTERVALS, METHODS
 from mtworkbench.analysis.human_scores import collect_human_scores
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project, ProjectEvent
-from mtworkbench.core.score_cache import cache_for
+from mtworkbench.scoring.cache import cache_for
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.analysis import import_scores
 from mtworkbench.gui.analysis.correlation_table import (
@@ -51,13 +51,13 @@ from mtworkbench.gui.analysis.correlation_table import (
 )
 from mtworkbench.gui.analysis.human_choices import human_choices
 from mtworkbench.gui.analysis.import_scores import ImportScoresCommand
-from mtworkbench.gui.analysis.job import LEVELS, AnalysisOutcome, AnalysisRequest
+from mtworkbench.scoring.analysis_job import LEVELS, AnalysisOutcome, AnalysisRequest
 from mtworkbench.gui.analysis.plot_export import export_plot
 from mtworkbench.gui.analysis.reliability_view import ReliabilityView
 from mtworkbench.gui.analysis.scatter_view import ScatterView
 from mtworkbench.gui.analysis.worker import AnalysisWorker, start_worker
 from mtworkbench.gui.workspaces.base import Workspace
-from mtworkbench.metrics.base import MetricError
+from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.registry import metric_names
 from mtworkbench.metrics.spec import parse_spec
 

@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project, ProjectEvent
-from mtworkbench.core.score_cache import HARMLESS_EVENTS, cache_for
+from mtworkbench.scoring.cache import HARMLESS_EVENTS, cache_for
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetSettingCommand
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
-from mtworkbench.gui.metrics.scoring_job import (
+from mtworkbench.scoring.job import (
     DEFAULT_CI_SAMPLES,
     InputReader,
     ScoringRequest,
