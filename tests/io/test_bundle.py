@@ -135,6 +135,8 @@ MALFORMATIONS = [
      "$.settings.entity_types[1].key", "not used by another type"),
     ("queue for unknown judge", lambda d: d.update(judge_queues={"nobody": {}}), "$.judge_queues.nobody",
      "unknown judge 'nobody'"),
+    ("queue without its seed", lambda d: d.update(judge_queues={d["judges"][0]: {"format": 1}}),
+     f"$.judge_queues.{good_dict()['judges'][0]}", "missing field 'documents'"),
 ]
 
 
