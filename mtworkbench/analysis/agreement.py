@@ -225,11 +225,6 @@ class AgreementReport:
 
 
 # --- grouping -------------------------------------------------------------------------
-def judges_of(judgments: Iterable[Judgment]) -> list[str]:
-    """Judge names in order of first appearance."""
-    return list(dict.fromkeys(j.judge for j in judgments))
-
-
 class JudgmentIndex:
     """Judgments grouped once by judge and item, so a report over many pairs
     does not scan the whole list for each. Every function below accepts
@@ -260,11 +255,6 @@ JudgmentsLike = Sequence[Judgment] | JudgmentIndex
 
 def _index(judgments: JudgmentsLike) -> JudgmentIndex:
     return judgments if isinstance(judgments, JudgmentIndex) else JudgmentIndex(judgments)
-
-
-def first_ratings(judgments: JudgmentsLike, judge: str) -> dict[Item, Judgment]:
-    """Each item's first judgment by ``judge`` (repeats left out)."""
-    return _index(judgments).first.get(judge, {})
 
 
 def paired_values(

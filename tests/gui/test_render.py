@@ -12,11 +12,7 @@ from mtworkbench.core.model import Reference, System
 from mtworkbench.gui.render import DETAIL_VIEW_NAMES, MAX_SIDE, VIEW_NAMES
 from mtworkbench.io.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
-
-try:
-    from mtworkbench.gui.metric_views import VIEWS
-except Exception:  # noqa: BLE001 - the detail views are another package
-    VIEWS = {}
+from mtworkbench.gui.metric_views import VIEWS
 
 
 def distinct_colours(image: QImage, step: int = 7) -> int:
@@ -25,8 +21,6 @@ def distinct_colours(image: QImage, step: int = 7) -> int:
 
 @pytest.mark.parametrize("view", VIEW_NAMES)
 def test_every_view_renders_the_demo_with_defaults(view, screenshot_dir, capsys):
-    if view in DETAIL_VIEW_NAMES and view not in VIEWS:
-        pytest.skip(f"detail view {view} is not available yet")
     out = screenshot_dir / f"render_{view}.png"
     out.unlink(missing_ok=True)
     assert main(["render", str(demo_project_path()), "--view", view, "--out", str(out)]) == 0
@@ -54,7 +48,6 @@ def test_corpus_table_svg_carries_the_scores(tmp_path):
     assert expected in svg and "chrf" not in svg  # only the asked metric
 
 
-@pytest.mark.skipif("gtm-grid" not in VIEWS, reason="GTM grid view not available yet")
 def test_large_gtm_grid_gets_a_larger_canvas(tmp_path, screenshot_dir):
     project = load_bundle(demo_project_path())
     words = [f"w{i % 37}" for i in range(400)]
