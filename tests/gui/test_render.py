@@ -9,7 +9,8 @@ from PySide6.QtGui import QImage
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Reference, System
-from mtworkbench.gui.render import DETAIL_VIEW_NAMES, MAX_SIDE, VIEW_NAMES
+from mtworkbench.gui.render import MAX_SIDE
+from mtworkbench.gui.view_registry import DETAIL_VIEW_NAMES, VIEW_NAMES
 from mtworkbench.io.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
 from mtworkbench.gui.metric_views import VIEWS
@@ -81,3 +82,17 @@ def test_render_errors_are_one_line(args, code, message, tmp_path, capsys, monke
     assert main(["render", str(demo_project_path()), *args]) == code
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_views_registry_is_the_one_list():
+    from mtworkbench.cli import build_parser
+    from mtworkbench.gui import render, view_registry
+
+    # The CLI choices, the renderer and the workspace's detail tabs all come from the registry.
+    render_parser = build_parser()._subparsers._group_actions[0].choices["render"]
+    assert tuple(next(a for a in render_parser._actions if a.dest == "view").choices) == VIEW_NAMES
+    assert render.VIEW_NAMES is view_registry.VIEW_NAMES
+    assert list(VIEWS) == list(DETAIL_VIEW_NAMES)
+    for entry in view_registry.VIEWS:
+        if entry.detail:
+            assert VIEWS[entry.name].title == entry.label, entry.name

@@ -54,7 +54,6 @@ def _mention(span: Any):
 class MetricDetailView(QWidget):
     """One metric's explanation of one segment of one system."""
 
-    view_name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     default_metric: ClassVar[str] = ""
 
