@@ -1,4 +1,5 @@
-"""A judge's stored work queue as typed records, and its JSON form.
+"""A judge's stored work queue as typed records, and its JSON form; the type
+check of a stored learned model.
 
 ``JudgeQueue`` is what ``Project.judge_queues[judge]`` holds and what the
 bundle saves under ``judge_queues``. Its fields are in the order of the JSON
@@ -158,3 +159,45 @@ def _kind(value: Any) -> str:
         return "null"
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "an object"}
     return names.get(type(value), type(value).__name__)
+
+
+# --- the learned metric's stored parameters --------------------------------------------
+# The object is kept as JSON (metrics.learned.LearnedModel reads it and checks its kind,
+# version and shapes when the metric is used); a bundle's copy is type-checked field by
+# field on load so that a broken one is named with its JSON path there.
+_LEARNED_NUMBER_LISTS = ("feature_mean", "feature_scale", "dual_coef")
+_LEARNED_REQUIRED = {"kind", "version", "features", "support_vectors", "gamma", "intercept", *_LEARNED_NUMBER_LISTS}
+_LEARNED_OPTIONAL = {"tokenize", "lowercase", "C", "sigma", "report"}
+
+
+def check_learned_model(value: Any, path: str = "$", file: str | None = None) -> dict[str, Any]:
+    """Type-check a stored learned model (``LearnedModel.to_json``); returns it unchanged."""
+    check = _Check(file)
+    if not isinstance(value, dict):
+        check.fail(f"expected an object, found {_kind(value)}", path)
+    for key in sorted(_LEARNED_REQUIRED - set(value)):
+        check.fail(f"missing field {key!r}", path)
+    for key in sorted(set(value) - _LEARNED_REQUIRED - _LEARNED_OPTIONAL):
+        check.fail(f"unknown field {key!r}", f"{path}.{key}")
+    check.str(value["kind"], f"{path}.kind")
+    check.int(value["version"], f"{path}.version")
+    for i, name in enumerate(check.list(value["features"], f"{path}.features")):
+        check.str(name, f"{path}.features[{i}]")
+    for key in _LEARNED_NUMBER_LISTS:
+        for i, v in enumerate(check.list(value[key], f"{path}.{key}")):
+            check.number(v, f"{path}.{key}[{i}]")
+    for i, row in enumerate(check.list(value["support_vectors"], f"{path}.support_vectors")):
+        for j, v in enumerate(check.list(row, f"{path}.support_vectors[{i}]")):
+            check.number(v, f"{path}.support_vectors[{i}][{j}]")
+    for key in ("gamma", "intercept"):
+        check.number(value[key], f"{path}.{key}")
+    for key in ("C", "sigma"):
+        if value.get(key) is not None:
+            check.number(value[key], f"{path}.{key}")
+    if "tokenize" in value:
+        check.str(value["tokenize"], f"{path}.tokenize")
+    if "lowercase" in value:
+        check.bool(value["lowercase"], f"{path}.lowercase")
+    if "report" in value and not isinstance(value["report"], dict):
+        check.fail(f"expected an object, found {_kind(value['report'])}", f"{path}.report")
+    return value

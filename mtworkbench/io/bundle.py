@@ -33,7 +33,7 @@ from mtworkbench.core.model import (
     Settings,
     System,
 )
-from mtworkbench.core.queue_state import JudgeQueue
+from mtworkbench.core.queue_state import JudgeQueue, check_learned_model
 from mtworkbench.io.atomic import atomic_write_text
 from mtworkbench.io.plaintext import decode_utf8
 
@@ -308,7 +308,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
             raise BundleError(f"queue for unknown judge {judge!r}", f"$.judge_queues.{judge}", file)
         project.set_judge_queue(judge, JudgeQueue.from_json(queue, f"$.judge_queues.{judge}", file))
     learned = data.get("learned_model")
-    project.set_learned_model(None if learned is None else r.obj(learned, "$.learned_model"))
+    project.set_learned_model(None if learned is None else check_learned_model(learned, "$.learned_model", file))
     return project
 
 

@@ -365,7 +365,12 @@ class AnnotateWorkspace(Workspace):
                 if isinstance(event, SpanAdded) and span.annotator not in [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())]:
                     self._fill_annotators()
                 return
-            getattr(self.entities, event.kind)(span)  # span_added/span_removed/span_changed
+            if isinstance(event, SpanAdded):
+                self.entities.span_added(span)
+            elif isinstance(event, SpanRemoved):
+                self.entities.span_removed(span)
+            else:
+                self.entities.span_changed(span)
             if self.view.shows(span.segment):
                 self.view.viewport().update()
                 self._select_span_at_caret()
