@@ -43,7 +43,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import (
     AFFECTS_JUDGMENTS,
     JUDGE_ROSTER,
-    JudgeQueueChanged,
+    QUEUE_EVENTS,
     SettingsChanged,
 )
 from mtworkbench.core.model import Project, ProjectEvent
@@ -625,5 +625,5 @@ class AnalysisWorkspace(Workspace):
             # An import adds thousands of judgments one event each: list the choices once, after the burst.
             self.choices_timer.start()
             self._mark_stale()
-        elif not isinstance(event, (JudgeQueueChanged, SettingsChanged)):
+        elif type(event) not in QUEUE_EVENTS and not isinstance(event, SettingsChanged):
             self._mark_stale()

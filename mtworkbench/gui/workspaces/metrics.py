@@ -33,6 +33,7 @@ from mtworkbench.core.events import (
     AFFECTS_JUDGMENTS,
     AFFECTS_SCORES,
     MEMBERSHIP_EVENTS,
+    QUEUE_EVENTS,
     AnnotationsReset,
     SettingsChanged,
 )
@@ -40,6 +41,7 @@ from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.score_cache import cache_for
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetSettingCommand
+from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
 from mtworkbench.gui.metrics.scoring_job import (
     DEFAULT_CI_SAMPLES,
@@ -49,11 +51,9 @@ from mtworkbench.gui.metrics.scoring_job import (
 )
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
-from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
 from mtworkbench.gui.metrics.worker import ScoringWorker
 from mtworkbench.gui.workspaces.base import Workspace
 from mtworkbench.metrics.spec import parse_spec
-
 
 RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
@@ -400,6 +400,8 @@ class MetricsWorkspace(Workspace):
             self.rescore_timer.start(AUTO_SCORE_DELAY_MS)
 
     def _project_changed(self, event: ProjectEvent) -> None:
+        if type(event) in QUEUE_EVENTS:
+            return  # a judge's queue moving shows nowhere here
         # The cache hears the event itself (after this slot), so refresh a moment later.
         if type(event) in AFFECTS_JUDGMENTS:
             self._human_dirty = True
