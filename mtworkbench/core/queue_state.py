@@ -64,39 +64,39 @@ class JudgeQueue:
         if obj["format"] != QUEUE_FORMAT or isinstance(obj["format"], bool):
             check.fail(f"unsupported queue format {obj['format']!r}; this program reads {QUEUE_FORMAT}", f"{path}.format")
         items = []
-        for i, item in enumerate(check.list(obj["items"], f"{path}.items")):
+        for i, item in enumerate(check.items(obj["items"], f"{path}.items")):
             where = f"{path}.items[{i}]"
             raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__))
             items.append(QueueEntry(
-                system=check.str(raw["system"], f"{where}.system"),
-                segment=check.str(raw["segment"], f"{where}.segment"),
+                system=check.text(raw["system"], f"{where}.system"),
+                segment=check.text(raw["segment"], f"{where}.segment"),
                 reference=check.optional_str(raw["reference"], f"{where}.reference"),
-                repeat=check.bool(raw["repeat"], f"{where}.repeat"),
+                repeat=check.flag(raw["repeat"], f"{where}.repeat"),
                 judgment=check.optional_str(raw["judgment"], f"{where}.judgment"),
             ))
-        position = check.int(obj["position"], f"{path}.position")
+        position = check.integer(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
             check.fail(f"expected an integer from 0 to {len(items)}, found {position}", f"{path}.position")
-        mode = check.str(obj["reference_mode"], f"{path}.reference_mode")
+        mode = check.text(obj["reference_mode"], f"{path}.reference_mode")
         if mode not in REFERENCE_MODES:
             check.fail(f"expected one of {', '.join(REFERENCE_MODES)}, found {mode!r}", f"{path}.reference_mode")
         share = check.number(obj["repeat_share"], f"{path}.repeat_share")
         if not 0 <= share <= 1:
             check.fail(f"expected a share from 0 to 1, found {share}", f"{path}.repeat_share")
-        gap = check.int(obj["min_repeat_gap"], f"{path}.min_repeat_gap")
+        gap = check.integer(obj["min_repeat_gap"], f"{path}.min_repeat_gap")
         if gap < 0:
             check.fail(f"expected a non-negative integer, found {gap}", f"{path}.min_repeat_gap")
         return cls(
             format=QUEUE_FORMAT,
-            seed=check.int(obj["seed"], f"{path}.seed"),
+            seed=check.integer(obj["seed"], f"{path}.seed"),
             repeat_share=obj["repeat_share"],  # kept as written (int or float) for a byte-identical save
             min_repeat_gap=gap,
             reference_mode=mode,
             reference=check.optional_str(obj["reference"], f"{path}.reference"),
             systems=check.optional_str_list(obj["systems"], f"{path}.systems"),
             documents=check.optional_str_list(obj["documents"], f"{path}.documents"),
-            show_source=check.bool(obj["show_source"], f"{path}.show_source"),
-            highlight_overlap=check.bool(obj["highlight_overlap"], f"{path}.highlight_overlap"),
+            show_source=check.flag(obj["show_source"], f"{path}.show_source"),
+            highlight_overlap=check.flag(obj["highlight_overlap"], f"{path}.highlight_overlap"),
             items=items,
             position=position,
         )
@@ -120,30 +120,30 @@ class _Check:
             self.fail(f"unknown field {key!r}", f"{path}.{key}")
         return value
 
-    def list(self, value: Any, path: str) -> list[Any]:
+    def items(self, value: Any, path: str) -> list[Any]:
         if not isinstance(value, list):
             self.fail(f"expected a list, found {_kind(value)}", path)
         return value
 
-    def str(self, value: Any, path: str) -> str:
+    def text(self, value: Any, path: str) -> str:
         if not isinstance(value, str):
             self.fail(f"expected a string, found {_kind(value)}", path)
         return value
 
     def optional_str(self, value: Any, path: str) -> str | None:
-        return None if value is None else self.str(value, path)
+        return None if value is None else self.text(value, path)
 
     def optional_str_list(self, value: Any, path: str) -> list[str] | None:
         if value is None:
             return None
-        return [self.str(v, f"{path}[{i}]") for i, v in enumerate(self.list(value, path))]
+        return [self.text(v, f"{path}[{i}]") for i, v in enumerate(self.items(value, path))]
 
-    def bool(self, value: Any, path: str) -> bool:
+    def flag(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
             self.fail(f"expected true or false, found {_kind(value)}", path)
         return value
 
-    def int(self, value: Any, path: str) -> int:
+    def integer(self, value: Any, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(f"expected an integer, found {_kind(value)}", path)
         return value
@@ -179,15 +179,15 @@ def check_learned_model(value: Any, path: str = "$", file: str | None = None) ->
         check.fail(f"missing field {key!r}", path)
     for key in sorted(set(value) - _LEARNED_REQUIRED - _LEARNED_OPTIONAL):
         check.fail(f"unknown field {key!r}", f"{path}.{key}")
-    check.str(value["kind"], f"{path}.kind")
-    check.int(value["version"], f"{path}.version")
-    for i, name in enumerate(check.list(value["features"], f"{path}.features")):
-        check.str(name, f"{path}.features[{i}]")
+    check.text(value["kind"], f"{path}.kind")
+    check.integer(value["version"], f"{path}.version")
+    for i, name in enumerate(check.items(value["features"], f"{path}.features")):
+        check.text(name, f"{path}.features[{i}]")
     for key in _LEARNED_NUMBER_LISTS:
-        for i, v in enumerate(check.list(value[key], f"{path}.{key}")):
+        for i, v in enumerate(check.items(value[key], f"{path}.{key}")):
             check.number(v, f"{path}.{key}[{i}]")
-    for i, row in enumerate(check.list(value["support_vectors"], f"{path}.support_vectors")):
-        for j, v in enumerate(check.list(row, f"{path}.support_vectors[{i}]")):
+    for i, row in enumerate(check.items(value["support_vectors"], f"{path}.support_vectors")):
+        for j, v in enumerate(check.items(row, f"{path}.support_vectors[{i}]")):
             check.number(v, f"{path}.support_vectors[{i}][{j}]")
     for key in ("gamma", "intercept"):
         check.number(value[key], f"{path}.{key}")
@@ -195,9 +195,9 @@ def check_learned_model(value: Any, path: str = "$", file: str | None = None) ->
         if value.get(key) is not None:
             check.number(value[key], f"{path}.{key}")
     if "tokenize" in value:
-        check.str(value["tokenize"], f"{path}.tokenize")
+        check.text(value["tokenize"], f"{path}.tokenize")
     if "lowercase" in value:
-        check.bool(value["lowercase"], f"{path}.lowercase")
+        check.flag(value["lowercase"], f"{path}.lowercase")
     if "report" in value and not isinstance(value["report"], dict):
         check.fail(f"expected an object, found {_kind(value['report'])}", f"{path}.report")
     return value
