@@ -363,6 +363,19 @@ def test_project_changes_mark_results_stale(qtbot, workspace):
     assert "out of date" in ws.status.text()
 
 
+def test_judge_queue_moves_leave_results_current(qtbot, workspace):
+    from mtworkbench.core.judging import JudgeSession, QueueConfig
+
+    ws = workspace
+    run_compute(qtbot, ws)
+    shown = ws.status.text()
+    project = ws.project
+    session = JudgeSession.start(project, project.judges[0], QueueConfig(repeat_share=0))
+    session.forward()
+    session.set_option("show_source", True)
+    assert ws.status.text() == shown  # a queue is not an input of any analysis
+
+
 def test_empty_state_screenshot(qtbot, demo_copy, screenshot_dir):
     from mtworkbench.gui.main_window import MainWindow
 
