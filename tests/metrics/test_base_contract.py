@@ -131,8 +131,8 @@ def test_every_metric_prepares_references_once_for_two_systems(spec: str) -> Non
     metric.prepare_references = counting  # type: ignore[method-assign]
     refs = [["the cat sat on the mat", "a dog"], ["the cat is on the mat", None]]
     one = metric.score(ScoringInput(["the cat sat on a mat", "a dog barked"], [list(s) for s in refs]))
-    two = metric.score(ScoringInput(["on the mat sat one cat", "dog"], [list(s) for s in refs]))
-    again = create_metric(spec).score(ScoringInput(["on the mat sat one cat", "dog"], refs))
+    two = metric.score(ScoringInput(["the mat", "dog"], [list(s) for s in refs]))
+    again = create_metric(spec).score(ScoringInput(["the mat", "dog"], refs))
     assert len(calls) == 1
     # the cached references give the same numbers as a fresh instance
     assert np.array_equal(two.stats, again.stats) and two.corpus == again.corpus
