@@ -263,7 +263,7 @@ class Metric(ABC):
             o.name: o.convert(self.name, options[o.name]) if o.name in options else o.default
             for o in self.option_specs
         }
-        self._reference_cache: OrderedDict[Any, Sequence[Any]] = OrderedDict()
+        self._reference_cache: OrderedDict[Any, Any] = OrderedDict()
         self.validate_options()
 
     def validate_options(self) -> None:
@@ -310,14 +310,16 @@ class Metric(ABC):
         options = tuple((k, _hashable(self.options[k])) for k in names)
         return options, tuple(tuple(stream) for stream in data.references)
 
-    def prepare_references(self, data: ScoringInput) -> Sequence[Any]:
-        """Per segment, what ``statistics_row`` gets; override for corpus-wide data."""
+    def prepare_references(self, data: ScoringInput) -> Any:
+        """What the metric keeps of the input's references: by default a list of
+        ``extract_reference`` per segment (indexed by segment in the base loop);
+        a metric overriding ``segment_statistics`` may return its own structure."""
         streams = data.references
         return [
             self.extract_reference(i, [s[i] for s in streams]) for i in range(data.n_segments)
         ]
 
-    def references(self, data: ScoringInput) -> Sequence[Any]:
+    def references(self, data: ScoringInput) -> Any:
         """``prepare_references(data)``, cached by reference content and options."""
         key = self.reference_key(data)
         cache = self._reference_cache

@@ -15,7 +15,7 @@ lower is better (WER exceeds 1 when insertions outnumber reference words):
   sufficient statistics. Corpus = summed errors / summed reference lengths.
 - A zero reference length follows sacrebleu's TER convention: the rate is 0
   when there are no errors (empty hypothesis) and 1 otherwise.
-- ``explain(data, i)`` gives the reference chosen and a minimal word alignment
+- ``explain(data, segment, ref=None)`` gives the reference chosen and a minimal word alignment
   (equal / substitute / insert / delete steps) for the views.
 
 TER, chrF and chrF++ are computed by sacrebleu (same numbers by construction):

@@ -254,8 +254,8 @@ class GTM(Metric):
             out.hyp_tokens, out.grid, out.selection, out.mms, out.mean_ref_len
         )
         axis: list[str] = []
-        for ref in out.ref_tokens:
-            axis.extend(ref)
+        for tokens in out.ref_tokens:
+            axis.extend(tokens)
             axis.append("")  # barrier
         p, r, f = prf(mms, len(hyp_tokens), mean_ref)
         used = sum(b.weight for b in sel.blocks)
