@@ -229,11 +229,12 @@ class Metric(ABC):
     - ``aggregate(totals)``: the score from summed statistics.
 
     The base class owns the loop over segments (``segment_statistics``), with
-    progress reports and cancel checks every ``progress_every`` segments. A
-    metric with corpus-level needs overrides ``prepare_references`` (e.g. NIST's
-    information weights) or ``segment_statistics`` (e.g. BLEU's vectorised
-    matching), and then still uses ``references`` (the cache) and ``segments``
-    (progress and cancel). It may override ``segment_scores``, ``extras``,
+    progress reports and cancel checks every ``progress_step(n)`` segments
+    (``progress_every`` unless overridden). A metric with corpus-level needs
+    overrides ``prepare_references`` (e.g. NIST's information weights) or
+    ``segment_statistics`` (e.g. BLEU's vectorised matching), and then still
+    uses ``references`` (the cache) and ``segments`` or ``batches`` (progress
+    and cancel). It may override ``segment_scores``, ``extras``,
     ``signature_fields`` and ``explain``.
     """
 
@@ -332,6 +333,26 @@ class Metric(ABC):
             cache.popitem(last=False)
         return prepared
 
+    def progress_step(self, n: int) -> int:
+        """Items between two progress reports and cancel checks, for n items."""
+        return self.progress_every
+
+    def batches(
+        self,
+        n: int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+        every: int | None = None,
+    ) -> Iterator[range]:
+        """0..n-1 in ranges of ``every`` (default ``progress_step(n)``) items: before
+        each, check cancel and report progress(done, n); at the end report (n, n)."""
+        step = max(1, every or self.progress_step(n))
+        for start in range(0, n, step):
+            check_cancel(cancel)
+            report(progress, start, n)
+            yield range(start, min(n, start + step))
+        report(progress, n, n)
+
     def segments(
         self,
         n: int,
@@ -339,15 +360,9 @@ class Metric(ABC):
         cancel: CancelCheck | None = None,
         every: int | None = None,
     ) -> Iterator[int]:
-        """0..n-1, reporting progress(done, n) and checking cancel every
-        ``every`` (default ``progress_every``) items, and progress(n, n) at the end."""
-        step = max(1, every or self.progress_every)
-        for i in range(n):
-            if i % step == 0:
-                check_cancel(cancel)
-                report(progress, i, n)
-            yield i
-        report(progress, n, n)
+        """0..n-1 one by one, with the progress and cancel of ``batches``."""
+        for batch in self.batches(n, progress, cancel, every):
+            yield from batch
 
     def segment_rows(
         self,
@@ -361,8 +376,9 @@ class Metric(ABC):
         prepared = self.references(data)
         hypotheses = data.hypotheses
         out = np.zeros((data.n_segments, width))
-        for i in self.segments(data.n_segments, progress, cancel):
-            out[i] = row(i, hypotheses[i], prepared[i])
+        for batch in self.batches(data.n_segments, progress, cancel):
+            for i in batch:
+                out[i] = row(i, hypotheses[i], prepared[i])
         return out
 
     def segment_statistics(

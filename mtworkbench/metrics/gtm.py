@@ -13,7 +13,7 @@ length); P, R and F of a corpus or document come from their sums.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -169,14 +169,8 @@ class GTM(Metric):
         return self.options["e"]
 
     # GTM is slow per segment: report and check cancel about every 1% of the input.
-    def segments(
-        self,
-        n: int,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-        every: int | None = None,
-    ) -> Iterator[int]:
-        return super().segments(n, progress, cancel, every or max(1, n // 100))
+    def progress_step(self, n: int) -> int:
+        return max(1, n // 100)
 
     # References are kept as texts (score_segment tokenises both sides).
     reference_options: ClassVar[tuple[str, ...]] = ()
