@@ -13,6 +13,11 @@ with a tab in it, is tab-separated; otherwise comma-separated.
 Every malformed row is refused with the file, line and column named; nothing
 is imported from a file with an error.
 
+Export guards cells a spreadsheet would evaluate (a leading ``=``, ``+``, ``-``,
+``@``, TAB or CR, unless the cell is a number) with a leading ``'`` and doubles a
+leading ``'``; reading removes one leading ``'`` from every cell, so export ->
+import is exact (``core.spreadsheet``). ``raw`` export writes cells unchanged.
+
 Segment-level scores (``read_score_lines``, ``read_mqm_tsv``) become
 judgments of a named pseudo-judge with ``score`` and ``scale`` set: a DA
 z-score or an MQM value is kept as the number it is (MQM: 0 best, more
@@ -31,6 +36,7 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Judgment, ModelError, Project
+from mtworkbench.core.spreadsheet import neutralise, restore
 
 COLUMNS: tuple[str, ...] = ("judge", "system", "segment", "reference", "adequacy", "fluency", "seconds", "comment")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("score", "scale", "timestamp")
@@ -142,6 +148,7 @@ def read_judgment_rows(path: str | Path) -> list[JudgmentRow]:
         line = reader.line_num
         if not fields or (len(fields) == 1 and not fields[0].strip()):
             continue  # blank line
+        fields = [restore(f) for f in fields]  # undo the export's formula guard
         where = f"{path}:{start}"
         if len(fields) != len(header):
             raise DataError(f"{where}: expected {len(header)} fields, found {len(fields)}")
@@ -298,8 +305,12 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",") -> str:
-    """The table as text; optional columns only when some judgment uses them."""
+def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",", raw: bool = False) -> str:
+    """The table as text; optional columns only when some judgment uses them.
+
+    Cells a spreadsheet would evaluate (``=cmd``, ``+1+1``, ``@SUM``) get a leading
+    ``'`` unless ``raw``; ``read_judgment_rows`` removes it again.
+    """
     extra = [
         name
         for name in OPTIONAL_COLUMNS
@@ -322,7 +333,7 @@ def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",") -> str:
         for name in extra:
             value = getattr(j, name)
             row.append("" if value is None else (repr(float(value)) if name == "score" else str(value)))
-        writer.writerow(row)
+        writer.writerow(row if raw else [neutralise(cell) for cell in row])
     return out.getvalue()
 
 
@@ -331,13 +342,13 @@ def ordered_judgments(project: Project) -> list[Judgment]:
     return sorted(project.judgments, key=lambda j: (j.judge, project.segment_position(j.segment), j.system))
 
 
-def export_judgments(project: Project, path: str | Path) -> int:
+def export_judgments(project: Project, path: str | Path, raw: bool = False) -> int:
     """Write the project's judgments (``ordered_judgments``); returns how many."""
     from mtworkbench.io.atomic import atomic_write_text
 
     judgments = ordered_judgments(project)
     delimiter = "\t" if str(path).lower().endswith(".tsv") else ","
-    atomic_write_text(path, judgments_table(judgments, delimiter), keep_backup=False)
+    atomic_write_text(path, judgments_table(judgments, delimiter, raw), keep_backup=False)
     return len(judgments)
 
 

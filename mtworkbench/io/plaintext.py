@@ -124,12 +124,19 @@ def read_lines(path: str | Path) -> list[str]:
     return split_lines(read_text(path))
 
 
-def write_lines(path: str | Path, lines: Sequence[str]) -> None:
-    from mtworkbench.io.atomic import atomic_write_text
-
+def check_writable_lines(path: str | Path, lines: Sequence[str]) -> None:
+    """Refuse what a one-segment-per-line file cannot hold (and ``read_lines`` would refuse)."""
     for i, line in enumerate(lines, 1):
         if "\n" in line:
             raise DataError(f"{path}: segment {i} contains a line break and cannot be written one per line")
+        if "\x00" in line:
+            raise DataError(f"{path}: segment {i} contains a NUL character, which a text file cannot hold")
+
+
+def write_lines(path: str | Path, lines: Sequence[str]) -> None:
+    from mtworkbench.io.atomic import atomic_write_text
+
+    check_writable_lines(path, lines)
     atomic_write_text(path, "".join(f"{line}\n" for line in lines), keep_backup=False)
 
 

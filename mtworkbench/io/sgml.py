@@ -54,6 +54,7 @@ follow the scheme above.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -360,6 +361,10 @@ def render_set(project: Project, kind: str, label: str | None, texts: dict[str, 
     return "\n".join(lines) + "\n"
 
 
+# Room for a prefix, a collision number and an extension within a 255-byte file name.
+MAX_STEM_BYTES = 200
+
+
 def _file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
     """File names made from ids: unsafe characters replaced, collisions numbered.
 
@@ -368,6 +373,9 @@ def _file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
     stems = []
     for item in ids:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in item)
+        if len(safe.encode("utf-8")) > MAX_STEM_BYTES:  # file names are at most 255 bytes
+            digest = hashlib.sha1(item.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            safe = safe.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "-" + digest
         stem, n = f"{prefix}{safe}", 2
         while stem.lower() in taken:
             stem, n = f"{prefix}{safe}-{n}", n + 1
