@@ -391,6 +391,9 @@ def export_sgml(project: Project, folder: str | Path) -> list[Path]:
 
     def write(stem: str, content: str) -> None:
         target = folder / f"{stem}.sgm"
+        if "\x00" in content:  # the reader refuses NUL: never write a file that cannot be read back
+            line = content.count("\n", 0, content.index("\x00")) + 1
+            raise DataError(f"{target}:{line}: a text contains a NUL character, which an SGML file cannot hold")
         atomic_write_text(target, content, keep_backup=False)
         written.append(target)
 

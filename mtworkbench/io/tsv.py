@@ -156,7 +156,8 @@ def import_tsv(
 
 
 def _field(value: str, what: str) -> str:
-    for char, shown in (("\t", "a TAB"), ("\n", "a line break"), ("\r", "a carriage return")):
+    for char, shown in (("\t", "a TAB"), ("\n", "a line break"), ("\r", "a carriage return"),
+                        ("\x00", "a NUL character")):
         if char in value:
             raise DataError(f"{what} contains {shown}, which a TSV field cannot hold")
     return value

@@ -228,6 +228,8 @@ def load_model_file(path: str | Path) -> LearnedModel:
     try:
         # A regular file of bounded size only: a FIFO or a device would hang or fill memory.
         obj = json.loads(read_regular_bytes(path, max_bytes=MODEL_FILE_LIMIT).decode("utf-8"))
+    except DataError:
+        raise
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 (byte offset {exc.start})") from None
     except json.JSONDecodeError as exc:
