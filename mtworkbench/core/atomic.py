@@ -51,8 +51,13 @@ def temp_pattern(target_name: str) -> re.Pattern[str]:
     return re.compile(r"\." + re.escape(target_name) + r"\.(?:bak\.)?[a-z0-9_]{8}\.tmp")
 
 
-def remove_stale_temp_files(path: str | Path) -> list[Path]:
-    """Delete temporary files that an interrupted write of ``path`` left; returns them."""
+def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[Path]:
+    """Delete temporary files that an interrupted write of ``path`` left; returns them.
+
+    Normally only files older than this process go (a concurrent writer's file is
+    younger); ``all_stale`` is for callers holding a lock that every writer of
+    ``path`` takes (bundles), for whom any leftover is stale.
+    """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     pattern = temp_pattern(path.name)
@@ -67,7 +72,7 @@ def remove_stale_temp_files(path: str | Path) -> list[Path]:
         try:
             info = entry.stat(follow_symlinks=False)
             # Older than this process: no write of ours, and no live writer started after us.
-            if info.st_mtime < _PROCESS_START - 1 and entry.is_file(follow_symlinks=False):
+            if (all_stale or info.st_mtime < _PROCESS_START - 1) and entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
         except OSError:
@@ -75,11 +80,17 @@ def remove_stale_temp_files(path: str | Path) -> list[Path]:
     return removed
 
 
-def atomic_write_stream(path: str | Path, write: Callable[[BinaryIO], None], keep_backup: bool = False) -> None:
-    """Atomically replace ``path`` with what ``write(handle)`` writes to a binary handle."""
+def atomic_write_stream(
+    path: str | Path, write: Callable[[BinaryIO], None], keep_backup: bool = False, locked: bool = False
+) -> None:
+    """Atomically replace ``path`` with what ``write(handle)`` writes to a binary handle.
+
+    ``locked``: the caller holds the lock every writer of ``path`` takes, so all
+    leftover temporary files of ``path`` are stale and removed.
+    """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    remove_stale_temp_files(path)
+    remove_stale_temp_files(path, all_stale=locked)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         # mkstemp creates 0600; give the file the mode a plain open() would (or the old file's).
@@ -100,12 +111,12 @@ def atomic_write_stream(path: str | Path, write: Callable[[BinaryIO], None], kee
         raise
 
 
-def atomic_write_bytes(path: str | Path, data: bytes, keep_backup: bool = True) -> None:
-    atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup)
+def atomic_write_bytes(path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False) -> None:
+    atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked)
 
 
-def atomic_write_text(path: str | Path, text: str, keep_backup: bool = True) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup)
+def atomic_write_text(path: str | Path, text: str, keep_backup: bool = True, locked: bool = False) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup, locked=locked)
 
 
 def backup_path(path: str | Path) -> Path:

@@ -152,7 +152,7 @@ def save_bundle(project: Project, path: str | Path, expected_hash: str | None = 
             actual = disk_hash(path)
             if actual != expected_hash:
                 raise BundleChangedOnDisk(str(path), expected_hash, actual)
-        atomic_write_bytes(path, data, keep_backup=True)
+        atomic_write_bytes(path, data, keep_backup=True, locked=True)
     return content_hash(data)
 
 
@@ -194,7 +194,7 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
         yield loaded.project
         after = dumps(loaded.project)
         if after != before:
-            atomic_write_bytes(path, after.encode("utf-8"), keep_backup=True)
+            atomic_write_bytes(path, after.encode("utf-8"), keep_backup=True, locked=True)
 
 
 def loads(text: str, file: str | None = None) -> Project:

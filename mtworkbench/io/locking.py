@@ -123,7 +123,7 @@ def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[No
             except Timeout:
                 raise BundleLocked(str(bundle), _holder_text(bundle), wait) from None
             try:
-                atomic_write_text(info_path(bundle), json.dumps(_me()) + "\n", keep_backup=False)
+                atomic_write_text(info_path(bundle), json.dumps(_me()) + "\n", keep_backup=False, locked=True)
             except OSError:
                 pass  # the lock itself holds; only the description of its holder is missing
         held.count += 1
