@@ -4,6 +4,11 @@
 class DataError(ValueError):
     """Input data is malformed: the message names the file, line or field and what was expected."""
 
+    def __str__(self) -> str:
+        # A message may quote what was refused (a lone surrogate, an undecodable file name);
+        # escape it so that printing the message can never fail in turn.
+        return super().__str__().encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 class BundleError(DataError):
     """A project bundle cannot be loaded; ``path`` is the JSON path of the problem."""

@@ -15,8 +15,6 @@ The project's own readers (judgments CSV/TSV, corpus TSV) call ``restore``;
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterable, Sequence
 
@@ -45,14 +43,27 @@ def restore(cell: str) -> str:
     return cell[1:] if cell.startswith(QUOTE) else cell
 
 
+def format_row(cells: Sequence[str], delimiter: str = ",") -> str:
+    """One CSV/TSV row ending in LF; a cell is quoted when it holds the delimiter, a quote, LF or CR.
+
+    (``csv.writer`` with an LF line terminator leaves a lone CR unquoted, which
+    splits the row when it is read back.)
+    """
+    out = []
+    for cell in cells:
+        if delimiter in cell or any(c in cell for c in '"\n\r'):
+            cell = '"' + cell.replace('"', '""') + '"'
+        out.append(cell)
+    return delimiter.join(out) + "\n"
+
+
 def table_text(rows: Iterable[Sequence[object]], delimiter: str = ",", raw: bool = False) -> str:
     """CSV (or TSV with ``delimiter='\\t'``) text of the rows, every cell neutralised unless ``raw``.
 
     Cells are ``str()``-ed first; what the GUI's Copy TSV and Export CSV should call.
     """
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    parts = []
     for row in rows:
         cells = ["" if c is None else str(c) for c in row]
-        writer.writerow(cells if raw else [neutralise(c) for c in cells])
-    return out.getvalue()
+        parts.append(format_row(cells if raw else [neutralise(c) for c in cells], delimiter))
+    return "".join(parts)

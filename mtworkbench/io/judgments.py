@@ -36,7 +36,7 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Judgment, ModelError, Project
-from mtworkbench.core.spreadsheet import neutralise, restore
+from mtworkbench.core.spreadsheet import format_row, neutralise, restore
 
 COLUMNS: tuple[str, ...] = ("judge", "system", "segment", "reference", "adequacy", "fluency", "seconds", "comment")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("score", "scale", "timestamp")
@@ -316,9 +316,7 @@ def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",", raw: bo
         for name in OPTIONAL_COLUMNS
         if any(getattr(j, name) not in (None, "") for j in judgments)
     ]
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(COLUMNS + tuple(extra))
+    out = [format_row(COLUMNS + tuple(extra), delimiter)]
     for j in judgments:
         row = [
             j.judge,
@@ -333,8 +331,8 @@ def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",", raw: bo
         for name in extra:
             value = getattr(j, name)
             row.append("" if value is None else (repr(float(value)) if name == "score" else str(value)))
-        writer.writerow(row if raw else [neutralise(cell) for cell in row])
-    return out.getvalue()
+        out.append(format_row(row if raw else [neutralise(cell) for cell in row], delimiter))
+    return "".join(out)
 
 
 def ordered_judgments(project: Project) -> list[Judgment]:

@@ -370,12 +370,15 @@ def _file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
 
     ``taken`` holds lower-cased stems, so names also differ on case-insensitive file systems.
     """
-    stems = []
+    safes = []
     for item in ids:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in item)
         if len(safe.encode("utf-8")) > MAX_STEM_BYTES:  # file names are at most 255 bytes
             digest = hashlib.sha1(item.encode("utf-8", "surrogatepass")).hexdigest()[:10]
             safe = safe.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "-" + digest
+        safes.append(safe)
+    stems = []
+    for safe in safes:
         stem, n = f"{prefix}{safe}", 2
         while stem.lower() in taken:
             stem, n = f"{prefix}{safe}-{n}", n + 1

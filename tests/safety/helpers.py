@@ -19,7 +19,8 @@ def project(n_segments: int = 3, n_systems: int = 2, text_len: int = 20, name: s
     for k in range(n_systems):
         p.add_system(System(f"sys{k}", "machine", {s.id: f"hyp {k} {s.id} " + "z" * text_len for s in segs}))
     p.add_judge("ann")
-    p.add_judgment(Judgment("j1", "ann", "sys0", "s1", "r1", adequacy=4, fluency=3))
+    if n_systems:
+        p.add_judgment(Judgment("j1", "ann", "sys0", "s1", "r1", adequacy=4, fluency=3))
     return p
 
 
