@@ -131,6 +131,14 @@ def check_writable_lines(path: str | Path, lines: Sequence[str]) -> None:
             raise DataError(f"{path}: segment {i} contains a line break and cannot be written one per line")
         if "\x00" in line:
             raise DataError(f"{path}: segment {i} contains a NUL character, which a text file cannot hold")
+        if line.endswith("\r"):
+            raise DataError(f"{path}: segment {i} ends in a carriage return, which would read back as a CRLF line end")
+    bare_cr = sum(line.count("\r") for line in lines)
+    if bare_cr > len(lines):
+        raise DataError(
+            f"{path}: the segments hold {bare_cr} carriage returns in {len(lines)} lines; the file would read "
+            "as CR-only line endings"
+        )
 
 
 def write_lines(path: str | Path, lines: Sequence[str]) -> None:
