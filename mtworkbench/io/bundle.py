@@ -22,6 +22,7 @@ from typing import Any
 
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.metric_files import file_options_in_spec
 from mtworkbench.core.model import (
     RATING_RANGE,
     SYSTEM_KINDS,
@@ -409,26 +410,15 @@ def _refuse_file_options(spec: str, path: str, file: str | None) -> None:
     Such options are for the command line and the app's settings dialog, where a
     person types the path; in a bundle they are refused at load.
     """
-    from mtworkbench.metrics.base import MetricSpecError
-    from mtworkbench.metrics.registry import metric_class
-    from mtworkbench.metrics.spec import parse_spec
-
-    if ":" not in spec:
-        return  # no options, nothing to open
-    try:
-        name, options = parse_spec(spec)
-        file_options = getattr(metric_class(name), "file_options", ())
-    except MetricSpecError:
-        return  # not a usable spec: scoring reports it when the metric is chosen
-    for option in options:
-        if option in file_options:
-            raise BundleError(
-                f"metric {spec!r} names a file ({option}=...); a bundle may not make mtworkbench open a path - "
-                f"remove the option from the bundle and give it on the command line "
-                f"(--metric '{name}:{option}=PATH') or in the Metrics settings",
-                path,
-                file,
-            )
+    for option in file_options_in_spec(spec):
+        name = spec.strip().partition(":")[0].strip()
+        raise BundleError(
+            f"metric {spec!r} names a file ({option}=...); a bundle may not make mtworkbench open a path - "
+            f"remove the option from the bundle and give it on the command line "
+            f"(--metric '{name}:{option}=PATH') or in the Metrics settings",
+            path,
+            file,
+        )
 
 
 def _wrap(action: Callable[[], None], path: str, file: str | None) -> None:

@@ -59,6 +59,7 @@ import numpy as np
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.files import MIB, read_regular_bytes
+from mtworkbench.core.metric_files import FILE_OPTIONS
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import Metric, MetricError, Option, ScoringInput
 from mtworkbench.metrics.edit import levenshtein, position_independent_errors
@@ -251,7 +252,7 @@ class LearnedMetric(Metric):
         Option("model", str, "", "JSON file of a trained model (default: the bundle's model)"),
     )
     # Options whose value is a path the metric opens: a bundle's settings may not carry them.
-    file_options: ClassVar[tuple[str, ...]] = ("model",)
+    file_options: ClassVar[tuple[str, ...]] = FILE_OPTIONS["learned"]
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -13,6 +13,7 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.errors import BundleError, DataError
 from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.metric_files import FILE_OPTIONS, file_options_in_spec
 from mtworkbench.io.bundle import dumps, load_bundle, loads, project_to_dict
 from mtworkbench.io.json_checks import MAX_DEPTH, parse_json
 from mtworkbench.io.plaintext import detect_wide_encoding, read_lines, read_text
@@ -78,6 +79,7 @@ def test_bundle_may_not_name_a_file_for_a_metric(tmp_path):
     with pytest.raises(BundleError, match="names a file") as caught:
         loads(json.dumps(data))
     assert caught.value.json_path == "$.settings.metrics[1]"
+    assert file_options_in_spec(" Learned : tokenize=none, model = x.json") == ["model"]
     data["settings"]["metrics"] = ["bleu:tokenize=none", "learned", "no-such-metric:x=1"]
     assert loads(json.dumps(data)).settings.metrics[1] == "learned"
 
@@ -92,6 +94,7 @@ def test_every_path_option_is_declared():
         for option in cls.option_specs:
             names_a_file = any(w in option.help.lower() for w in ("file", "path", "folder", "directory"))
             assert names_a_file == (option.name in declared), f"{name}:{option.name}"
+        assert tuple(declared) == FILE_OPTIONS.get(name, ()), name  # the loader's list (core) agrees
 
 
 # --- files ------------------------------------------------------------------------------
