@@ -61,13 +61,7 @@ class LockHolder:
 
 def read_holder(bundle: str | Path) -> LockHolder | None:
     """The writer described in the lock's info file, or None when there is none (or it is unreadable)."""
-    try:
-        with open(info_path(bundle), "rb") as handle:
-            raw = json.loads(handle.read(4096).decode("utf-8"))
-        return LockHolder(int(raw["pid"]), str(raw["user"]), str(raw["host"]), str(raw["since"]),
-                          str(raw.get("program", "")))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return _read_marker(info_path(bundle))
 
 
 def _me() -> dict[str, object]:
@@ -144,3 +138,62 @@ def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[No
 def _holder_text(bundle: Path) -> str:
     holder = read_holder(bundle)
     return "" if holder is None else holder.describe()
+
+
+# --- "open in another instance" markers (LibreOffice's .~lock files) ----------------------
+# Not a lock: the app writes ``.NAME.open`` while it has a bundle open, so that a second
+# instance can say "open in another window by USER on HOST since TIME" before the user edits.
+
+
+def open_marker_path(bundle: str | Path) -> Path:
+    bundle = Path(bundle)
+    return bundle.with_name(f".{bundle.name}.open")
+
+
+def mark_open(bundle: str | Path) -> None:
+    """Record that this process has ``bundle`` open (replacing any stale marker)."""
+    atomic_write_text(open_marker_path(bundle), json.dumps(_me()) + "\n", keep_backup=False)
+
+
+def unmark_open(bundle: str | Path) -> None:
+    """Remove this process's marker (another process's marker is left alone)."""
+    holder = _read_marker(open_marker_path(bundle))
+    if holder is not None and holder.pid == os.getpid() and holder.host == socket.gethostname():
+        try:
+            os.unlink(open_marker_path(bundle))
+        except OSError:
+            pass
+
+
+def open_elsewhere(bundle: str | Path) -> LockHolder | None:
+    """Who else has ``bundle`` open, from its marker; None if nobody (or only this process).
+
+    A marker left by a process of this host that no longer runs (a crash) does not count.
+    """
+    holder = _read_marker(open_marker_path(bundle))
+    if holder is None:
+        return None
+    if holder.host == socket.gethostname():
+        if holder.pid == os.getpid() or not _running(holder.pid):
+            return None
+    return holder
+
+
+def _read_marker(path: Path) -> LockHolder | None:
+    try:
+        with open(path, "rb") as handle:
+            raw = json.loads(handle.read(4096).decode("utf-8"))
+        return LockHolder(int(raw["pid"]), str(raw["user"]), str(raw["host"]), str(raw["since"]),
+                          str(raw.get("program", "")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # exists, owned by someone else
+    return True

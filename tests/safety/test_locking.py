@@ -229,3 +229,26 @@ def test_cli_import_scores_and_train_keep_concurrent_judges(tmp_path):
                  "--scores", str(scores), "--scale", "da-z")
     assert result.returncode == 0, result.stderr
     assert sum(1 for j in load_bundle(bundle).judgments if j.judge == "da") == 3
+
+
+def test_open_marker_flags_another_instance(tmp_path):
+    from mtworkbench.io.locking import mark_open, open_elsewhere, open_marker_path, unmark_open
+
+    bundle = tmp_path / "b.mtwb.json"
+    save_bundle(project(), bundle)
+    mark_open(bundle)
+    assert open_elsewhere(bundle) is None  # this process's own marker
+    other = subprocess.run(
+        [sys.executable, "-c",
+         "import sys, json\nfrom mtworkbench.io.locking import open_elsewhere\n"
+         "h = open_elsewhere(sys.argv[1])\nprint(json.dumps(None if h is None else [h.pid, h.user, h.host]))",
+         str(bundle)], env=env(), capture_output=True, text=True, timeout=120)
+    pid, user, host = json.loads(other.stdout)
+    assert pid == __import__("os").getpid() and user and host
+    unmark_open(bundle)
+    assert not open_marker_path(bundle).exists()
+    # A marker of a process that died (a crash) is not "open elsewhere".
+    dead = subprocess.run([sys.executable, "-c", "import sys\nfrom mtworkbench.io.locking import mark_open\n"
+                           "mark_open(sys.argv[1])", str(bundle)], env=env(), timeout=120)
+    assert dead.returncode == 0 and open_marker_path(bundle).exists()
+    assert open_elsewhere(bundle) is None
