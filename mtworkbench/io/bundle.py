@@ -47,6 +47,9 @@ FORMAT = "mtworkbench-project"
 FORMAT_VERSION = 1
 SUFFIX = ".mtwb.json"
 
+# Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
+FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
+
 # MIGRATIONS[n] turns a version-n bundle dict into version n+1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
@@ -199,7 +202,7 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    return project_from_dict(parse_json(text, file=file), file=file)
+    return project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
 
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:

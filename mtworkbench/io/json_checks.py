@@ -55,8 +55,16 @@ def _parse_constant(text: str) -> Any:
     return _Unsavable(f"{text} is not a number that can be saved (only finite numbers)")
 
 
-def parse_json(text: str, file: str | None = None, max_depth: int = MAX_DEPTH) -> Any:
-    """``json.loads`` that refuses what could not be saved again; BundleError names the path."""
+def parse_json(
+    text: str, file: str | None = None, max_depth: int = MAX_DEPTH, free_form: tuple[str, ...] | None = None
+) -> Any:
+    """``json.loads`` that refuses what could not be saved again; BundleError names the path.
+
+    ``free_form``: the top-level fields whose depth the caller's own type checks do
+    not bound (the rest of a bundle is checked level by level by the loader); only
+    they are walked for depth, unless an unsavable value or a surrogate escape was
+    seen, when the whole tree is walked to name its path. None walks everything.
+    """
     found_unsavable = False
 
     def flag(parse):
@@ -82,13 +90,22 @@ def parse_json(text: str, file: str | None = None, max_depth: int = MAX_DEPTH) -
     except RecursionError:
         raise BundleError(f"nested deeper than {max_depth} levels; a project bundle is never that deep",
                           "$", file) from None
-    check_tree(data, file, max_depth, strings=found_unsavable or bool(_SURROGATE_ESCAPE.search(text)))
+    suspicious = found_unsavable or bool(_SURROGATE_ESCAPE.search(text))
+    if suspicious or free_form is None or not isinstance(data, dict):
+        check_tree(data, file, max_depth, strings=suspicious)
+    else:
+        for key in free_form:
+            if key in data:
+                check_tree(data[key], file, max_depth, strings=False, path=f"$.{key}", depth=1)
     return data
 
 
-def check_tree(data: Any, file: str | None = None, max_depth: int = MAX_DEPTH, strings: bool = True) -> None:
+def check_tree(
+    data: Any, file: str | None = None, max_depth: int = MAX_DEPTH, strings: bool = True, path: str = "$",
+    depth: int = 0,
+) -> None:
     """Walk without recursion: depth, unsavable numbers and (with ``strings``) lone surrogates."""
-    stack: list[tuple[Any, str, int]] = [(data, "$", 0)]
+    stack: list[tuple[Any, str, int]] = [(data, path, depth)]
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, dict):
