@@ -187,18 +187,22 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
     """Read-modify-write a bundle under its exclusive lock: no concurrent update is lost.
 
     ``with bundle_transaction(path) as project: ...`` locks, loads, yields the
-    project and, when the block ends without an error and the project changed,
-    saves it atomically before releasing the lock. On an error nothing is written.
+    project and, when the block ends without an error and the project no longer
+    serialises to the bytes read, saves it atomically before releasing the lock.
+    On an error nothing is written.
     A second writer waits up to ``timeout`` seconds (default ``MTWB_LOCK_TIMEOUT``
     or 30) and then fails with ``BundleLocked`` naming who holds the lock.
     """
     with bundle_lock(path, timeout):
-        loaded = read_bundle(path)
-        before = dumps(loaded.project)
-        yield loaded.project
-        after = dumps(loaded.project)
-        if after != before:
-            atomic_write_bytes(path, after.encode("utf-8"), keep_backup=True, locked=True)
+        path = Path(path)
+        data = read_regular_bytes(path)
+        project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+        yield project
+        after = dumps(project).encode("utf-8")
+        # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
+        # nothing changed (a hand-formatted one is rewritten in the standard layout).
+        if after != data:
+            atomic_write_bytes(path, after, keep_backup=True, locked=True)
 
 
 def loads(text: str, file: str | None = None) -> Project:
