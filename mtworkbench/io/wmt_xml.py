@@ -378,6 +378,7 @@ def export_wmt_xml(project: Project, out: str | Path) -> list[Path]:
     target = Path(out)
     if target.is_dir():
         target = target / "corpus.xml"
+    text = render_wmt_xml(project)  # before creating anything: a refused text leaves no folder
     target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, render_wmt_xml(project), keep_backup=False)
+    atomic_write_text(target, text, keep_backup=False)
     return [target]

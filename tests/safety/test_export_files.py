@@ -82,3 +82,13 @@ def test_a_failing_write_midway_removes_what_was_written(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         export_corpus(p, "plain", out)
     assert sorted(x.name for x in out.iterdir()) == ["source.txt"]  # new files gone, older file kept
+
+
+def test_single_file_exports_create_no_folder_when_refused(tmp_path):
+    p = _with_systems(["s"])
+    p.system("s").texts["s1"] = "NUL \x00"
+    for fmt, name in (("tsv", "c.tsv"), ("wmt-xml", "c.xml")):
+        target = tmp_path / f"new-{fmt}" / name
+        with pytest.raises(DataError):
+            export_corpus(p, fmt, target)
+        assert not target.parent.exists()
