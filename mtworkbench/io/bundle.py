@@ -143,15 +143,18 @@ def disk_hash(path: str | Path) -> str | None:
         return None
 
 
-def save_bundle(project: Project, path: str | Path, expected_hash: str | None = None) -> str:
+def save_bundle(
+    project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
+) -> str:
     """Write atomically under the bundle's lock; the previous file is kept as ``<path>.bak``.
 
     With ``expected_hash`` (from ``read_bundle``), refuse with ``BundleChangedOnDisk``
     and write nothing when the file on disk is no longer what was loaded.
+    ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
     Returns the content hash of what was written (the next ``expected_hash``).
     """
     data = dumps(project).encode("utf-8")
-    with bundle_lock(path):
+    with bundle_lock(path, timeout):
         if expected_hash is not None:
             actual = disk_hash(path)
             if actual != expected_hash:

@@ -151,6 +151,8 @@ def test_second_writer_times_out_naming_the_holder(tmp_path):
         with pytest.raises(BundleLocked) as caught:
             with bundle_transaction(bundle, timeout=0.5):
                 pass
+        with pytest.raises(BundleLocked):
+            save_bundle(project(), bundle, timeout=0.2)
         message = str(caught.value)
         assert f"pid {holder.pid}" in message and info.host in message and "b.mtwb.json" in message
         # The CLI: one line, exit 1, nothing written.
