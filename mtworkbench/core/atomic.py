@@ -89,6 +89,8 @@ def atomic_write_stream(
     leftover temporary files of ``path`` are stale and removed.
     """
     path = Path(path)
+    if path.is_symlink():  # replace the file the link points to, not the link
+        path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     remove_stale_temp_files(path, all_stale=locked)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)

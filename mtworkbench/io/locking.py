@@ -35,13 +35,18 @@ DEFAULT_TIMEOUT = 30.0
 _ENV_TIMEOUT = "MTWB_LOCK_TIMEOUT"
 
 
+def _real(bundle: str | Path) -> Path:
+    # One lock per file, however it is named: through a symlink or a relative path.
+    return Path(os.path.realpath(bundle))
+
+
 def lock_path(bundle: str | Path) -> Path:
-    bundle = Path(bundle)
+    bundle = _real(bundle)
     return bundle.with_name(f".{bundle.name}.lock")
 
 
 def info_path(bundle: str | Path) -> Path:
-    bundle = Path(bundle)
+    bundle = _real(bundle)
     return bundle.with_name(f".{bundle.name}.lock.info")
 
 
@@ -102,7 +107,7 @@ def _timeout(timeout: float | None) -> float:
 def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[None]:
     """Hold the bundle's exclusive lock; waits up to ``timeout`` s, then raises ``BundleLocked``."""
     bundle = Path(bundle)
-    key = os.path.realpath(lock_path(bundle))
+    key = str(lock_path(bundle))
     with _registry_guard:
         held = _registry.get(key)
         if held is None:

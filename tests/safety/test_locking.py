@@ -254,3 +254,14 @@ def test_open_marker_flags_another_instance(tmp_path):
                            "mark_open(sys.argv[1])", str(bundle)], env=env(), timeout=120)
     assert dead.returncode == 0 and open_marker_path(bundle).exists()
     assert open_elsewhere(bundle) is None
+
+
+def test_a_symlinked_bundle_shares_the_lock_and_stays_a_link(tmp_path):
+    real = tmp_path / "real.mtwb.json"
+    save_bundle(project(), real)
+    link = tmp_path / "link.mtwb.json"
+    link.symlink_to(real)
+    assert locking.lock_path(link) == locking.lock_path(real)
+    with bundle_transaction(link) as p:
+        p.add_judge("via-link")
+    assert link.is_symlink() and "via-link" in load_bundle(real).judges
