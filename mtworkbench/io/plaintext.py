@@ -66,6 +66,12 @@ def detect_wide_encoding(data: bytes) -> str | None:
         return "UTF-16 (little-endian, no byte-order mark)"
     if even_nul >= pairs / 2 and odd_nul <= pairs / 10:
         return "UTF-16 (big-endian, no byte-order mark)"
+    # Text in other scripts (CJK) has few NUL bytes, but its line breaks are still "\n\0" / "\0\n".
+    for order, unit in (("little", b"\n\x00"), ("big", b"\x00\n")):
+        newline = unit.index(b"\n")
+        at = [i for i in range(len(sample)) if sample[i] == 0x0A]
+        if len(at) >= 2 and all((i - newline) % 2 == 0 and sample[i - newline:i - newline + 2] == unit for i in at):
+            return f"UTF-16 ({order}-endian, no byte-order mark)"
     return None
 
 

@@ -131,7 +131,16 @@ def test_utf16_and_utf32_are_refused_by_name(tmp_path, encoding):
         read_lines(path)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_in_a_cjk_script_is_recognised_by_its_line_breaks(tmp_path, encoding):
+    path = tmp_path / "zh.txt"
+    path.write_bytes("日本語のテキスト\n第二行です\n三行目\n".encode(encoding))
+    with pytest.raises(DataError, match="looks like UTF-16"):
+        read_lines(path)
+
+
 def test_text_with_a_few_nul_bytes_is_not_taken_for_utf16():
+    assert detect_wide_encoding(b"one\n\x00two\nthree\n") is None
     assert detect_wide_encoding(b"hello\x00world\n") is None
     assert detect_wide_encoding("plain ascii text".encode("utf-8")) is None
     assert detect_wide_encoding("日本語のテキスト".encode("utf-8")) is None
