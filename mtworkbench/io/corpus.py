@@ -24,12 +24,11 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.io import plaintext
-from mtworkbench.io.sgml import _file_stems, export_sgml, import_sgml
-from mtworkbench.io.tsv import export_tsv, import_tsv
-from mtworkbench.io.wmt_xml import export_wmt_xml, import_wmt_xml
+from mtworkbench.io.formats import CORPUS_FORMATS
 
-IMPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
-EXPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
+# The formats' names, from the one registry (io.formats).
+IMPORT_FORMATS = CORPUS_FORMATS.readable()
+EXPORT_FORMATS = CORPUS_FORMATS.writable()
 
 
 def import_corpus(
@@ -42,22 +41,8 @@ def import_corpus(
     target_language: str = "",
 ) -> Project:
     """Build a project from corpus files of the given format."""
-    if fmt == "plain":
-        if not references:
-            raise DataError("plain-text import needs at least one reference file")
-        return plaintext.import_plain(source, references, systems, source_language, target_language)
-    if fmt == "sgml":
-        return import_sgml(source, references, systems, source_language, target_language)
-    if fmt == "wmt-xml":
-        return import_wmt_xml(source, references, systems, source_language, target_language)
-    if fmt == "tsv":
-        if references or systems:
-            raise DataError(
-                "a TSV file holds references and systems as its ref:<ID> and sys:<ID> columns; "
-                "give only the TSV file as the source (no --ref or --system)"
-            )
-        return import_tsv(source, source_language, target_language)
-    raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(IMPORT_FORMATS)}")
+    read = CORPUS_FORMATS.get(fmt).read
+    return read(source, references, systems, source_language, target_language)
 
 
 def export_corpus(
@@ -68,7 +53,7 @@ def export_corpus(
     plain: ``out`` is a folder that receives source.txt, ref-<ID>.txt and
     sys-<ID>.txt, one segment per line in document order; an id that is not a
     safe file name (``a/b``), or that would collide with another (``a_b``, ``A_B``
-    on a case-insensitive disk), gets a changed, numbered name, recorded in
+    on a case-insensitive disk), gets a changed (numbered) name, recorded in
     ``renamed`` (id -> file name) so the caller can say so.
     sgml: ``out`` is a folder that receives source.sgm (srcset), ref-<ID>.sgm
     (refset) and sys-<ID>.sgm (tstset), named the same way.
@@ -79,39 +64,11 @@ def export_corpus(
     All or nothing: when a file cannot be written, the files this export
     created (and a folder it created) are removed again.
     """
-    if fmt not in EXPORT_FORMATS:
-        raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+    write = CORPUS_FORMATS.get(fmt).write
     with _no_partial_export(Path(out)):
-        if fmt == "plain":
-            return _export_plain(project, Path(out), renamed)
-        if fmt == "sgml":
-            written = export_sgml(project, out)
-            if renamed is not None:
-                _note_renamed(project, written, ".sgm", renamed)
-            return written
-        if fmt == "wmt-xml":
-            return export_wmt_xml(project, out)
-        return export_tsv(project, out, raw=raw)
-
-
-def _export_plain(project: Project, folder: Path, renamed: dict[str, str] | None) -> list[Path]:
-    ids = project.segment_ids
-    files: list[tuple[str, list[str]]] = [("source", [s.source for s in project.segments])]
-    taken = {"source"}
-    ref_stems = _file_stems("ref-", [r.id for r in project.references], taken)
-    files += [(stem, [r.texts.get(sid, "") for sid in ids]) for r, stem in zip(project.references, ref_stems)]
-    sys_stems = _file_stems("sys-", [s.id for s in project.systems], taken)
-    files += [(stem, [s.texts[sid] for sid in ids]) for s, stem in zip(project.systems, sys_stems)]
-    for stem, lines in files:  # every refusal before the first file is written
-        plaintext.check_writable_lines(folder / f"{stem}.txt", lines)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for stem, lines in files:
-        target = folder / f"{stem}.txt"
-        plaintext.write_lines(target, lines)
-        written.append(target)
-    if renamed is not None:
-        _note_renamed(project, written, ".txt", renamed)
+        written = write(project, out, raw=raw) if fmt == "tsv" else write(project, out)
+    if renamed is not None and fmt in ("plain", "sgml"):
+        _note_renamed(project, written, ".txt" if fmt == "plain" else ".sgm", renamed)
     return written
 
 
@@ -141,3 +98,55 @@ def _no_partial_export(out: Path) -> Iterator[None]:
         elif not existed and out.is_dir():
             shutil.rmtree(out, ignore_errors=True)
         raise
+
+
+def import_plain_corpus(
+    source: str | Path,
+    references: Sequence[str | Path],
+    systems: Sequence[tuple[str, str | Path]],
+    source_language: str = "",
+    target_language: str = "",
+) -> Project:
+    if not references:
+        raise DataError("plain-text import needs at least one reference file")
+    return plaintext.import_plain(source, references, systems, source_language, target_language)
+
+
+def import_tsv_corpus(
+    source: str | Path,
+    references: Sequence[str | Path],
+    systems: Sequence[tuple[str, str | Path]],
+    source_language: str = "",
+    target_language: str = "",
+) -> Project:
+    from mtworkbench.io.tsv import import_tsv
+
+    if references or systems:
+        raise DataError(
+            "a TSV file holds references and systems as its ref:<ID> and sys:<ID> columns; "
+            "give only the TSV file as the source (no --ref or --system)"
+        )
+    return import_tsv(source, source_language, target_language)
+
+
+def export_plain_corpus(project: Project, out: str | Path) -> list[Path]:
+    """One file per text stream; names from ``sgml``'s scheme (unsafe or colliding ids changed)."""
+    from mtworkbench.io.sgml import _file_stems
+
+    folder = Path(out)
+    ids = project.segment_ids
+    files: list[tuple[str, list[str]]] = [("source", [s.source for s in project.segments])]
+    taken = {"source"}
+    ref_stems = _file_stems("ref-", [r.id for r in project.references], taken)
+    files += [(stem, [r.texts.get(sid, "") for sid in ids]) for r, stem in zip(project.references, ref_stems)]
+    sys_stems = _file_stems("sys-", [s.id for s in project.systems], taken)
+    files += [(stem, [s.texts[sid] for sid in ids]) for s, stem in zip(project.systems, sys_stems)]
+    for stem, lines in files:  # every refusal before the first file is written
+        plaintext.check_writable_lines(folder / f"{stem}.txt", lines)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for stem, lines in files:
+        target = folder / f"{stem}.txt"
+        plaintext.write_lines(target, lines)
+        written.append(target)
+    return written

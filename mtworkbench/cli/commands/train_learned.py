@@ -62,17 +62,18 @@ def run(args: argparse.Namespace) -> int:
     examples = project_examples(project, tok, args.seed)
     training = train_learned(examples, args.c_grid, args.sigma, args.validation, args.seed, tok)
     payload = {"bundle": args.bundle, "training": training.to_json()}
-    project.learned_model = training.model.to_json()
+    model = training.model.to_json()
+    project.set_learned_model(model)
     if args.human:
         payload["correlation"] = human_correlation(project, args.human)
-        project.learned_model["report"]["correlation"] = payload["correlation"]
+        model["report"]["correlation"] = payload["correlation"]
     if args.output:
         atomic_write_text(args.output, json.dumps(project.learned_model, indent=1) + "\n", keep_backup=False)
     if not args.no_save:
         # Training ran unlocked on a copy; only the model is written, into the bundle as it is now,
         # so judgments added meanwhile by another command are kept.
         with bundle_transaction(args.bundle) as current:
-            current.learned_model = project.learned_model
+            current.set_learned_model(project.learned_model)
     payload["saved"] = not args.no_save
     if args.json:
         print(json.dumps(payload, ensure_ascii=False))
