@@ -375,10 +375,17 @@ def read_mqm_tsv(path: str | Path, system: str) -> dict[str, float | None]:
     """The ``system<TAB>seg_id<TAB>mqm`` file: seg_id -> score for one system (empty = not rated)."""
     text = _read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    try:
+        return _mqm_scores(path, system, reader)
+    except csv.Error as exc:  # e.g. a field longer than the csv module's limit (named in the message)
+        raise DataError(f"{path}:{reader.line_num}: {exc}") from None
+
+
+def _mqm_scores(path: str | Path, system: str, reader) -> dict[str, float | None]:
     header = next(reader, None)
     expected = ["system", "seg_id", "mqm"]
     if header is None or [h.strip() for h in header] != expected:
-        raise DataError(f"{path}:1: expected the header {chr(9).join(expected)!r} (tab-separated), found {header!r}")
+        raise DataError(f"{path}:1: expected the header {chr(9).join(expected)!r} (tab-separated), found {repr(header)[:200]}")
     scores: dict[str, float | None] = {}
     systems_seen: list[str] = []
     for fields in reader:

@@ -219,3 +219,17 @@ def test_cli_never_waits_on_a_fifo(tmp_path):
         result = subprocess.run([sys.executable, "-m", "mtworkbench", *argv], capture_output=True, text=True,
                                 env=env(), timeout=120)
         assert result.returncode == 1 and "FIFO" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_overlong_csv_fields_are_refused_in_one_line(tmp_path, capsys):
+    from mtworkbench.io.judgments import read_mqm_tsv
+
+    mqm = tmp_path / "m.tsv"
+    mqm.write_text("system\tseg_id\tmqm\nA\t1\t" + "x" * 200_000 + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"m.tsv:2: field larger than field limit"):
+        read_mqm_tsv(mqm, "A")
+    header = tmp_path / "h.tsv"
+    header.write_text("x" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        read_mqm_tsv(header, "A")
+    assert len(str(caught.value)) < 400
