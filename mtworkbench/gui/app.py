@@ -39,8 +39,11 @@ def install_exception_hook(app: QApplication) -> None:
         if os.environ.get("MTWB_RAISE_ERRORS"):  # tests want failures, not dialogs
             sys.__excepthook__(exc_type, exc, tb)
             return
-        QMessageBox.critical(
+        from mtworkbench.gui.plain import show_message
+
+        show_message(
             app.activeWindow(),
+            QMessageBox.Icon.Critical,
             "Unexpected error",
             f"{exc_type.__name__}: {exc}\n\nYour project is unchanged; details were written to {log_file}.",
         )

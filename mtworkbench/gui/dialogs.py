@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
+from mtworkbench.gui.plain import show_message
 
 
 def error(parent: QWidget | None, title: str, message: str) -> None:
-    QMessageBox.critical(parent, title, message)
+    # Plain text: the message may quote a file name or an id that looks like markup.
+    show_message(parent, QMessageBox.Icon.Critical, title, message)
 
 
 def ask_recover(parent: QWidget | None, path: Path, recovery: Path) -> bool:

@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
 
         self.status_label = QLabel()
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)  # shows a segment id
         self.statusBar().addPermanentWidget(self.status_label)
 
         self._build_menus()
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
             title = cls.title
         except Exception:  # a broken workspace must not take the app down
             widget = QLabel(f"This workspace could not be loaded:\n\n{traceback.format_exc(limit=3)}")
+            widget.setTextFormat(Qt.TextFormat.PlainText)
             widget.setWordWrap(True)
             title = class_name.replace("Workspace", "")
         widget.setObjectName(f"workspace-{title.lower()}")

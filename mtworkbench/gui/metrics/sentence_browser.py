@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.gui.metrics.formatting import format_score, metric_info
+from mtworkbench.gui.plain import tooltip
 
 LINK = QColor("#1a55c4")
 
@@ -215,7 +216,7 @@ class SentenceTableModel(QAbstractTableModel):
             return format_score(value, column.spec)
         if col < self.N_FIXED:
             if role == Qt.ItemDataRole.ToolTipRole and col == self.OUTPUT:
-                return self.hypotheses[r]
+                return tooltip(self.hypotheses[r])  # the system's text, shown as text
             return None
         column = self.columns[col - self.N_FIXED]
         if role == Qt.ItemDataRole.TextAlignmentRole:
