@@ -30,7 +30,7 @@ from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.disk_watch import BundleWatcher, base_project, read_state
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.io import locking
-from mtworkbench.io.bundle import SUFFIX, content_hash, dumps, save_bundle
+from mtworkbench.io.bundle import SUFFIX, content_hash, disk_hash, dumps, save_bundle
 from mtworkbench.io.recovery import diff_projects, find_recovery
 
 # Workspace tabs, imported by name so a broken workspace cannot stop the app.
@@ -199,6 +199,11 @@ class MainWindow(QMainWindow):
         """Show ``project``; ``loaded_hash``/``base_data``: the bundle's content as read from ``path``."""
         self._release_open_marker()
         self.session.replace_project(project, path)
+        if path is not None and loaded_hash is None:
+            try:  # the file as it is now is what a later save must find unchanged
+                loaded_hash = disk_hash(path)
+            except (OSError, ValueError):
+                loaded_hash = None
         self._loaded_hash = loaded_hash
         self._base_data = base_data
         self.read_only = False
@@ -228,8 +233,9 @@ class MainWindow(QMainWindow):
             if offer is not None:
                 if dialogs.ask_recover(self, offer):
                     project, recovered = offer.project, True
+                    self.recovery.adopt(path)
                 else:
-                    self.recovery.discard(path)
+                    self.recovery.discard(path, only_own=False)
         self.set_project(project, path, state.sha256, state.data)
         self.read_only = read_only
         if not read_only:
@@ -262,8 +268,9 @@ class MainWindow(QMainWindow):
         if offer is None:
             return False
         if not dialogs.ask_recover(self, offer):
-            self.recovery.discard(None)
+            self.recovery.discard(None, only_own=False)
             return False
+        self.recovery.adopt(None)
         self.set_project(offer.project, None)
         self._recovered_unsaved = True
         self._update_title()

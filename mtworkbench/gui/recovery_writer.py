@@ -71,6 +71,7 @@ class RecoveryWriter(QObject):
         self._thread: threading.Thread | None = None
         self._again = False
         self._generation = 0  # discard() makes a write still under way obsolete
+        self._own: set[Path] = set()  # recovery copies this window wrote
         self._finished.connect(self._on_finished)
 
     def schedule(self, *_args) -> None:
@@ -107,16 +108,28 @@ class RecoveryWriter(QObject):
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def discard(self, bundle: Path | None) -> None:
-        """Remove the recovery copy of ``bundle`` (saved or discarded work); cancels a pending write."""
+    def discard(self, bundle: Path | None, only_own: bool = True) -> None:
+        """Remove the recovery copy of ``bundle`` (saved or discarded work); cancels a pending write.
+
+        ``only_own``: only a copy this window wrote (another instance that has the same bundle
+        open may have written the one there); False for a copy the user declined to restore.
+        """
         self.timer.stop()
         self._generation += 1
         self._again = False
         self.wait()
+        target = recovery_target(bundle)
+        if only_own and target not in self._own:
+            return
+        self._own.discard(target)
         try:
-            recovery_target(bundle).unlink(missing_ok=True)
+            target.unlink(missing_ok=True)
         except OSError as exc:
             log.warning("recovery copy not removed: %s", exc)
+
+    def adopt(self, bundle: Path | None) -> None:
+        """The recovery copy of ``bundle`` is this window's now (it restored it)."""
+        self._own.add(recovery_target(bundle))
 
     def _on_finished(self, target: Path, error: str | None, generation: int) -> None:
         self._thread = None
@@ -127,6 +140,7 @@ class RecoveryWriter(QObject):
             except OSError:
                 pass
         elif error is None:
+            self._own.add(Path(target))
             self.written.emit(target)
         else:
             self.failed.emit(error)

@@ -281,3 +281,17 @@ def test_save_failure_is_reported_not_raised(qtbot, window, demo_copy, monkeypat
     assert not window.save()
     assert shown[0][0] == "Cannot save project" and "disk on fire" in shown[0][1]
     assert window.isWindowModified()
+
+
+def test_a_window_never_removes_another_windows_recovery_copy(qtbot, window, demo_copy):
+    """Two windows with one bundle ("Open anyway") share its recovery file name: only its writer removes it."""
+    assert window.open_path(demo_copy, offer_recovery=False)
+    other_work = load_bundle(demo_copy)
+    other_work.set_reference_text("ref-1", "1", "the other window's unsaved work")
+    target = recovery_path(demo_copy)
+    from mtworkbench.io.recovery import write_recovery
+
+    write_recovery(other_work, target)
+    window.autosave()  # this window has nothing unsaved
+    assert window.close()
+    assert load_bundle(target).reference_text("ref-1", "1") == "the other window's unsaved work"
