@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench import __version__
-from mtworkbench.core.errors import BundleChangedOnDisk, BundleLocked, DataError
+from mtworkbench.core.errors import BundleChangedOnDisk, DataError
 from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
