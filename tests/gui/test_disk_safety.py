@@ -295,3 +295,18 @@ def test_a_window_never_removes_another_windows_recovery_copy(qtbot, window, dem
     window.autosave()  # this window has nothing unsaved
     assert window.close()
     assert load_bundle(target).reference_text("ref-1", "1") == "the other window's unsaved work"
+
+
+def test_large_snapshots_are_written_off_the_gui_thread(qtbot, window, demo_copy, monkeypatch):
+    import threading
+
+    writers = []
+    real_write = recovery_writer._write
+    monkeypatch.setattr(recovery_writer, "BACKGROUND_BYTES", 0)  # every snapshot counts as large
+    monkeypatch.setattr(recovery_writer, "_write",
+                        lambda target, data: writers.append(threading.current_thread()) or real_write(target, data))
+    assert window.open_path(demo_copy)
+    with qtbot.waitSignal(window.recovery.written, timeout=10_000):
+        edit_reference(window, "written in the background")
+    assert writers and writers[0] is not threading.main_thread()
+    assert load_bundle(recovery_path(demo_copy)).reference_text("ref-1", "1") == "written in the background"
