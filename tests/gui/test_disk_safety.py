@@ -310,3 +310,13 @@ def test_large_snapshots_are_written_off_the_gui_thread(qtbot, window, demo_copy
         edit_reference(window, "written in the background")
     assert writers and writers[0] is not threading.main_thread()
     assert load_bundle(recovery_path(demo_copy)).reference_text("ref-1", "1") == "written in the background"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_is_refused_not_waited_on(qtbot, window, tmp_path, monkeypatch):
+    fifo = tmp_path / "pipe.mtwb.json"
+    os.mkfifo(fifo)
+    shown = []
+    monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append((title, message)))
+    assert not window.open_path(fifo)
+    assert shown[0][0] == "Cannot open project" and "pipe.mtwb.json" in shown[0][1]
