@@ -99,6 +99,12 @@ class BundleWatcher(QObject):
     def dismiss(self, current_hash: str | None) -> None:
         """The user saw this change and kept working: do not ask again until it changes again."""
         self._dismissed_hash = current_hash
+        self.recheck()
+
+    def recheck(self) -> None:
+        """Look again soon even without a new event (a change may have come while we were asking)."""
+        self._signature = None
+        self.timer.start()
 
     def pause(self) -> None:
         """While we write the bundle ourselves (``resume`` after)."""

@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         self.read_only = False
         self._marked_open: Path | None = None
         self._autosave_error_shown = False
+        self._asking_about_disk = False
         self.watcher = BundleWatcher(self)
         self.watcher.changed_on_disk.connect(self._changed_on_disk)
         self.recovery = RecoveryWriter(self._recovery_snapshot, self)
@@ -367,7 +368,11 @@ class MainWindow(QMainWindow):
             return self.save_to(path)
         base = self._base()
         summary = diff_projects(base, theirs.project).summary() if base is not None else []
-        choice = dialogs.ask_changed_on_disk(self, path, summary)
+        self._asking_about_disk = True  # the watcher must not ask about the same change meanwhile
+        try:
+            choice = dialogs.ask_changed_on_disk(self, path, summary)
+        finally:
+            self._asking_about_disk = False
         if choice == "save_as":
             return self.save_as()
         if choice == "reload":
@@ -419,12 +424,16 @@ class MainWindow(QMainWindow):
 
     def _changed_on_disk(self, path: Path, new_hash: str | None) -> None:
         """The watcher saw another program change (or remove) our bundle: offer to reload."""
-        if self.session.path is None or not _same_file(path, self.session.path):
+        if self.session.path is None or not _same_file(path, self.session.path) or self._asking_about_disk:
             return
-        if dialogs.ask_reload_changed(self, path, self.is_modified(), new_hash is None):
-            if self.is_modified() and not dialogs.confirm_lose_edits(self, path):
-                self.watcher.dismiss(new_hash)
-                return
+        self._asking_about_disk = True  # one question at a time, however many events arrive
+        try:
+            reload = dialogs.ask_reload_changed(self, path, self.is_modified(), new_hash is None)
+            if reload and self.is_modified() and not dialogs.confirm_lose_edits(self, path):
+                reload = False
+        finally:
+            self._asking_about_disk = False
+        if reload:
             self._reload(path)
         else:
             # Not asked again for this version; Save will still refuse to overwrite it silently.

@@ -320,3 +320,24 @@ def test_a_fifo_is_refused_not_waited_on(qtbot, window, tmp_path, monkeypatch):
     monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append((title, message)))
     assert not window.open_path(fifo)
     assert shown[0][0] == "Cannot open project" and "pipe.mtwb.json" in shown[0][1]
+
+
+def test_one_reload_question_at_a_time(qtbot, window, demo_copy, monkeypatch):
+    """A change arriving while the question is shown is asked about after it, never in a second box on top."""
+    asked, open_now, most_open = [], [0], [0]
+
+    def answer(parent, path, modified, deleted):
+        open_now[0] += 1
+        most_open[0] = max(most_open[0], open_now[0])
+        asked.append(1)
+        if len(asked) == 1:
+            cli_adds_judge(demo_copy, judge="cli-2", segment="3")
+            window.watcher.check()  # the second change arrives while the first question is open
+        open_now[0] -= 1
+        return False
+
+    monkeypatch.setattr(dialogs, "ask_reload_changed", answer)
+    assert window.open_path(demo_copy)
+    cli_adds_judge(demo_copy)
+    qtbot.waitUntil(lambda: len(asked) == 2, timeout=10_000)
+    assert most_open[0] == 1
