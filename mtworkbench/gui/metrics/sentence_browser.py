@@ -195,6 +195,12 @@ class SentenceTableModel(QAbstractTableModel):
         return float(self.columns[column - self.N_FIXED].values[self.visible[row]])
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        value = self._data(index, role)
+        if role == Qt.ItemDataRole.ToolTipRole and isinstance(value, str):
+            return tooltip(value)  # outputs and system ids are shown as text, never as markup
+        return value
+
+    def _data(self, index, role):
         if not index.isValid():
             return None
         col = index.column()
@@ -216,7 +222,7 @@ class SentenceTableModel(QAbstractTableModel):
             return format_score(value, column.spec)
         if col < self.N_FIXED:
             if role == Qt.ItemDataRole.ToolTipRole and col == self.OUTPUT:
-                return tooltip(self.hypotheses[r])  # the system's text, shown as text
+                return self.hypotheses[r]
             return None
         column = self.columns[col - self.N_FIXED]
         if role == Qt.ItemDataRole.TextAlignmentRole:
