@@ -216,3 +216,18 @@ def test_copy_tsv_and_export_csv_neutralise_formula_cells(qtbot, hostile, tmp_pa
     first_cells = [line.split("\t")[0] for line in tsv.splitlines()[1:]]
     assert "'" + FORMULA_SYSTEM in first_cells
     assert not any(cell.startswith("=") for cell in first_cells)
+
+
+def test_correlation_csv_neutralises_formula_names_and_keeps_numbers():
+    import csv
+    import io
+
+    from mtworkbench.analysis.correlation import CorrelationResult
+    from mtworkbench.core.spreadsheet import restore
+    from mtworkbench.gui.analysis.correlation_table import correlation_csv
+
+    judge = '=HYPERLINK("http://x","y"):adequacy'
+    rows = [CorrelationResult("pearson", -0.25, 12, 0.4, (-0.7, 0.3), "fisher-z", 0.95, "bleu", judge, "segment")]
+    table = list(csv.reader(io.StringIO(correlation_csv(rows))))
+    assert table[1][1] == "'" + judge and restore(table[1][1]) == judge
+    assert table[1][4] == "-0.25" and table[1][5] == "-0.7"  # negative numbers stay numbers
