@@ -196,8 +196,11 @@ class MainWindow(QMainWindow):
 
     # --- project life cycle ------------------------------------------------------------
     def set_project(self, project: Project, path: Path | None, loaded_hash: str | None = None,
-                    base_data: bytes | None = None) -> None:
-        """Show ``project``; ``loaded_hash``/``base_data``: the bundle's content as read from ``path``."""
+                    base_data: bytes | None = None, read_only: bool = False) -> None:
+        """Show ``project``; ``loaded_hash``/``base_data``: the bundle's content as read from ``path``.
+
+        Unless ``read_only``, the bundle is marked open by this instance (``.NAME.open``).
+        """
         self._release_open_marker()
         self.session.replace_project(project, path)
         if path is not None and loaded_hash is None:
@@ -207,7 +210,9 @@ class MainWindow(QMainWindow):
                 loaded_hash = None
         self._loaded_hash = loaded_hash
         self._base_data = base_data
-        self.read_only = False
+        self.read_only = read_only
+        if path is not None and not read_only:
+            self._claim_open_marker(path)
         self.watcher.watch(path, loaded_hash)
 
     def open_path(self, path: str | Path, offer_recovery: bool = True) -> bool:
@@ -237,10 +242,7 @@ class MainWindow(QMainWindow):
                     self.recovery.adopt(path)
                 else:
                     self.recovery.discard(path, only_own=False)
-        self.set_project(project, path, state.sha256, state.data)
-        self.read_only = read_only
-        if not read_only:
-            self._claim_open_marker(path)
+        self.set_project(project, path, state.sha256, state.data, read_only=read_only)
         # A recovered state is not on disk yet: it stays marked modified (and keeps its recovery copy).
         self._recovered_unsaved = recovered
         self._add_recent(path)
@@ -393,7 +395,6 @@ class MainWindow(QMainWindow):
         # The merged project replaces ours (the undo history goes with it) and is saved over the disk version.
         current = self.session.current_segment
         self.set_project(result.project, path, theirs.sha256, theirs.data)
-        self._claim_open_marker(path)
         if current and result.project.has_segment(current):
             self.session.set_current_segment(current)
         self._recovered_unsaved = True
@@ -413,11 +414,7 @@ class MainWindow(QMainWindow):
                 dialogs.error(self, "Cannot reload project", _message(exc))
                 return
         self.recovery.discard(path)
-        read_only = self.read_only
-        self.set_project(state.project, path, state.sha256, state.data)
-        self.read_only = read_only
-        if not read_only:
-            self._claim_open_marker(path)
+        self.set_project(state.project, path, state.sha256, state.data, read_only=self.read_only)
         self._recovered_unsaved = False
         self._update_title()
         self.statusBar().showMessage(f"Reloaded {path.name} from disk", 5000)
@@ -561,6 +558,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self, *_args) -> None:
         name = self.session.path.name if self.session.path else "Untitled"
+        if getattr(self, "read_only", False):
+            name += " (read-only)"
         self.setWindowModified(self.is_modified())
         self.setWindowTitle(f"{name}[*] — mtworkbench")
 

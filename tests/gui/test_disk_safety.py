@@ -163,7 +163,8 @@ def test_bundle_open_elsewhere_is_flagged_and_read_only_saves_elsewhere(qtbot, w
                             lambda parent, path, holder: asked.append(holder) or "read_only")
         assert window.open_path(demo_copy)
         assert "someone" in asked[0] and str(other.pid) in asked[0]
-        assert window.read_only
+        assert window.read_only and "(read-only)" in window.windowTitle()
+        assert json.loads(marker.read_text())["pid"] == other.pid  # not claimed by a read-only window
         edit_reference(window, "mine")
         target = tmp_path / "copy.mtwb.json"
         monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
