@@ -342,3 +342,20 @@ def test_one_reload_question_at_a_time(qtbot, window, demo_copy, monkeypatch):
     cli_adds_judge(demo_copy)
     qtbot.waitUntil(lambda: len(asked) == 2, timeout=10_000)
     assert most_open[0] == 1
+
+
+def test_cancel_at_open_elsewhere_opens_nothing(qtbot, window, demo_copy, monkeypatch):
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        locking.open_marker_path(demo_copy).write_text(json.dumps(
+            {"pid": other.pid, "user": "someone", "host": socket.gethostname(), "since": "now"}))
+        monkeypatch.setattr(dialogs, "ask_open_elsewhere", lambda parent, path, holder: "cancel")
+        assert not window.open_path(demo_copy)
+        assert window.session.path is None and window.session.project.segments == []
+    finally:
+        other.kill()
+        other.wait()
+    # Once the other instance is gone (crashed), its marker no longer counts.
+    monkeypatch.setattr(dialogs, "ask_open_elsewhere", lambda *a: pytest.fail("a dead owner was reported"))
+    assert window.open_path(demo_copy)
+    assert json.loads(locking.open_marker_path(demo_copy).read_text())["pid"] == os.getpid()
