@@ -359,3 +359,28 @@ def test_cancel_at_open_elsewhere_opens_nothing(qtbot, window, demo_copy, monkey
     monkeypatch.setattr(dialogs, "ask_open_elsewhere", lambda *a: pytest.fail("a dead owner was reported"))
     assert window.open_path(demo_copy)
     assert json.loads(locking.open_marker_path(demo_copy).read_text())["pid"] == os.getpid()
+
+
+def test_save_while_another_writer_holds_the_lock_names_it(qtbot, window, demo_copy, monkeypatch):
+    from mtworkbench.gui import main_window
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom mtworkbench.io.locking import bundle_lock\n"
+         "with bundle_lock(sys.argv[1]):\n    print('LOCKED', flush=True)\n    time.sleep(60)\n", str(demo_copy)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "LOCKED"
+        assert window.open_path(demo_copy)
+        edit_reference(window, "mine")
+        shown = []
+        monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append((title, message)))
+        monkeypatch.setattr(main_window, "SAVE_LOCK_TIMEOUT_S", 0.2)
+        before = demo_copy.read_bytes()
+        assert not window.save()
+        assert shown[0][0] == "Cannot save project" and f"pid {holder.pid}" in shown[0][1]
+        assert demo_copy.read_bytes() == before and window.isWindowModified()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert window.save()  # the lock is free again
+    assert load_bundle(demo_copy).reference_text("ref-1", "1") == "mine"
