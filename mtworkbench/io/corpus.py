@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
@@ -61,15 +61,45 @@ def export_corpus(
     inside it when ``out`` is an existing folder). tsv guards formula cells
     unless ``raw`` (see ``core.spreadsheet``).
 
-    All or nothing: when a file cannot be written, the files this export
-    created (and a folder it created) are removed again.
+    All or nothing: plain and sgml are written into a staging folder beside
+    ``out`` and moved in only when every file is written; a refused export
+    leaves ``out`` as it was.
     """
     write = CORPUS_FORMATS.get(fmt).write
-    with _no_partial_export(Path(out)):
-        written = write(project, out, raw=raw) if fmt == "tsv" else write(project, out)
-    if renamed is not None and fmt in ("plain", "sgml"):
+    if fmt == "tsv":
+        return write(project, out, raw=raw)
+    if fmt not in FOLDER_FORMATS:
+        return write(project, out)  # one file, written atomically
+    written = _export_folder(write, project, Path(out))
+    if renamed is not None:
         _note_renamed(project, written, ".txt" if fmt == "plain" else ".sgm", renamed)
     return written
+
+
+# Formats that write a folder of files rather than one file.
+FOLDER_FORMATS = ("plain", "sgml")
+
+
+def _export_folder(write, project: Project, folder: Path) -> list[Path]:
+    """Write into a fresh folder beside ``folder``, then move the files in: all or nothing.
+
+    A refused text or a full disk stops the export before ``folder`` is touched, so
+    it never holds some new files and some of an older export.
+    """
+    parent = folder.parent if str(folder.parent) else Path(".")
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.export-", dir=parent))
+    try:
+        staged = write(project, staging)
+        folder.mkdir(exist_ok=True)
+        written = []
+        for path in staged:
+            target = folder / path.name
+            os.replace(path, target)
+            written.append(target)
+        return written
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _note_renamed(project: Project, written: list[Path], ext: str, renamed: dict[str, str]) -> None:
@@ -78,26 +108,6 @@ def _note_renamed(project: Project, written: list[Path], ext: str, renamed: dict
     for (prefix, item), path in zip(items, written[1:]):
         if path.name != f"{prefix}{item}{ext}":
             renamed[item] = path.name
-
-
-@contextmanager
-def _no_partial_export(out: Path) -> Iterator[None]:
-    """On an error, remove what this export created: new files in ``out`` (or ``out`` itself)."""
-    folder_existed = out.is_dir()
-    existed = out.exists()
-    before = set(os.listdir(out)) if folder_existed else set()
-    try:
-        yield
-    except BaseException:
-        if folder_existed:
-            for name in set(os.listdir(out)) - before:
-                try:
-                    os.unlink(out / name)
-                except OSError:
-                    pass
-        elif not existed and out.is_dir():
-            shutil.rmtree(out, ignore_errors=True)
-        raise
 
 
 def import_plain_corpus(

@@ -81,7 +81,9 @@ def test_a_failing_write_midway_removes_what_was_written(tmp_path, monkeypatch):
     (out / "source.txt").write_text("an older export\n")
     with pytest.raises(OSError):
         export_corpus(p, "plain", out)
-    assert sorted(x.name for x in out.iterdir()) == ["source.txt"]  # new files gone, older file kept
+    assert sorted(x.name for x in out.iterdir()) == ["source.txt"]  # no new file moved in
+    assert (out / "source.txt").read_text() == "an older export\n"  # the older export is untouched
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["out"]  # no staging folder left
 
 
 def test_single_file_exports_create_no_folder_when_refused(tmp_path):

@@ -14,7 +14,7 @@ from mtworkbench.cli import main
 from mtworkbench.core.errors import BundleError, DataError
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.metric_files import FILE_OPTIONS, file_options_in_spec
-from mtworkbench.io.bundle import dumps, load_bundle, loads, project_to_dict
+from mtworkbench.io.bundle import dumps, loads, project_to_dict
 from mtworkbench.io.json_checks import MAX_DEPTH, parse_json
 from mtworkbench.io.plaintext import detect_wide_encoding, read_lines, read_text
 
@@ -142,8 +142,8 @@ def test_utf16_in_a_cjk_script_is_recognised_by_its_line_breaks(tmp_path, encodi
 def test_text_with_a_few_nul_bytes_is_not_taken_for_utf16():
     assert detect_wide_encoding(b"one\n\x00two\nthree\n") is None
     assert detect_wide_encoding(b"hello\x00world\n") is None
-    assert detect_wide_encoding("plain ascii text".encode("utf-8")) is None
-    assert detect_wide_encoding("日本語のテキスト".encode("utf-8")) is None
+    assert detect_wide_encoding(b"plain ascii text") is None
+    assert detect_wide_encoding("日本語のテキスト".encode()) is None
 
 
 def test_cr_only_and_nul_are_refused_with_count_and_line(tmp_path):
