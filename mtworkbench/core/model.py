@@ -120,7 +120,8 @@ class ErrorSpan:
     ``start``/``end`` are character offsets ``[start, end)`` into the translation
     the rater was shown; both None for an error with no place in it (an omission).
     An error marked in the source instead (MQM source-side spans) has
-    ``source_start``/``source_end`` into the segment's source. ``severity`` keeps
+    ``source_start``/``source_end`` into the segment's source. One end None and
+    the other set: only that end was marked (the span reaches the text's edge). ``severity`` keeps
     the spelling of the data (``Major``, ``minor``...); ``category`` is empty for ESA.
     """
 
@@ -679,9 +680,10 @@ class Project:
                 raise ModelError(f"error {k + 1} of judgment {j.id!r} needs a severity")
             for lo, hi, text, where in ((e.start, e.end, shown, "translation"),
                                         (e.source_start, e.source_end, source, "source")):
-                if (lo is None) != (hi is None):
-                    raise ModelError(f"error {k + 1} of judgment {j.id!r}: give both ends of its {where} span or neither")
-                if lo is not None and not (0 <= lo <= hi <= len(text)):
+                # One end None: the data marked only the other end (Google's files have a few
+                # lone "<v>"); the span reaches the text's end or start.
+                lo_, hi_ = (0 if lo is None else lo), (len(text) if hi is None else hi)
+                if (lo is not None or hi is not None) and not (0 <= lo_ <= hi_ <= len(text)):
                     raise ModelError(
                         f"error {k + 1} of judgment {j.id!r}: span {lo}-{hi} is outside the {where} "
                         f"of segment {j.segment!r} (0-{len(text)})"

@@ -11,6 +11,10 @@ Formats and how ``source``/``references``/``systems`` map onto their files
   source, references and systems; further reference/system XML files are merged.
 - ``tsv`` (``tsv``): one file with a header row (``source``, ``ref:<ID>``,
   ``sys:<ID>``, optional ``doc``, ``para``, ``id``); no further files.
+- ``mqm`` (``mqm``): Google's raw MQM ratings TSV; the source file alone holds
+  documents, sources, systems and every rater's error spans; ``references``
+  name systems whose texts also become references (default: those named like
+  a human translation, ``ref...``/``Human...``; ``none`` for none).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from mtworkbench.io.sgml import export_sgml, import_sgml
 from mtworkbench.io.tsv import export_tsv, import_tsv
 from mtworkbench.io.wmt_xml import export_wmt_xml, import_wmt_xml
 
-IMPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
+IMPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv", "mqm")
 EXPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
 
 
@@ -54,6 +58,14 @@ def import_corpus(
                 "give only the TSV file as the source (no --ref or --system)"
             )
         return import_tsv(source, source_language, target_language)
+    if fmt == "mqm":
+        from mtworkbench.io.mqm import import_mqm
+
+        if systems:
+            raise DataError("an MQM file holds its systems; give only the file as the source (no --system)")
+        names = [str(r) for r in references]
+        chosen = None if not names else ([] if names == ["none"] else names)
+        return import_mqm(source, chosen, source_language, target_language)
     raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(IMPORT_FORMATS)}")
 
 
