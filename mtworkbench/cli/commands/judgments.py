@@ -7,6 +7,8 @@ import sys
 
 from mtworkbench.cli import UsageError
 
+FORMATS = ("csv", "mqm", "esa", "da")
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -28,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     imp.add_argument("bundle")
     imp.add_argument("file")
+    imp.add_argument("--format", choices=FORMATS, default="csv",
+                     help="csv: the table above; mqm: Google's MQM ratings TSV (error spans per rater); "
+                          "esa, da: the ESA/DA CSV (README)")
     imp.set_defaults(func=run_import)
 
     exp = sub.add_parser(
@@ -37,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     exp.add_argument("bundle")
     exp.add_argument("-o", "--output", required=True, metavar="FILE")
+    exp.add_argument("--format", choices=FORMATS, default="csv",
+                     help="csv: every judgment; mqm: the MQM judgments as Google's TSV (markers reinserted); "
+                          "esa, da: that protocol's judgments as CSV")
     exp.set_defaults(func=run_export)
 
     scores = sub.add_parser(
@@ -67,12 +75,27 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
     raise UsageError("choose an action: import, export or import-scores")
 
 
+def _plan(project, args: argparse.Namespace):
+    from mtworkbench.io.judgments import plan_import, read_judgment_rows
+
+    if args.format == "mqm":
+        from mtworkbench.io.mqm import plan_mqm_judgments, read_mqm_file
+
+        return plan_mqm_judgments(project, read_mqm_file(args.file))
+    if args.format in ("esa", "da"):
+        from mtworkbench.io.protocol_csv import plan_protocol_csv
+
+        return plan_protocol_csv(project, args.file, args.format)
+    return plan_import(project, read_judgment_rows(args.file), args.file)
+
+
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import load_bundle, save_bundle
-    from mtworkbench.io.judgments import import_judgments
+    from mtworkbench.io.judgments import apply_import
 
     project = load_bundle(args.bundle)
-    plan = import_judgments(project, args.file)
+    plan = _plan(project, args)
+    apply_import(project, plan)
     save_bundle(project, args.bundle)
     print(
         f"{args.bundle}: imported {len(plan.judgments)} judgments"
@@ -82,10 +105,29 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from mtworkbench.io.atomic import atomic_write_text
     from mtworkbench.io.bundle import load_bundle
     from mtworkbench.io.judgments import export_judgments, judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
+    if args.format != "csv":
+        if args.format == "mqm":
+            from mtworkbench.io.mqm import mqm_rows, mqm_table
+
+            rows = mqm_rows(project)
+            text, n = mqm_table(project, rows), len(rows)
+            what = "MQM rows"
+        else:
+            from mtworkbench.io.protocol_csv import protocol_table
+
+            text = protocol_table(project, args.format)
+            n, what = text.count("\n") - 1, f"{args.format.upper()} judgments"
+        if args.output == "-":
+            sys.stdout.write(text)
+            return 0
+        atomic_write_text(args.output, text, keep_backup=False)
+        print(f"{args.output}: {n} {what}")
+        return 0
     if args.output == "-":
         sys.stdout.write(judgments_table(ordered_judgments(project)))
         return 0

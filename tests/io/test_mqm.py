@@ -1,0 +1,174 @@
+"""Google's MQM TSV: import with its quirks, scores, and an export giving back the same rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
+from mtworkbench.analysis.mqm_weights import parse_weights
+from mtworkbench.cli import main
+from mtworkbench.core.errors import DataError
+from mtworkbench.io.bundle import dumps, load_bundle, loads
+from mtworkbench.io.mqm import import_mqm, insert_markers, mqm_table, read_mqm_file, strip_markers
+
+SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "mqm-small.tsv"
+
+
+def rows(text: str) -> list[str]:
+    return sorted(line for line in text.split("\n") if line)
+
+
+def mqm_scores(project, weights=None):
+    kwargs = {} if weights is None else {"mqm_weights": weights}
+    human = collect_human_scores(project, HumanSpec("mqm", "score"), protocol="mqm", **kwargs)
+    m, c = human.matrix, human.counts
+    return {(s, g): (float(m[i, k]), int(c[i, k])) for i, s in enumerate(human.systems)
+            for k, g in enumerate(human.segments) if c[i, k]}
+
+
+def test_markers_round_trip():
+    assert strip_markers("a <v>bc</v> d") == ("a bc d", (2, 4))
+    assert strip_markers("no markers") == ("no markers", None)
+    assert strip_markers("open <v>to the end") == ("open to the end", (5, None))
+    assert strip_markers("<v></v>x") == ("x", (0, 0))
+    for marked in ("a <v>bc</v> d", "open <v>to the end", "closed</v> only", "<v></v>x"):
+        plain, span = strip_markers(marked)
+        assert insert_markers(plain, span) == marked
+
+
+def test_small_file_builds_the_project():
+    project = import_mqm(SMALL)
+    assert project.segment_ids == ["10", "11", "12"]
+    assert [d.id for d in project.documents] == ["talk.1", "talk.2"]
+    assert [s.id for s in project.systems] == ["sysA", "sysB", "ref"]
+    assert project.system("ref").kind == "human" and [r.id for r in project.references] == ["ref"]
+    assert project.system_text("sysA", "10") == "The hound barks."  # markers removed
+    assert project.system_text("sysB", "10") == '"Dog" barks'  # a text starting with a quote is not csv quoting
+    assert project.segment("10").source == "Der Hund bellt."
+    j = next(j for j in project.judgments if (j.judge, j.system, j.segment) == ("rater1", "sysA", "10"))
+    assert [(e.start, e.end, e.severity, e.category) for e in j.errors] == [
+        (4, 9, "Minor", "Terminology/Inappropriate for context"), (10, 15, "Minor", "Fluency/Punctuation")]
+    omission = next(j for j in project.judgments if (j.judge, j.system, j.segment) == ("rater1", "sysB", "10"))
+    assert (omission.errors[0].start, omission.errors[0].source_start, omission.errors[0].source_end) == (None, 4, 8)
+    flawless = next(j for j in project.judgments if (j.judge, j.system, j.segment) == ("rater2", "sysA", "10"))
+    assert flawless.protocol == "mqm" and flawless.errors == ()  # "rated, no errors"
+    assert len(project.judgments) == 8
+
+
+def test_small_file_scores_by_hand():
+    scores = mqm_scores(import_mqm(SMALL))
+    assert scores[("sysA", "10")] == pytest.approx((-0.55, 2))  # (1 + 0.1) and 0, averaged
+    assert scores[("sysB", "10")] == pytest.approx((-15.0, 2))  # Non-translation 25 and a Major 5
+    assert scores[("sysA", "11")] == (0.0, 1)  # Neutral weighs 0
+    assert scores[("sysA", "12")] == (-6.0, 1)  # lower-case "major" and an error with no span
+    assert scores[("ref", "12")] == (0.0, 1)
+    assert ("sysB", "12") not in scores  # nobody rated it
+    custom = mqm_scores(import_mqm(SMALL), parse_weights("major=10,minor-punctuation=1,non-translation=30"))
+    assert custom[("sysA", "10")] == pytest.approx((-1.0, 2))
+    assert custom[("sysB", "10")] == pytest.approx((-20.0, 2))
+
+
+def test_export_gives_back_the_same_rows_and_survives_the_bundle():
+    original = SMALL.read_text(encoding="utf-8")
+    project = import_mqm(SMALL)
+    assert rows(mqm_table(project)) == rows(original)
+    again = loads(dumps(project))
+    assert mqm_table(again) == mqm_table(project)
+
+
+def test_file_without_comment_column_exports_without_it(tmp_path):
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
+    nine = "\n".join("\t".join(line.split("\t")[:9]) for line in lines if line) + "\n"
+    path = tmp_path / "nine.tsv"
+    path.write_text(nine, encoding="utf-8")
+    project = loads(dumps(import_mqm(path)))
+    assert rows(mqm_table(project)) == rows(nine)
+
+
+def test_csv_quoted_file_is_read_and_written_quoted(tmp_path):
+    text = ("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+            's\td\t7\t609\tr1\t"He said ""no""."\t"Er sagte <v>""nein""</v>."\tFluency/Punctuation\tMinor\n'
+            's\td\t9\t700\tr1\tOk.\tGut.\tNo-error\tNo-error\n')
+    path = tmp_path / "quoted.tsv"
+    path.write_text(text, encoding="utf-8")
+    project = import_mqm(path)
+    assert project.segment("609").source == 'He said "no".'
+    assert project.system_text("s", "609") == 'Er sagte "nein".'
+    assert project.judgments[0].errors[0].start == 9
+    out = mqm_table(loads(dumps(project)))
+    assert rows(out) == rows(text)  # doc_ids 7 and 9 are not positions: kept too
+
+
+def test_malformed_files_name_line_and_column(tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("system\tseg_id\trater\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"bad.tsv:1: header lacks column 'source'"):
+        read_mqm_file(bad)
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
+    bad.write_text("\n".join(lines[:3] + ["sysA\ttalk.1\t1\t10\trater1\tonly six"]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"bad.tsv:4: expected 10 tab-separated fields, found 6"):
+        read_mqm_file(bad)
+    fields = lines[1].split("\t")
+    fields[5] = "Ein anderer Satz."
+    bad.write_text("\n".join(lines[:2] + ["\t".join(fields)]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"bad.tsv:3, column 'source': segment '10' has another source"):
+        import_mqm(bad)
+    fields = lines[1].split("\t")
+    fields[8] = "Critical"
+    bad.write_text("\n".join(lines[:2] + ["\t".join(fields)]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"no MQM weight for severity 'Critical'; give one with --weights critical=W"):
+        mqm_scores(import_mqm(bad))
+    assert mqm_scores(import_mqm(bad), parse_weights("critical=10"))[("sysA", "10")] == (-11.0, 1)
+
+
+def test_cli_import_scores_and_export(tmp_path, capsys):
+    bundle = tmp_path / "m.mtwb.json"
+    assert main(["import", "--format", "mqm", "--source", str(SMALL), "-o", str(bundle)]) == 0
+    capsys.readouterr()
+    assert main(["human-scores", str(bundle), "--protocol", "mqm", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["scores"]
+    assert {"system": "sysB", "segment": "10", "score": -15.0, "raters": 2} in out
+    assert len(out) == 6
+    assert main(["human-scores", str(bundle), "--protocol", "mqm", "--level", "system", "--system", "sysA",
+                 "--weights", "minor-punctuation=0.1", "--json"]) == 0
+    system = json.loads(capsys.readouterr().out)["scores"]
+    assert system == [{"system": "sysA", "score": pytest.approx((-0.55 + 0 - 6) / 3), "segments": 3, "raters": 2}]
+    exported = tmp_path / "back.tsv"
+    assert main(["judgments", "export", str(bundle), "--format", "mqm", "-o", str(exported)]) == 0
+    assert rows(exported.read_text(encoding="utf-8")) == rows(SMALL.read_text(encoding="utf-8"))
+    assert main(["human-scores", str(bundle), "--protocol", "mqm", "--weights", "major=x"]) == 2
+    assert "major must be a number" in capsys.readouterr().err
+
+
+def test_cli_judgments_import_into_an_existing_project(tmp_path, capsys):
+    corpus = tmp_path / "corpus.tsv"
+    corpus.write_text("id\tsource\tsys:sysA\tsys:sysB\tsys:ref\n"
+                      "10\tDer Hund bellt.\tThe hound barks.\t\"Dog\" barks\t\n"
+                      "11\tJa, \"gut\".\tYes, good\tYes, \"good\".\t\n"
+                      "12\tNeu.\tNovel.\t\tNew.\n", encoding="utf-8")
+    bundle = tmp_path / "p.mtwb.json"
+    assert main(["import", "--format", "tsv", "--source", str(corpus), "-o", str(bundle)]) == 0
+    assert main(["judgments", "import", str(bundle), "--format", "mqm", str(SMALL)]) == 0
+    assert "imported 8 judgments" in capsys.readouterr().out
+    project = load_bundle(bundle)
+    assert mqm_scores(project) == mqm_scores(import_mqm(SMALL))
+    wrong = tmp_path / "wrong.tsv"
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
+    wrong.write_text("\n".join(lines[:2] + [lines[2].replace("hound <v>barks</v>", "dog <v>barks</v>")]) + "\n",
+                     encoding="utf-8")
+    assert main(["judgments", "import", str(bundle), "--format", "mqm", str(wrong)]) == 1
+    assert "wrong.tsv:3, column 'target': the translation of segment '10' by 'sysA' differs" in capsys.readouterr().err
+
+
+def test_correlate_works_on_an_mqm_project(tmp_path, capsys):
+    bundle = tmp_path / "m.mtwb.json"
+    # sysA translated every segment, so it can be the reference (metrics need one per segment).
+    assert main(["import", "--format", "mqm", "--source", str(SMALL), "--ref", "sysA", "-o", str(bundle)]) == 0
+    capsys.readouterr()
+    assert main(["correlate", str(bundle), "--human", "mqm", "--metric", "chrf", "--system", "sysB",
+                 "--system", "ref", "--ci", "none", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["results"][0]["n"] == 3  # sysB's segments 10 and 11, ref's 12: the rated items
