@@ -146,7 +146,7 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
 
 def protocol_table(project: Project, protocol: str) -> str:
     """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order."""
-    from mtworkbench.io.judgments import _number as seconds_text
+    from mtworkbench.io.judgments import _number as seconds_text  # 60 for 60.0, repr otherwise
 
     required, optional = COLUMNS[protocol]
     out = io.StringIO(newline="")
@@ -156,7 +156,7 @@ def protocol_table(project: Project, protocol: str) -> str:
         if j.protocol != protocol:
             continue
         values = {"rater": j.judge, "system": j.system, "segment": j.segment,
-                  "score": "" if j.score is None else repr(float(j.score)), "errors": format_errors(j.errors),
+                  "score": "" if j.score is None else seconds_text(j.score), "errors": format_errors(j.errors),
                   "reference": j.reference or "", "qc": j.qc, "text": j.text or "",
                   "seconds": seconds_text(j.seconds), "timestamp": j.timestamp, "comment": j.comment}
         writer.writerow([values[c] for c in required + optional])

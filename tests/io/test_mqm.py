@@ -172,3 +172,18 @@ def test_correlate_works_on_an_mqm_project(tmp_path, capsys):
                  "--system", "ref", "--ci", "none", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["results"][0]["n"] == 3  # sysB's segments 10 and 11, ref's 12: the rated items
+
+
+def test_cli_agreement_reports_span_agreement(tmp_path, capsys):
+    bundle = tmp_path / "m.mtwb.json"
+    assert main(["import", "--format", "mqm", "--source", str(SMALL), "-o", str(bundle)]) == 0
+    capsys.readouterr()
+    assert main(["agreement", str(bundle), "--json"]) == 0
+    [pair] = json.loads(capsys.readouterr().out)["spans"]
+    # rater1 and rater2 both rated segment 10 of sysA and of sysB.
+    assert pair["judges"] == ["rater1", "rater2"] and pair["n_items"] == 2
+    assert pair["spans"] == [2, 0]  # rater1's omission is marked in the source; rater2's Non-translation has no span
+    assert pair["exact_f1"] == 0.0 and pair["overlap_f1"] == 0.0
+    assert pair["pearson"] == pytest.approx(1.0)  # -1.1 vs 0 and -5 vs -25: the same order
+    assert main(["agreement", str(bundle)]) == 0
+    assert "mqm      rater1       rater2" in capsys.readouterr().out
