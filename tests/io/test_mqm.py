@@ -187,3 +187,15 @@ def test_cli_agreement_reports_span_agreement(tmp_path, capsys):
     assert pair["pearson"] == pytest.approx(1.0)  # -1.1 vs 0 and -5 vs -25: the same order
     assert main(["agreement", str(bundle)]) == 0
     assert "mqm      rater1       rater2" in capsys.readouterr().out
+
+
+def test_analysis_offers_the_mqm_protocol_as_a_human_score():
+    from mtworkbench.gui.analysis.human_choices import human_choices
+
+    choices = {c.spec: c.count for c in human_choices(import_mqm(SMALL))}
+    assert choices["mqm:score"] == 8
+    assert choices["rater1:score"] == 4  # a rater's MQM judgments carry a score too
+    by_spec = collect_human_scores(import_mqm(SMALL), "mqm:score")  # what the workspace asks for
+    assert by_spec.matrix.tolist() == pytest.approx(
+        collect_human_scores(import_mqm(SMALL), HumanSpec("mqm", "score"), protocol="mqm").matrix.tolist(),
+        nan_ok=True)
