@@ -53,6 +53,7 @@ NO_ERROR_NAMES = frozenset({"no-error", "no_error", "noerror", "no error"})
 COLUMNS_ATTRIBUTE = "mqm_columns"
 QUOTING_ATTRIBUTE = "mqm_quoting"
 DOC_IDS_ATTRIBUTE = "mqm_doc_ids"
+NO_ERROR_ATTRIBUTE = "mqm_no_error"  # "category<TAB>severity" when not spelled No-error/No-error
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
 
 
@@ -269,6 +270,9 @@ def project_from_mqm(
             attributes[COLUMNS_ATTRIBUTE] = ",".join(mqm.columns)
         if mqm.quoted:
             attributes[QUOTING_ATTRIBUTE] = "csv"
+        spelling = next(((r.category, r.severity) for r in mqm.rows if r.is_no_error), (NO_ERROR, NO_ERROR))
+        if spelling != (NO_ERROR, NO_ERROR):
+            attributes[NO_ERROR_ATTRIBUTE] = "\t".join(spelling)
         if any(doc_ids[s] != str(k) for k, s in enumerate(seg_ids, 1)):
             attributes[DOC_IDS_ATTRIBUTE] = " ".join(f"{s}={doc_ids[s]}" for s in seg_ids)
         documents.append(Document(doc, [Paragraph(doc, [Segment(s, sources[s][0]) for s in seg_ids])], attributes))
@@ -361,13 +365,16 @@ def import_mqm_judgments(project: Project, path: str | Path):
 
 
 # --- writing -----------------------------------------------------------------------------------
-def _layout(project: Project) -> tuple[list[str], bool]:
+def _layout(project: Project) -> tuple[list[str], bool, tuple[str, str]]:
+    """Columns, quoting and the No-error spelling of the file the project came from."""
     for doc in project.documents:
-        if COLUMNS_ATTRIBUTE in doc.attributes or QUOTING_ATTRIBUTE in doc.attributes:
+        keys = (COLUMNS_ATTRIBUTE, QUOTING_ATTRIBUTE, NO_ERROR_ATTRIBUTE)
+        if any(k in doc.attributes for k in keys):
             columns = doc.attributes.get(COLUMNS_ATTRIBUTE)
-            return (columns.split(",") if columns else list(DEFAULT_COLUMNS)), \
-                doc.attributes.get(QUOTING_ATTRIBUTE) == "csv"
-    return list(DEFAULT_COLUMNS), False
+            category, _, severity = doc.attributes.get(NO_ERROR_ATTRIBUTE, f"{NO_ERROR}\t{NO_ERROR}").partition("\t")
+            return ((columns.split(",") if columns else list(DEFAULT_COLUMNS)),
+                    doc.attributes.get(QUOTING_ATTRIBUTE) == "csv", (category, severity))
+    return list(DEFAULT_COLUMNS), False, (NO_ERROR, NO_ERROR)
 
 
 def _doc_ids(project: Project) -> dict[str, str]:
@@ -383,6 +390,7 @@ def _doc_ids(project: Project) -> dict[str, str]:
 def mqm_rows(project: Project) -> list[dict[str, str]]:
     """One dict per row (column -> text), markers reinserted, judgments in project order."""
     doc_ids = _doc_ids(project)
+    no_error_category, no_error_severity = _layout(project)[2]
     rows = []
     for j in project.judgments:
         if j.protocol != "mqm" or j.qc:
@@ -392,8 +400,8 @@ def mqm_rows(project: Project) -> list[dict[str, str]]:
         base = {"system": j.system, "doc": project.document_of(j.segment), "doc_id": doc_ids[j.segment],
                 "seg_id": j.segment, "rater": j.judge}
         if not j.errors:
-            rows.append(dict(base, source=source, target=target, category=NO_ERROR, severity=NO_ERROR,
-                             comment=j.comment))
+            rows.append(dict(base, source=source, target=target, category=no_error_category,
+                             severity=no_error_severity, comment=j.comment))
         for e in j.errors:
             span = (e.start, e.end)
             source_span = (e.source_start, e.source_end)
@@ -403,7 +411,7 @@ def mqm_rows(project: Project) -> list[dict[str, str]]:
 
 
 def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str:
-    columns, quoted = _layout(project)
+    columns, quoted, _ = _layout(project)
     rows = mqm_rows(project) if rows is None else rows
     if quoted:
         out = io.StringIO(newline="")

@@ -199,3 +199,12 @@ def test_analysis_offers_the_mqm_protocol_as_a_human_score():
     by_spec = collect_human_scores(import_mqm(SMALL), "mqm:score")  # what the workspace asks for
     by_protocol = collect_human_scores(import_mqm(SMALL), HumanSpec("mqm", "score"), protocol="mqm")
     np.testing.assert_array_equal(by_spec.matrix, by_protocol.matrix)
+
+
+def test_no_error_spelling_of_the_file_is_kept(tmp_path):
+    text = SMALL.read_text(encoding="utf-8").replace("No-error\tNo-error", "no-error\tno-error")
+    path = tmp_path / "lower.tsv"
+    path.write_text(text, encoding="utf-8")
+    project = loads(dumps(import_mqm(path)))
+    assert sum(1 for j in project.judgments if not j.errors) == 3
+    assert rows(mqm_table(project)) == rows(text)
