@@ -3,7 +3,8 @@
 Google's weights (Freitag et al. 2021): Major 5, Minor 1, Neutral 0, except a
 Minor ``Fluency/Punctuation`` error 0.1 and any Non-translation error 25. A
 rater's segment score is minus the sum of the weights of the errors that rater
-marked (0 for "rated, no errors"). Severities and categories are matched
+marked (0 for "rated, no errors"; an error without a severity weighs 0).
+Severities and categories are matched
 without regard to case (the releases spell them ``Major``, ``minor``...), and
 the Non-translation category whatever its punctuation (``Non-translation!``).
 """
@@ -36,6 +37,8 @@ class MqmWeights:
         if _NON_TRANSLATION.match(error.category):
             return self.non_translation
         severity = error.severity.strip().lower()
+        if not severity:
+            return 0.0  # an error the data left without a severity (a few in Google's files) costs nothing
         if severity == "minor" and error.category.strip().lower() == _PUNCTUATION:
             return self.minor_punctuation
         try:

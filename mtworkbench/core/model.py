@@ -676,7 +676,7 @@ class Project:
         shown = j.text if j.text is not None else self.system(j.system).texts.get(j.segment, "")
         source = self.segment(j.segment).source
         for k, e in enumerate(j.errors):
-            if not e.severity:
+            if not e.severity and j.protocol != "mqm":  # Google's MQM files have a few without
                 raise ModelError(f"error {k + 1} of judgment {j.id!r} needs a severity")
             for lo, hi, text, where in ((e.start, e.end, shown, "translation"),
                                         (e.source_start, e.source_end, source, "source")):

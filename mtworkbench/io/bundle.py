@@ -373,7 +373,7 @@ def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:
     return ErrorSpan(
         start=offset("start"),
         end=offset("end"),
-        severity=r.ident(e["severity"], f"{path}.severity"),
+        severity=r.str(e["severity"], f"{path}.severity"),
         category=r.str(e.get("category", ""), f"{path}.category"),
         comment=r.str(e.get("comment", ""), f"{path}.comment"),
         source_start=offset("source_start"),

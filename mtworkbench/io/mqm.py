@@ -77,7 +77,8 @@ class MqmRow:
 
     @property
     def is_no_error(self) -> bool:
-        return self.severity.strip().lower() in NO_ERROR_NAMES
+        severity = self.severity.strip().lower()
+        return severity in NO_ERROR_NAMES or (not severity and self.category.strip().lower() in NO_ERROR_NAMES)
 
     def error(self) -> ErrorSpan:
         start, end = self.span if self.span else (None, None)
@@ -200,7 +201,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
         def get(name: str) -> str:
             return fields[index[name]] if name in index else ""
 
-        for name in ("system", "seg_id", "rater", "severity"):
+        for name in ("system", "seg_id", "rater"):
             if not get(name).strip():
                 raise DataError(f"{path}:{line}, column {name!r}: must not be empty")
         source, source_span = strip_markers(get("source"))

@@ -208,3 +208,15 @@ def test_no_error_spelling_of_the_file_is_kept(tmp_path):
     project = loads(dumps(import_mqm(path)))
     assert sum(1 for j in project.judgments if not j.errors) == 3
     assert rows(mqm_table(project)) == rows(text)
+
+
+def test_rows_without_severity_are_kept_and_weigh_nothing(tmp_path):
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
+    fields = lines[1].split("\t")
+    fields[8] = ""
+    text = "\n".join(lines[:1] + ["\t".join(fields)] + lines[2:])
+    path = tmp_path / "nosev.tsv"
+    path.write_text(text, encoding="utf-8")
+    project = loads(dumps(import_mqm(path)))
+    assert mqm_scores(project)[("sysA", "10")] == pytest.approx((-0.05, 2))  # only the punctuation error's 0.1
+    assert rows(mqm_table(project)) == rows(text)
