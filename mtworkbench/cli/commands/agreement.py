@@ -64,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
         source = args.judgments
     if not judgments:
         raise DataError(f"{source}: no judgments")
-    # Ratings on a scale: BAD copies are quality control, MQM judgments are spans (below).
-    report = agreement([j for j in judgments if not j.qc and j.protocol != "mqm"])
+    # Ratings on a scale: BAD copies are quality control, MQM span judgments (no score of
+    # their own) are compared as spans below; imported MQM segment scores stay here.
+    report = agreement([j for j in judgments if not j.qc and not (j.protocol == "mqm" and j.score is None)])
     spans = span_agreement(judgments, weights, text_length)
     checks = quality_control(judgments)
     if args.json:
