@@ -220,3 +220,13 @@ def test_rows_without_severity_are_kept_and_weigh_nothing(tmp_path):
     project = loads(dumps(import_mqm(path)))
     assert mqm_scores(project)[("sysA", "10")] == pytest.approx((-0.05, 2))  # only the punctuation error's 0.1
     assert rows(mqm_table(project)) == rows(text)
+
+
+def test_csv_export_leaves_span_judgments_to_the_mqm_format(tmp_path, capsys):
+    bundle = tmp_path / "m.mtwb.json"
+    assert main(["import", "--format", "mqm", "--source", str(SMALL), "-o", str(bundle)]) == 0
+    out = tmp_path / "j.csv"
+    assert main(["judgments", "export", str(bundle), "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "8 MQM judgments with error spans are left out; export them with --format mqm" in captured.err
+    assert out.read_text(encoding="utf-8").count("\n") == 1  # the header only

@@ -107,7 +107,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from mtworkbench.io.atomic import atomic_write_text
     from mtworkbench.io.bundle import load_bundle
-    from mtworkbench.io.judgments import export_judgments, judgments_table, ordered_judgments
+    from mtworkbench.io.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
     if args.format != "csv":
@@ -128,11 +128,19 @@ def run_export(args: argparse.Namespace) -> int:
         atomic_write_text(args.output, text, keep_backup=False)
         print(f"{args.output}: {n} {what}")
         return 0
+    # The table has no columns for error spans: MQM judgments without a score of their own
+    # would come out as empty rows that cannot be read back, so they go to --format mqm.
+    judgments = ordered_judgments(project)
+    kept = [j for j in judgments if not (j.protocol == "mqm" and j.score is None)]
+    if len(kept) < len(judgments):
+        print(f"note: {len(judgments) - len(kept)} MQM judgments with error spans are left out; "
+              "export them with --format mqm", file=sys.stderr)
     if args.output == "-":
-        sys.stdout.write(judgments_table(ordered_judgments(project)))
+        sys.stdout.write(judgments_table(kept))
         return 0
-    n = export_judgments(project, args.output)
-    print(f"{args.output}: {n} judgments")
+    delimiter = "\t" if str(args.output).lower().endswith(".tsv") else ","
+    atomic_write_text(args.output, judgments_table(kept, delimiter), keep_backup=False)
+    print(f"{args.output}: {len(kept)} judgments")
     return 0
 
 
