@@ -16,7 +16,9 @@ Quirks of the real files, handled here:
   quotes doubled). A file is read as quoted only when every field that starts
   with ``"`` is such a well-formed quoted field; an export writes the same way.
 * A rater may mark several errors in one segment (several rows), and every row
-  repeats the whole source and target: the marker-free texts must agree.
+  repeats the whole source and target. The first row's marker-free texts are
+  the segment's source and the system's translation; a rater shown another
+  translation keeps it as the judgment's ``text`` (the spans point into it).
 * ``seg_id`` numbers the segments of the whole test set and becomes the
   segment id as it is; ``doc_id`` is the segment's 1-based position in its
   document in full files, and is stored (as the document attribute
@@ -36,7 +38,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
@@ -248,11 +250,8 @@ def project_from_mqm(
             docs[row.seg_id] = row.doc
             doc_ids[row.seg_id] = row.doc_id
         else:
-            if seen[0] != row.source:
-                raise DataError(
-                    f"{path}:{row.line}, column 'source': segment {row.seg_id!r} has another source text than "
-                    f"on line {seen[1]} (markers removed)"
-                )
+            # Another source text on a later row (the rated text is the target): the first one
+            # is the segment's; a source-side span is placed into it (plan_mqm_judgments).
             if docs[row.seg_id] != row.doc:
                 raise DataError(
                     f"{path}:{row.line}, column 'doc': segment {row.seg_id!r} is in document {docs[row.seg_id]!r} "
@@ -310,7 +309,8 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
     Every row's system and segment must be in the project. With ``strict`` the
     marker-free translation must be the project's (the spans are offsets into
     it); otherwise a rater shown another text keeps it as the judgment's
-    ``text``. A source-side span needs the project's source.
+    ``text``. A source-side span marked in another version of the source is
+    placed on the same words of the project's source (``_placed``).
     """
     from mtworkbench.io.judgments import JudgmentImport
 
@@ -330,11 +330,6 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
                 f"{path}:{row.line}, column 'target': the translation of segment {row.seg_id!r} by {row.system!r} "
                 "differs from the project's (markers removed)"
             )
-        if row.source_span is not None and project.segment(row.seg_id).source != row.source:
-            raise DataError(
-                f"{path}:{row.line}, column 'source': the source of segment {row.seg_id!r} differs from the "
-                "project's, so its marked span cannot be placed"
-            )
         # Rows of one rater on one item showing different texts (a corrupted row in
         # Google's source-error files) stay separate judgments, each with its text.
         grouped.setdefault((row.rater, row.system, row.seg_id, row.target), []).append(row)
@@ -347,7 +342,7 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         while judgment_id in taken:
             judgment_id = project.new_id("j")
         taken.add(judgment_id)
-        errors = tuple(r.error() for r in rows if not r.is_no_error)
+        errors = tuple(_placed(r, project.segment(seg_id).source) for r in rows if not r.is_no_error)
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
         plan.judgments.append(
@@ -355,6 +350,24 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
                      text=None if shown == systems[system].texts[seg_id] else shown)
         )
     return plan
+
+
+def _placed(row: MqmRow, source: str) -> ErrorSpan:
+    """The row's error; a source-side span marked in another version of the source text
+    moves to the same words in the segment's source (nearest occurrence), or is dropped
+    when they are not there."""
+    error = row.error()
+    if row.source_span is None or row.source == source:
+        return error
+    start, end = row.source_span
+    start = 0 if start is None else start
+    end = len(row.source) if end is None else end
+    words = row.source[start:end]
+    found = [m.start() for m in re.finditer(re.escape(words), source)] if words else []
+    if not found:
+        return replace(error, source_start=None, source_end=None)
+    at = min(found, key=lambda k: abs(k - start))
+    return replace(error, source_start=at, source_end=at + len(words))
 
 
 def import_mqm_judgments(project: Project, path: str | Path):

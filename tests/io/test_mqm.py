@@ -113,9 +113,9 @@ def test_malformed_files_name_line_and_column(tmp_path):
     with pytest.raises(DataError, match=r"bad.tsv:4: expected 10 tab-separated fields, found 6"):
         read_mqm_file(bad)
     fields = lines[1].split("\t")
-    fields[5] = "Ein anderer Satz."
+    fields[1] = "talk.9"
     bad.write_text("\n".join(lines[:2] + ["\t".join(fields)]) + "\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"bad.tsv:3, column 'source': segment '10' has another source"):
+    with pytest.raises(DataError, match=r"bad.tsv:3, column 'doc': segment '10' is in document 'talk.1'"):
         import_mqm(bad)
     fields = lines[1].split("\t")
     fields[8] = "Critical"
@@ -230,3 +230,23 @@ def test_csv_export_leaves_span_judgments_to_the_mqm_format(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "8 MQM judgments with error spans are left out; export them with --format mqm" in captured.err
     assert out.read_text(encoding="utf-8").count("\n") == 1  # the header only
+
+
+def test_rows_with_another_source_or_target_version_are_kept(tmp_path):
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
+    omission = lines[5].split("\t")  # rater1's source-side omission on sysB, segment 10
+    omission[5] = "Der  <v>Hund</v> bellt."  # a second space: another version of the source
+    other = lines[1].split("\t")
+    other[4], other[6] = "rater3", "The <v>hound</v> barks!"  # rater3 was shown another translation
+    text = "\n".join(lines[:5] + ["\t".join(omission)] + lines[6:-1] + ["\t".join(other)]) + "\n"
+    path = tmp_path / "versions.tsv"
+    path.write_text(text, encoding="utf-8")
+    project = import_mqm(path)
+    assert project.segment("10").source == "Der Hund bellt."
+    j = next(j for j in project.judgments if (j.judge, j.system) == ("rater1", "sysB"))
+    assert (j.errors[0].source_start, j.errors[0].source_end) == (4, 8)  # "Hund" in the segment's source
+    shown = next(j for j in project.judgments if j.judge == "rater3")
+    assert shown.text == "The hound barks!" and project.system_text("sysA", "10") == "The hound barks."
+    back = rows(mqm_table(loads(dumps(project))))
+    expected = rows(text.replace("Der  <v>Hund</v> bellt.", "Der <v>Hund</v> bellt."))
+    assert back == expected  # every target as the rater saw it; the source in the segment's version
