@@ -250,3 +250,26 @@ def test_rows_with_another_source_or_target_version_are_kept(tmp_path):
     back = rows(mqm_table(loads(dumps(project))))
     expected = rows(text.replace("Der  <v>Hund</v> bellt.", "Der <v>Hund</v> bellt."))
     assert back == expected  # every target as the rater saw it; the source in the segment's version
+
+
+def test_crlf_and_bom_are_read(tmp_path):
+    text = SMALL.read_text(encoding="utf-8")
+    path = tmp_path / "crlf.tsv"
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    project = import_mqm(path)
+    assert rows(mqm_table(project)) == rows(text)
+    assert mqm_scores(project) == mqm_scores(import_mqm(SMALL))
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="<>\t\n\r", blacklist_categories=("Cs",)), max_size=30),
+       st.data())
+def test_markers_property(plain, data):
+    start = data.draw(st.integers(0, len(plain)))
+    end = data.draw(st.integers(start, len(plain)))
+    span = data.draw(st.sampled_from([(start, end), (start, None), (None, end), None]))
+    marked = insert_markers(plain, span)
+    assert strip_markers(marked) == (plain, span)
