@@ -273,3 +273,17 @@ def test_markers_property(plain, data):
     span = data.draw(st.sampled_from([(start, end), (start, None), (None, end), None]))
     marked = insert_markers(plain, span)
     assert strip_markers(marked) == (plain, span)
+
+
+def test_error_counts_per_system():
+    from mtworkbench.analysis.error_counts import error_counts
+
+    counts = error_counts(import_mqm(SMALL).judgments)
+    assert counts.systems == ["sysA", "sysB", "ref"]
+    assert counts.rated == {"sysA": 4, "sysB": 3, "ref": 1}
+    assert counts.count("sysA") == 5 and counts.count("sysB") == 2 and counts.count("ref") == 0
+    assert counts.count("sysA", severity="Major") == 1  # "major" is spelled as first seen ("Major")
+    assert counts.count("sysA", category="Fluency/Punctuation", severity="Minor") == 1
+    top = error_counts(import_mqm(SMALL).judgments, top_level=True)
+    assert top.count("sysA", category="Fluency") == 2 and top.count("sysB", category="Non-translation!") == 1
+    assert top.to_json()["systems"][0]["errors"] == 5
