@@ -3,8 +3,10 @@
 Google's weights (Freitag et al. 2021): Major 5, Minor 1, Neutral 0, except a
 Minor ``Fluency/Punctuation`` error 0.1 and any Non-translation error 25. A
 rater's segment score is minus the sum of the weights of the errors that rater
-marked (0 for "rated, no errors"; an error without a severity weighs 0).
-Severities and categories are matched
+marked (0 for "rated, no errors"). A severity with no weight (none given, or
+one the weights do not name, e.g. ``Critical``) weighs 0, as in Google's
+scorer (mt-metrics-eval ``score_mqm``); ``unweighted_severities`` lists them so
+that a command can say so. Severities and categories are matched
 without regard to case (the releases spell them ``Major``, ``minor``...), and
 the Non-translation category whatever its punctuation (``Non-translation!``).
 """
@@ -37,17 +39,15 @@ class MqmWeights:
         if _NON_TRANSLATION.match(error.category):
             return self.non_translation
         severity = error.severity.strip().lower()
-        if not severity:
-            return 0.0  # an error the data left without a severity (a few in Google's files) costs nothing
-        if severity == "minor" and error.category.strip().lower() == _PUNCTUATION:
+        category = error.category.strip().lower()
+        if severity == "minor" and (category == _PUNCTUATION or category.startswith(_PUNCTUATION + "/")):
             return self.minor_punctuation
-        try:
-            return self.severities[severity]
-        except KeyError:
-            raise DataError(
-                f"no MQM weight for severity {error.severity!r}; give one with --weights "
-                f"{severity}=W (known: {', '.join(self.severities)})"
-            ) from None
+        return self.severities.get(severity, 0.0)
+
+    def unweighted_severities(self, errors: Iterable[ErrorSpan]) -> list[str]:
+        """Severities among ``errors`` that these weights do not name (they weigh 0)."""
+        missing = {e.severity.strip() for e in errors if not _NON_TRANSLATION.match(e.category)}
+        return sorted(s for s in missing if s.lower() not in self.severities)
 
     def score(self, errors: Iterable[ErrorSpan]) -> float:
         """A rater's segment score: minus the summed weights (0.0 for no errors)."""

@@ -59,6 +59,17 @@ def test_small_file_builds_the_project():
     assert len(project.judgments) == 8
 
 
+def test_minor_punctuation_discount_covers_its_subcategories():
+    from mtworkbench.core.model import ErrorSpan
+
+    w = parse_weights("")
+    assert w.weight(ErrorSpan(0, 1, "minor", "fluency/PUNCTUATION")) == 0.1
+    assert w.weight(ErrorSpan(0, 1, "Minor", "Fluency/Punctuation/Quotes")) == 0.1
+    assert w.weight(ErrorSpan(0, 1, "Major", "Fluency/Punctuation")) == 5.0
+    assert w.weight(ErrorSpan(0, 1, "Minor", "Fluency/Punctuationish")) == 1.0
+    assert w.weight(ErrorSpan(None, None, "Minor", "Non-translation")) == 25.0  # SPECS: any Non-translation
+
+
 def test_small_file_scores_by_hand():
     scores = mqm_scores(import_mqm(SMALL))
     assert scores[("sysA", "10")] == pytest.approx((-0.55, 2))  # (1 + 0.1) and 0, averaged
@@ -120,8 +131,8 @@ def test_malformed_files_name_line_and_column(tmp_path):
     fields = lines[1].split("\t")
     fields[8] = "Critical"
     bad.write_text("\n".join(lines[:2] + ["\t".join(fields)]) + "\n", encoding="utf-8")
-    with pytest.raises(DataError, match=r"no MQM weight for severity 'Critical'; give one with --weights critical=W"):
-        mqm_scores(import_mqm(bad))
+    # A severity the weights do not name weighs 0, as in Google's scorer; the CLI says so.
+    assert mqm_scores(import_mqm(bad))[("sysA", "10")] == (-1.0, 1)  # the Minor 1 and the Critical 0
     assert mqm_scores(import_mqm(bad), parse_weights("critical=10"))[("sysA", "10")] == (-11.0, 1)
 
 
@@ -142,6 +153,18 @@ def test_cli_import_scores_and_export(tmp_path, capsys):
     assert rows(exported.read_text(encoding="utf-8")) == rows(SMALL.read_text(encoding="utf-8"))
     assert main(["human-scores", str(bundle), "--protocol", "mqm", "--weights", "major=x"]) == 2
     assert "major must be a number" in capsys.readouterr().err
+    capsys.readouterr()
+    text = SMALL.read_text(encoding="utf-8").replace("\tMajor\t", "\tCritical\t")
+    critical = tmp_path / "critical.tsv"
+    critical.write_text(text, encoding="utf-8")
+    bundle2 = tmp_path / "c.mtwb.json"
+    assert main(["import", "--format", "mqm", "--source", str(critical), "-o", str(bundle2)]) == 0
+    capsys.readouterr()
+    assert main(["human-scores", str(bundle2), "--protocol", "mqm", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "no weight for severity 'Critical': counted as 0 (give one with --weights critical=W)" in captured.err
+    scores = {(r["system"], r["segment"]): r["score"] for r in json.loads(captured.out)["scores"]}
+    assert scores[("sysB", "10")] == -12.5  # Non-translation still 25; the omission, now Critical, 0
 
 
 def test_cli_judgments_import_into_an_existing_project(tmp_path, capsys):

@@ -56,6 +56,14 @@ def run(args: argparse.Namespace) -> int:
     unknown = [s for s in args.system if not project.has_system(s)]
     if unknown:
         raise DataError(f"{args.bundle}: no system {unknown[0]!r}; systems: {', '.join(s.id for s in project.systems)}")
+    if args.protocol == "mqm":
+        import sys
+
+        errors = [e for j in project.judgments if j.protocol == "mqm" and not j.qc for e in j.errors]
+        missing = weights.unweighted_severities(errors)
+        if missing:
+            print(f"note: no weight for severity {', '.join(repr(s) for s in missing)}: counted as 0 "
+                  f"(give one with --weights {missing[0].lower() or 'NAME'}=W)", file=sys.stderr)
     field = args.field if args.protocol == "ldc" else "score"
     human = collect_human_scores(project, HumanSpec(args.protocol, field), z=args.z, mqm_weights=weights,
                                  protocol=args.protocol)
