@@ -1,7 +1,8 @@
 """Google's raw MQM ratings TSV (``google/wmt-mqm-human-evaluation``) in and out.
 
 The file: a header naming the columns ``system doc doc_id seg_id rater source
-target category severity`` and, in most releases, ``comment`` (any order; other
+target category severity`` and, in most releases, ``comment`` (any order;
+``docSegId``/``globalSegId`` are accepted for ``doc_id``/``seg_id``; other
 columns are ignored); then one row per error a rater marked. A segment a rater
 found flawless has one row with severity ``No-error``. The error's span is
 marked in ``target`` with ``<v>`` and ``</v>``; an error marked in the source
@@ -49,6 +50,8 @@ DEFAULT_COLUMNS: tuple[str, ...] = (
     "system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity", "comment",
 )
 REQUIRED_COLUMNS: tuple[str, ...] = ("system", "seg_id", "rater", "source", "target", "category", "severity")
+# Anthea/Marot exports name two columns differently; an export writes the file's names.
+ALIASES = {"docsegid": "doc_id", "globalsegid": "seg_id"}
 NO_ERROR = "No-error"
 NO_ERROR_NAMES = frozenset({"no-error", "no_error", "noerror", "no error"})
 # Document attributes that remember how the file was written, for an export like it.
@@ -91,7 +94,7 @@ class MqmRow:
 @dataclass
 class MqmFile:
     path: str
-    columns: list[str]  # the recognised columns, in file order
+    columns: list[str]  # the recognised columns as the header spells them, in file order
     quoted: bool
     rows: list[MqmRow] = field(default_factory=list)
 
@@ -181,7 +184,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
     if not records:
         raise DataError(f"{path}: empty file; expected a header {chr(9).join(DEFAULT_COLUMNS)!r}")
     header_line, header = records[0]
-    names = [h.strip().lower() for h in header]
+    names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
     missing = [c for c in REQUIRED_COLUMNS if c not in names]
     if missing:
         raise DataError(
@@ -192,7 +195,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
     if twice:
         raise DataError(f"{path}:{header_line}: column {twice[0]!r} appears twice")
     index = {n: i for i, n in enumerate(names) if n in DEFAULT_COLUMNS}
-    result = MqmFile(path, [n for n in names if n in DEFAULT_COLUMNS], quoted)
+    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in DEFAULT_COLUMNS], quoted)
     for line, fields in records[1:]:
         if len(fields) != len(names):
             raise DataError(
@@ -424,6 +427,10 @@ def mqm_rows(project: Project) -> list[dict[str, str]]:
     return rows
 
 
+def _canonical(column: str) -> str:
+    return ALIASES.get(column.lower(), column.lower())
+
+
 def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str:
     columns, quoted, _ = _layout(project)
     rows = mqm_rows(project) if rows is None else rows
@@ -431,17 +438,17 @@ def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str
         out = io.StringIO(newline="")
         writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"', quoting=csv.QUOTE_MINIMAL)
         writer.writerow(columns)
-        writer.writerows([row[c] for c in columns] for row in rows)
+        writer.writerows([row[_canonical(c)] for c in columns] for row in rows)
         return out.getvalue()
     lines = ["\t".join(columns)]
     for row in rows:
-        for c in columns:
+        for c in map(_canonical, columns):
             if "\t" in row[c] or "\n" in row[c] or "\r" in row[c]:
                 raise DataError(
                     f"segment {row['seg_id']!r} of {row['system']!r}: the {c} has a tab or line break, which "
                     "Google's unquoted MQM TSV cannot hold"
                 )
-        lines.append("\t".join(row[c] for c in columns))
+        lines.append("\t".join(row[_canonical(c)] for c in columns))
     return "\n".join(lines) + "\n"
 
 

@@ -310,3 +310,17 @@ def test_error_counts_per_system():
     top = error_counts(import_mqm(SMALL).judgments, top_level=True)
     assert top.count("sysA", category="Fluency") == 2 and top.count("sysB", category="Non-translation!") == 1
     assert top.to_json()["systems"][0]["errors"] == 5
+
+
+def test_anthea_column_names_are_read_and_written_back(tmp_path):
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
+    header = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata"
+    text = "\n".join([header] + lines[1:])
+    path = tmp_path / "anthea.tsv"
+    path.write_text(text, encoding="utf-8")
+    project = loads(dumps(import_mqm(path)))
+    assert project.segment_ids == ["10", "11", "12"]
+    out = mqm_table(project)
+    # The "metadata" column is not kept (README); the others come back under their own names.
+    assert out.split("\n")[0] == "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity"
+    assert sorted(out.split("\n")[1:-1]) == sorted("\t".join(line.split("\t")[:9]) for line in lines[1:] if line)
