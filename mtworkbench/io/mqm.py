@@ -141,7 +141,11 @@ def insert_markers(text: str, span: tuple[int | None, int | None] | None) -> str
 
 # --- reading -------------------------------------------------------------------------------
 def _well_quoted(value: str) -> bool:
-    return len(value) >= 2 and value[0] == '"' and value[-1] == '"' and '"' not in value[1:-1].replace('""', "")
+    """A field as csv's minimal quoting writes it: wrapped in quotes, its own quotes
+    doubled, and quoted because it has one (so a raw ``"Thank you."`` is not)."""
+    inner = value[1:-1]
+    return len(value) >= 2 and value[0] == '"' and value[-1] == '"' and '""' in inner \
+        and '"' not in inner.replace('""', "")
 
 
 def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], bool]:

@@ -324,3 +324,13 @@ def test_anthea_column_names_are_read_and_written_back(tmp_path):
     # The "metadata" column is not kept (README); the others come back under their own names.
     assert out.split("\n")[0] == "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity"
     assert sorted(out.split("\n")[1:-1]) == sorted("\t".join(line.split("\t")[:9]) for line in lines[1:] if line)
+
+
+def test_a_raw_text_in_quotes_is_not_taken_for_csv_quoting(tmp_path):
+    text = ("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+            's\td\t1\t1\tr\t"Danke."\t"Thank <v>you</v>."\tStyle/Awkward\tMinor\n')
+    path = tmp_path / "raw.tsv"
+    path.write_text(text, encoding="utf-8")
+    project = import_mqm(path)
+    assert project.system_text("s", "1") == '"Thank you."' and project.segment("1").source == '"Danke."'
+    assert rows(mqm_table(project)) == rows(text)
