@@ -334,3 +334,23 @@ def test_a_raw_text_in_quotes_is_not_taken_for_csv_quoting(tmp_path):
     project = import_mqm(path)
     assert project.system_text("s", "1") == '"Thank you."' and project.segment("1").source == '"Danke."'
     assert rows(mqm_table(project)) == rows(text)
+
+
+def test_mqm_ratings_import_is_undoable_and_emits_events(tmp_path):
+    from mtworkbench.io.judgments import apply_import, revert_import
+    from mtworkbench.io.mqm import plan_mqm_judgments
+
+    project = import_mqm(SMALL)
+    for j in list(project.judgments):
+        project.remove_judgment(j.id)
+    for judge in list(project.judges):
+        project.remove_judge(judge)
+    events = []
+    project.subscribe(lambda e: events.append(e.kind))
+    plan = plan_mqm_judgments(project, read_mqm_file(SMALL))
+    apply_import(project, plan)
+    assert len(project.judgments) == 8 and project.judges == ["rater1", "rater2"]
+    assert events.count("judgment_added") == 8
+    revert_import(project, plan)
+    assert project.judgments == [] and project.judges == []
+    assert events.count("judgment_removed") == 8
