@@ -300,6 +300,27 @@ def project_from_mqm(
     return project
 
 
+def import_mqm_corpus(
+    source: str | Path,
+    references: Sequence[str | Path] = (),
+    systems: Sequence[tuple[str, str | Path]] = (),
+    source_language: str = "",
+    target_language: str = "",
+) -> Project:
+    """The corpus-format registry's reader: ``references`` name systems to copy as
+    references (none given: the human ones; ``none``: no references)."""
+    if systems:
+        raise DataError("an MQM file holds its systems; give only the file as the source (no --system)")
+    names = [str(r) for r in references]
+    chosen = None if not names else ([] if names == ["none"] else names)
+    return import_mqm(source, chosen, source_language, target_language)
+
+
+def plan_mqm_file(project: Project, path: str | Path):
+    """The judgment-format registry's reader: the file's ratings planned into ``project``."""
+    return plan_mqm_judgments(project, read_mqm_file(path))
+
+
 def import_mqm(
     path: str | Path,
     references: Sequence[str] | None = None,

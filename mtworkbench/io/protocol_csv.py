@@ -161,3 +161,27 @@ def protocol_table(project: Project, protocol: str) -> str:
                   "seconds": seconds_text(j.seconds), "timestamp": j.timestamp, "comment": j.comment}
         writer.writerow([values[c] for c in required + optional])
     return out.getvalue()
+
+
+# --- the judgment-format registry's entries --------------------------------------------------
+def plan_esa_file(project: Project, path: str | Path):
+    return plan_protocol_csv(project, path, "esa")
+
+
+def plan_da_file(project: Project, path: str | Path):
+    return plan_protocol_csv(project, path, "da")
+
+
+def _export(project: Project, path: str | Path, protocol: str) -> int:
+    from mtworkbench.io.atomic import atomic_write_text
+
+    atomic_write_text(path, protocol_table(project, protocol), keep_backup=False)
+    return sum(1 for j in project.judgments if j.protocol == protocol)
+
+
+def export_esa(project: Project, path: str | Path) -> int:
+    return _export(project, path, "esa")
+
+
+def export_da(project: Project, path: str | Path) -> int:
+    return _export(project, path, "da")

@@ -131,7 +131,7 @@ def test_model_refuses_spans_outside_the_text_and_on_ldc():
 def test_span_mutators_emit_events_and_invert():
     p = span_project()
     events = []
-    p.subscribe(lambda e: events.append((e.kind, getattr(e.item, "id", None))))
+    p.subscribe(lambda e: events.append((type(e).__name__, e.judgment.id)))
     j = Judgment("m3", "rater2", "mt", "1", protocol="mqm", errors=(ErrorSpan(0, 3, "Minor", "Style/Awkward"),))
     p.add_judgment(j)
     old = p.set_judgment_errors("m3", (ErrorSpan(4, 9, "Major", "Accuracy/Mistranslation"),))
@@ -141,8 +141,8 @@ def test_span_mutators_emit_events_and_invert():
     assert p.judgment("m3") == j
     removed = p.remove_judgment("m3")
     assert removed == j
-    assert events == [("judgment_added", "m3"), ("judgment_changed", "m3"), ("judgment_changed", "m3"),
-                      ("judgment_removed", "m3")]
+    assert events == [("JudgmentAdded", "m3"), ("JudgmentChanged", "m3"), ("JudgmentChanged", "m3"),
+                      ("JudgmentRemoved", "m3")]
     with pytest.raises(ModelError):
         p.set_judgment_errors("m1", (ErrorSpan(0, 99, "Major"),))
     assert len(p.judgment("m1").errors) == 3  # refused changes leave the judgment alone

@@ -9,7 +9,7 @@ from mtworkbench.cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.io.corpus import IMPORT_FORMATS
+    from mtworkbench.io.formats import CORPUS_FORMATS
 
     p = subparsers.add_parser(
         "import",
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="reference file (repeat for several); mqm: a system whose texts are also a reference "
                         "(default: the systems named ref.../Human...; 'none' for none)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
-    p.add_argument("--format", choices=IMPORT_FORMATS, default="plain")
+    p.add_argument("--format", choices=CORPUS_FORMATS.readable(), default="plain", help=CORPUS_FORMATS.help())
     p.add_argument("--src-lang", default="")
     p.add_argument("--tgt-lang", default="")
     p.add_argument("-o", "--output", required=True, help="bundle to write (*.mtwb.json)")

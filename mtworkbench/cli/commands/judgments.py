@@ -7,10 +7,10 @@ import sys
 
 from mtworkbench.cli import UsageError
 
-FORMATS = ("csv", "mqm", "esa", "da")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from mtworkbench.io.formats import JUDGMENT_FORMATS, SCORE_FORMATS
+
     p = subparsers.add_parser(
         "judgments",
         help="import/export human judgments",
@@ -20,31 +20,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     imp = sub.add_parser(
         "import",
-        help="add judgments from a CSV/TSV file to a bundle",
+        help="add judgments from a file to a bundle",
         description=(
-            "Add the judgments of FILE to BUNDLE (saved in place). Header: "
+            "Add the judgments of FILE to BUNDLE (saved in place). The table (csv, tsv) has the header "
             "judge,system,segment,reference,adequacy,fluency,seconds,comment "
-            "(optional score,scale,timestamp). segment = the segment id, or its 1-based number. "
-            "New judges are created."
+            "(optional score,scale,timestamp); segment = the segment id, or its 1-based number. "
+            "--format mqm reads Google's MQM ratings TSV (every rater's error spans), esa and da "
+            "their CSV (README). New judges are created."
         ),
     )
     imp.add_argument("bundle")
     imp.add_argument("file")
-    imp.add_argument("--format", choices=FORMATS, default="csv",
-                     help="csv: the table above; mqm: Google's MQM ratings TSV (error spans per rater); "
-                          "esa, da: the ESA/DA CSV (README)")
+    imp.add_argument("--format", choices=JUDGMENT_FORMATS.names, default=None,
+                     help=JUDGMENT_FORMATS.help() + " (default: the table, by the file's suffix)")
     imp.set_defaults(func=run_import)
 
     exp = sub.add_parser(
         "export",
-        help="write a bundle's judgments as CSV/TSV",
-        description="Write every judgment of BUNDLE; a .tsv output is tab-separated, '-' is stdout (CSV).",
+        help="write a bundle's judgments",
+        description=(
+            "Write the judgments of BUNDLE: the table (a .tsv output is tab-separated; MQM judgments with "
+            "error spans are left to --format mqm), or with --format mqm the MQM ratings as Google's TSV "
+            "(markers reinserted), esa/da that protocol's CSV. '-' is stdout."
+        ),
     )
     exp.add_argument("bundle")
     exp.add_argument("-o", "--output", required=True, metavar="FILE")
-    exp.add_argument("--format", choices=FORMATS, default="csv",
-                     help="csv: every judgment; mqm: the MQM judgments as Google's TSV (markers reinserted); "
-                          "esa, da: that protocol's judgments as CSV")
+    exp.add_argument("--format", choices=JUDGMENT_FORMATS.names, default=None,
+                     help=JUDGMENT_FORMATS.help() + " (default: the table)")
     exp.set_defaults(func=run_export)
 
     scores = sub.add_parser(
@@ -64,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scores.add_argument("--scores", required=True, metavar="FILE")
     scores.add_argument("--scale", help="the scores' scale: da-z, mqm, adequacy, fluency, ... "
                         "(default: mqm for mqm-tsv, required for lines)")
-    scores.add_argument("--format", choices=("lines", "mqm-tsv"), default="lines")
+    scores.add_argument("--format", choices=SCORE_FORMATS.names, default="lines", help=SCORE_FORMATS.help())
     scores.add_argument("--file-system", metavar="NAME", help="mqm-tsv: the system's name in the file, if it differs")
     scores.set_defaults(func=run_import_scores)
 
@@ -75,26 +78,17 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
     raise UsageError("choose an action: import, export or import-scores")
 
 
-def _plan(project, args: argparse.Namespace):
-    from mtworkbench.io.judgments import plan_import, read_judgment_rows
-
-    if args.format == "mqm":
-        from mtworkbench.io.mqm import plan_mqm_judgments, read_mqm_file
-
-        return plan_mqm_judgments(project, read_mqm_file(args.file))
-    if args.format in ("esa", "da"):
-        from mtworkbench.io.protocol_csv import plan_protocol_csv
-
-        return plan_protocol_csv(project, args.file, args.format)
-    return plan_import(project, read_judgment_rows(args.file), args.file)
+TABLE_FORMATS = ("csv", "tsv")
 
 
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.formats import JUDGMENT_FORMATS
     from mtworkbench.io.judgments import apply_import
 
+    fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
     project = load_bundle(args.bundle)
-    plan = _plan(project, args)
+    plan = JUDGMENT_FORMATS.get(fmt).read(project, args.file)
     apply_import(project, plan)
     save_bundle(project, args.bundle)
     print(
@@ -107,26 +101,24 @@ def run_import(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from mtworkbench.io.atomic import atomic_write_text
     from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.formats import JUDGMENT_FORMATS
     from mtworkbench.io.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
-    if args.format != "csv":
-        if args.format == "mqm":
-            from mtworkbench.io.mqm import mqm_rows, mqm_table
-
-            rows = mqm_rows(project)
-            text, n = mqm_table(project, rows), len(rows)
-            what = "MQM rows"
-        else:
-            from mtworkbench.io.protocol_csv import protocol_table
-
-            text = protocol_table(project, args.format)
-            n, what = text.count("\n") - 1, f"{args.format.upper()} judgments"
+    fmt = args.format or "csv"
+    if fmt not in TABLE_FORMATS:
         if args.output == "-":
-            sys.stdout.write(text)
+            if fmt == "mqm":
+                from mtworkbench.io.mqm import mqm_table
+
+                sys.stdout.write(mqm_table(project))
+            else:
+                from mtworkbench.io.protocol_csv import protocol_table
+
+                sys.stdout.write(protocol_table(project, fmt))
             return 0
-        atomic_write_text(args.output, text, keep_backup=False)
-        print(f"{args.output}: {n} {what}")
+        n = JUDGMENT_FORMATS.get(fmt).write(project, args.output)
+        print(f"{args.output}: {n} {'MQM rows' if fmt == 'mqm' else fmt.upper() + ' judgments'}")
         return 0
     # The table has no columns for error spans: MQM judgments without a score of their own
     # would come out as empty rows that cannot be read back, so they go to --format mqm.
@@ -138,8 +130,8 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(judgments_table(kept))
         return 0
-    delimiter = "\t" if str(args.output).lower().endswith(".tsv") else ","
-    atomic_write_text(args.output, judgments_table(kept, delimiter), keep_backup=False)
+    tab = fmt == "tsv" or str(args.output).lower().endswith(".tsv")
+    atomic_write_text(args.output, judgments_table(kept, "\t" if tab else ","), keep_backup=False)
     print(f"{args.output}: {len(kept)} judgments")
     return 0
 
