@@ -50,7 +50,7 @@ def test_round_trip_is_lossless_and_stable(tmp_path):
     text = path.read_text(encoding="utf-8")
     again = load_bundle(path)
     assert dumps(again) == text
-    assert text.startswith('{\n  "format": "mtworkbench-project",\n  "format_version": %d,' % bundle.FORMAT_VERSION)
+    assert text.startswith(f'{{\n  "format": "mtworkbench-project",\n  "format_version": {bundle.FORMAT_VERSION},')
     assert "Tallinn" in text and "\\u" not in text  # UTF-8, not escaped
 
 
