@@ -121,11 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         # Metric errors: only a command that imported the metrics can raise them,
         # so the CLI need not import them (and numpy) to catch them.
-        base = sys.modules.get("mtworkbench.metrics.base")
-        if base is None or not isinstance(exc, base.MetricError):
+        scoring_input = sys.modules.get("mtworkbench.core.scoring_input")
+        if scoring_input is None or not isinstance(exc, scoring_input.MetricError):
             raise
+        base = sys.modules.get("mtworkbench.metrics.base")
+        if base is not None and isinstance(exc, base.MetricSpecError):
+            print(f"mtworkbench {args.command}: error: {exc}", file=sys.stderr)
+            return 2
         print(f"mtworkbench {args.command}: error: {_one_line(exc)}", file=sys.stderr)
-        return 2 if isinstance(exc, base.MetricSpecError) else 1
+        return 1
 
 
 def _one_line(exc: BaseException) -> str:
