@@ -96,6 +96,10 @@ class Metric(ABC):
     scale: ClassVar[str] = "0-1"
     # Short signature keys in sacrebleu's style, option name -> key.
     signature_keys: ClassVar[dict[str, str]] = {}
+    # The ScoringInput fields segment_statistics reads. Scores persisted with a
+    # project are keyed on exactly these (scoring/store.py), so a metric that
+    # reads another field must list it here.
+    reads: ClassVar[tuple[str, ...]] = ("hypotheses", "references", "target_language")
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}

@@ -46,6 +46,7 @@ from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
+from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, store_for
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000
@@ -88,6 +89,8 @@ class ScoringOutcome:
     # spec -> the metric instance that scored every system (bound to the project)
     metrics: dict[str, Metric] = field(default_factory=dict)
     used_processes: bool = False
+    # (system, spec) pairs read back from the project's score file instead of computed
+    restored: list[tuple[str, str]] = field(default_factory=list)
 
     def fail(self, spec: str, error: MetricError) -> None:
         """Record the first error of ``spec``; its other systems are skipped."""
@@ -308,6 +311,11 @@ def run_scoring(
             elif spec in outcome.metrics:
                 todo.append((system, spec))
 
+    store = store_for(project)
+    stored_keys: dict[tuple[str, str], Key] = {}
+    if store is not None and todo:
+        todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)
+
     n_segments = len(project.segments)
     total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
@@ -322,10 +330,47 @@ def run_scoring(
     if not use_processes:
         results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
     outcome.items.extend(results)
+    if store is not None and results:
+        for item in results:
+            key = stored_keys.get((item.system, item.spec))
+            if key is not None:
+                store.put(key, item.entry.score)
+        store.save()
 
     _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
     report(progress, total, total)
     return outcome
+
+
+def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) -> list[tuple[str, str]]:
+    """Take what the project's score file holds for ``todo``; return the rest.
+
+    ``keys`` receives each remaining pair's store key, to file its result under.
+    """
+    digests: dict[str, InputDigests] = {}
+    rest: list[tuple[str, str]] = []
+    for system, spec in todo:
+        metric = outcome.metrics[spec]
+        blob, fp, generation = inputs[system]
+        if system not in digests:
+            digests[system] = InputDigests(pickle.loads(blob))
+        key = (system, spec, metric_fingerprint(metric, digests[system]))
+        found = store.get(key, metric)
+        if found is None:
+            keys[(system, spec)] = key
+            rest.append((system, spec))
+            continue
+        ci = None
+        if request.ci_samples > 0 and len(found.stats) > 0:
+            from mtworkbench.analysis.significance import bootstrap_ci
+
+            ci = bootstrap_ci(metric, found.stats, n_samples=request.ci_samples, seed=request.seed)
+        item = ScoredItem(system, spec, fp, generation, ScoreEntry(score=found.to_score(metric, system), ci=ci))
+        outcome.items.append(item)
+        outcome.restored.append((system, spec))
+        if deliver is not None:
+            deliver(item)
+    return rest
 
 
 def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:

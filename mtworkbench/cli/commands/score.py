@@ -42,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either a bundle or --hyp/--ref files, not both")
     metric_specs = list(args.metric)
     if args.bundle:
-        from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.scoring.store import load_project
 
-        project = load_bundle(args.bundle)
+        project = load_project(args.bundle)  # with its persisted scores
         metric_specs = metric_specs or list(project.settings.metrics)
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
