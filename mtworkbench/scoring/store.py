@@ -144,6 +144,21 @@ class StoredScore:
 Key = tuple[str, str, str]  # system, spec, metric fingerprint
 
 
+def _split_extras(extras: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, np.ndarray]]:
+    """Extras as (JSON part, numpy arrays kept as arrays); None when an array
+    cannot be stored without pickle (object dtype)."""
+    plain: dict[str, Any] = {}
+    arrays: dict[str, np.ndarray] = {}
+    for name, value in extras.items():
+        if isinstance(value, np.ndarray):
+            if value.dtype.hasobject:
+                return None, {}
+            arrays[name] = value
+        else:
+            plain[name] = value
+    return plain, arrays
+
+
 def _json_exact(value: Any) -> bool:
     """Whether ``value`` survives a JSON round trip unchanged (else it is not stored)."""
     try:
@@ -184,9 +199,12 @@ class ScoreStore:
                     stats = np.asarray(npz[f"stats{k}"], dtype=float)
                     if stats.ndim != 2 or len(segments) != len(stats):
                         raise ValueError(f"entry {k}: arrays do not fit")
+                    extras = dict(item["extras"])
+                    for name in item["array_extras"]:
+                        extras[str(name)] = npz[f"extra{k}.{name}"]
                     self.entries[(str(system), str(spec), str(fp))] = StoredScore(
                         signature=str(item["signature"]), corpus=float(item["corpus"]),
-                        segments=segments, stats=stats, extras=dict(item["extras"]),
+                        segments=segments, stats=stats, extras=extras,
                     )
         except (OSError, ValueError, KeyError, TypeError, IndexError, zipfile.BadZipFile, EOFError) as exc:
             self.entries.clear()
@@ -203,7 +221,8 @@ class ScoreStore:
 
     # --- writing ---------------------------------------------------------------------------
     def put(self, key: Key, score: MetricScore) -> None:
-        if not _json_exact(score.extras) or not _json_exact(score.signature):
+        plain, arrays = _split_extras(score.extras)
+        if plain is None or not _json_exact(plain):
             return  # cannot be restored exactly: recompute next time instead
         system, spec, _fp = key
         with self._lock:
@@ -224,21 +243,18 @@ class ScoreStore:
                 return
             items = list(self.entries.items())
             self.changed = False
-        header = {
-            "format": STORE_FORMAT,
-            "version": STORE_VERSION,
-            "mtworkbench": __version__,
-            "entries": [
-                {"key": list(key), "signature": e.signature, "corpus": e.corpus, "extras": e.extras}
-                for key, e in items
-            ],
-        }
-        arrays: dict[str, np.ndarray] = {
-            "header": np.frombuffer(json.dumps(header, allow_nan=True).encode("utf-8"), dtype=np.uint8)
-        }
-        for k, (_key, e) in enumerate(items):
+        entries = []
+        arrays: dict[str, np.ndarray] = {}
+        for k, (key, e) in enumerate(items):
+            plain, extra_arrays = _split_extras(e.extras)
+            entries.append({"key": list(key), "signature": e.signature, "corpus": e.corpus, "extras": plain,
+                            "array_extras": sorted(extra_arrays)})
             arrays[f"seg{k}"] = e.segments
             arrays[f"stats{k}"] = e.stats
+            for name, value in extra_arrays.items():
+                arrays[f"extra{k}.{name}"] = value
+        header = {"format": STORE_FORMAT, "version": STORE_VERSION, "mtworkbench": __version__, "entries": entries}
+        arrays["header"] = np.frombuffer(json.dumps(header, allow_nan=True).encode("utf-8"), dtype=np.uint8)
         tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
         try:
             with open(tmp, "wb") as fh:

@@ -190,3 +190,20 @@ def test_score_command_twice_prints_the_same_and_restores(bundle):
 def test_attach_twice_keeps_one_store(bundle):
     project = load_project(bundle)
     assert attach(project, bundle) is attach(project, bundle)
+
+
+def test_array_extras_round_trip_exactly(bundle):
+    """NIST, GTM and METEOR keep numpy arrays among their extras."""
+    first = run(load_project(bundle), specs=("nist", "gtm"))
+    second = run(load_project(bundle), specs=("nist", "gtm"))
+    assert computed(second) == set()
+    old = {(i.system, i.spec): i.entry.score for i in first.items}
+    for item in second.items:
+        extras = old[(item.system, item.spec)].extras
+        assert set(item.entry.score.extras) == set(extras)
+        for name, value in extras.items():
+            got = item.entry.score.extras[name]
+            assert type(got) is type(value)
+            np.testing.assert_array_equal(got, value)
+            if isinstance(value, np.ndarray):
+                assert got.dtype == value.dtype
