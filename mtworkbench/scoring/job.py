@@ -64,6 +64,8 @@ class ScoringRequest:
     seed: int = 12345
     # None: decide by size; True/False force worker processes on or off.
     use_processes: bool | None = None
+    # Worker processes at most (None: all cores, up to 4 for the app); 1 scores in this process.
+    jobs: int | None = None
 
 
 @dataclass
@@ -153,6 +155,7 @@ def paired_one(
 
 # --- worker processes --------------------------------------------------------------------
 _POOL: ProcessPoolExecutor | None = None
+_POOL_SIZE = 0
 _POOL_LOCK = threading.Lock()
 _CANCELLED_UP_TO: Any = None  # multiprocessing.Value: jobs with id <= this are cancelled
 _JOB_IDS = iter(range(1, 1 << 62))
@@ -207,14 +210,21 @@ def _child_paired(job_id: int, spec: str, metric_blob: bytes, *args: Any) -> Any
     return paired_one(_child_metric(job_id, spec, metric_blob), *args, cancel=_child_cancel(job_id))
 
 
-def process_pool() -> ProcessPoolExecutor:
-    """The shared pool of scoring processes (started on first use, reused)."""
-    global _POOL, _CANCELLED_UP_TO
+def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
+    """The shared pool of scoring processes (started on first use, reused; started
+    anew when a job asks for another number of workers)."""
+    global _POOL, _CANCELLED_UP_TO, _POOL_SIZE
     with _POOL_LOCK:
+        if workers is None and _POOL is not None:
+            return _POOL
+        workers = max(1, workers if workers else min(os.cpu_count() or 1, 4))
+        if _POOL is not None and _POOL_SIZE != workers:
+            _POOL.shutdown(wait=False, cancel_futures=True)
+            _POOL = None
         if _POOL is None:
             context = multiprocessing.get_context("spawn")  # never fork a process running Qt threads
             _CANCELLED_UP_TO = context.Value("q", 0)
-            workers = max(1, min(os.cpu_count() or 1, 4))
+            _POOL_SIZE = workers
             _POOL = ProcessPoolExecutor(
                 workers, mp_context=context, initializer=_init_child, initargs=(_CANCELLED_UP_TO,)
             )
@@ -230,6 +240,8 @@ def shutdown_pool() -> None:
 
 
 def _wants_processes(request: ScoringRequest, n_segments: int, n_tasks: int) -> bool:
+    if request.jobs == 1 or n_tasks < 2 and request.use_processes is None:
+        return False
     if request.use_processes is not None:
         return request.use_processes
     if os.environ.get("MTWB_SCORING_PROCESSES", "1") == "0":
@@ -400,7 +412,7 @@ def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, 
 
 
 def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
-    pool = process_pool()
+    pool = process_pool(min(request.jobs, len(todo)) if request.jobs else None)
     job_id = next(_JOB_IDS)
     # Each metric is pickled once, bound as it is; every process unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
