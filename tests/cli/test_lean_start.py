@@ -66,6 +66,7 @@ def test_score_bleu_imports_only_what_it_uses(tmp_path: Path):
     rc, modules = loaded_after(["score", "--hyp", str(hyp), "--ref", str(ref), "--metric", "bleu"])
     assert rc == 0
     assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+    assert "sacrebleu" not in modules  # BLEU's 13a tokenizer is restated in metrics.tokens
 
 
 def test_usage_error_exit_code_without_loading_other_commands():
