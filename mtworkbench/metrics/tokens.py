@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from typing import Any
 
 from mtworkbench.metrics.base import MetricError, ScoringInput
@@ -128,7 +128,7 @@ class _Tokenizer13a:
         return "13a"
 
 
-@lru_cache(maxsize=None)
+@cache
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     """sacrebleu's tokenizer ``name`` (``13a``, ``intl`` or ``none``)."""
     if name == "13a":
