@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from bench_whole_process import REPO, wmt21_bundle  # noqa: E402
@@ -39,12 +39,16 @@ def compute_once(bundle: Path) -> float:
     session.replace_project(load_bundle(bundle), bundle)  # attaches the score file
     workspace = AnalysisWorkspace(session)
     workspace.set_metric_specs(SPECS)
-    workspace.select_human("mqm")
+    specs = [workspace.human_combo.itemData(i) for i in range(workspace.human_combo.count())]
+    workspace.select_human(next(s for s in specs if s.split(":")[0] == "mqm"))
     start = time.perf_counter()
     if not workspace.compute():
         raise SystemExit(f"Compute refused: {workspace.status.text()}")
-    while workspace.is_computing():
+    workspace.outcome = None
+    while workspace.outcome is None and (workspace.is_computing() or time.perf_counter() - start < 600):
         app.processEvents()
+        if not workspace.is_computing() and workspace.outcome is None and "failed" in workspace.status.text():
+            break
         time.sleep(0.005)
     elapsed = time.perf_counter() - start
     if workspace.outcome is None:
