@@ -8,8 +8,9 @@ learned metric's model, or its model file), and the :class:`ScoringInput`
 fields the metric declares it reads (``Metric.reads``: hypotheses, references
 and language for most; entity spans, documents and paragraphs too for NEE).
 So an edit to one system's text recomputes that system only, an edit to an
-entity span recomputes NEE only, a changed option is a different spec, and
-undoing an edit finds the old scores again.
+entity span recomputes NEE only, and a changed option is a different spec. The
+file keeps the latest scores of each (system, spec); older ones (an edit since
+undone) live on only in the in-memory cache of scoring/cache.py.
 
 Loading trusts nothing: the file is a numpy ``.npz`` read without pickle; a
 file that is corrupt or from another store version is ignored with a one-line
