@@ -6,7 +6,7 @@ the sacrebleu CLI, both as whole processes (issue 14; goal: ours <= 3x sacrebleu
 The input is WMT17 en-de (one system and its reference) repeated up to
 ``--segments`` lines. Peak memory is each child's maximum resident set size
 (``os.wait4``). sacrebleu keeps every segment's n-gram counters, about 54 KB
-per segment here, so a million segments need over 50 GB: a probe at 1% of the
+per segment here, so a million segments need over 50 GB: a probe at 10% of the
 size is measured first and, where the extrapolated peak would not fit in the
 available memory, the full-size run of that tool is skipped and the linear
 extrapolation printed instead (marked as such).
@@ -77,7 +77,7 @@ def main(argv: list[str]) -> int:
         print(f"skipped: ../shared is not present at {shared}")
         return 0
     with tempfile.TemporaryDirectory(prefix="mtwb-mem-") as tmp:
-        probe_n = max(1000, args.segments // 100)
+        probe_n = max(1000, args.segments // 10)
         probe = {name: peak_rss(cmd)[0] for name, cmd in commands(*write_corpus(shared, Path(tmp), probe_n)).items()}
         hyp, ref = write_corpus(shared, Path(tmp), args.segments)
         peaks: dict[str, tuple[float, str]] = {}
