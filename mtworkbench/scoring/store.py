@@ -20,7 +20,9 @@ Stale entries simply never match a fingerprint; they are pruned when the same
 
 Which project goes with which file: :func:`attach` (the command line after
 loading a bundle, the app after opening or saving one). A project that was
-never attached (built in memory, not saved) persists nothing.
+never attached (built in memory, not saved) persists nothing. Where the
+bundle's folder is read-only, the file goes to the user's cache folder instead
+(:func:`fallback_path`).
 """
 
 from __future__ import annotations
@@ -171,8 +173,10 @@ def _json_exact(value: Any) -> bool:
 class ScoreStore:
     """The entries of one cache file, loaded once, written back when changed."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
+    def __init__(self, path: str | Path, fallback: str | Path | None = None) -> None:
+        # ``fallback``: where the file goes when the bundle's folder is read-only
+        self.path = self.origin = Path(path)
+        self.fallback = None if fallback is None else Path(fallback)
         self.entries: dict[Key, StoredScore] = {}
         self.changed = False
         self._lock = threading.RLock()
@@ -181,7 +185,9 @@ class ScoreStore:
     # --- reading ---------------------------------------------------------------------------
     def _load(self) -> None:
         if not self.path.exists():
-            return
+            if self.fallback is None or not self.fallback.exists():
+                return
+            self.path, self.fallback = self.fallback, None  # read and write there
         try:
             with np.load(self.path, allow_pickle=False) as npz:
                 header = json.loads(bytes(npz["header"]).decode("utf-8"))
@@ -256,17 +262,45 @@ class ScoreStore:
                 arrays[f"extra{k}.{name}"] = value
         header = {"format": STORE_FORMAT, "version": STORE_VERSION, "mtworkbench": __version__, "entries": entries}
         arrays["header"] = np.frombuffer(json.dumps(header, allow_nan=True).encode("utf-8"), dtype=np.uint8)
-        tmp = self.path.with_name(self.path.name + f".tmp{os.getpid()}")
         try:
-            with open(tmp, "wb") as fh:
-                np.savez(fh, **arrays)
-            os.replace(tmp, self.path)
+            _write_atomically(self.path, arrays)
         except OSError as exc:
+            if self.fallback is not None:
+                try:
+                    self.fallback.parent.mkdir(parents=True, exist_ok=True)
+                    _write_atomically(self.fallback, arrays)
+                    self.path, self.fallback = self.fallback, None
+                    return
+                except OSError:
+                    pass
             notice(f"{self.path}: could not save the score cache ({exc.strerror or exc})")
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+
+
+def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Temp file, then rename: a reader never sees half a file."""
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+
+
+def fallback_path(bundle_path: str | Path) -> Path:
+    """Where a bundle's score file goes when its folder is read-only: the user's
+    cache folder (``$MTWB_CACHE_DIR`` or the platform's), named by the bundle's
+    absolute path."""
+    import platformdirs
+
+    root = os.environ.get("MTWB_CACHE_DIR") or platformdirs.user_cache_dir("mtworkbench")
+    where = str(Path(bundle_path).resolve())
+    digest = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    return Path(root) / "scores" / f"{Path(bundle_path).name}.{digest}{SUFFIX}"
 
 
 # --- which project goes with which file ----------------------------------------------------
@@ -279,9 +313,9 @@ def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
     path = store_path(bundle_path)
     with _STORES_LOCK:
         store = _STORES.get(project)
-        if store is not None and store.path == path:
+        if store is not None and path in (store.path, store.origin):
             return store
-    store = ScoreStore(path)
+    store = ScoreStore(path, fallback_path(bundle_path))
     with _STORES_LOCK:
         _STORES[project] = store
     return store

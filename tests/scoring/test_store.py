@@ -207,3 +207,20 @@ def test_array_extras_round_trip_exactly(bundle):
             np.testing.assert_array_equal(got, value)
             if isinstance(value, np.ndarray):
                 assert got.dtype == value.dtype
+
+
+def test_read_only_bundle_folder_keeps_scores_in_the_user_cache(bundle, tmp_path, monkeypatch):
+    """(Simulated: the tests run as root, who may write anywhere.)"""
+    monkeypatch.setenv("MTWB_CACHE_DIR", str(tmp_path / "cache"))
+    real_write = store_module._write_atomically
+
+    def refuse_beside_bundle(path, arrays):
+        if path.parent == bundle.parent:
+            raise PermissionError(13, "Permission denied", str(path))
+        real_write(path, arrays)
+
+    monkeypatch.setattr(store_module, "_write_atomically", refuse_beside_bundle)
+    assert computed(run(load_project(bundle))) == ALL
+    assert not store_path(bundle).exists()
+    assert list((tmp_path / "cache" / "scores").glob("p.mtwb.json.*.scores.npz"))
+    assert computed(run(load_project(bundle))) == set()
