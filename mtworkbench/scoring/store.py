@@ -13,8 +13,8 @@ file keeps the latest scores of each (system, spec); older ones (an edit since
 undone) live on only in the in-memory cache of scoring/cache.py.
 
 Loading trusts nothing: the file is a numpy ``.npz`` read without pickle; a
-file that is corrupt or from another store version is ignored with a one-line
-notice on stderr, and an entry whose arrays do not fit its metric is dropped.
+file that is corrupt, from another store version or made by other metric code
+(its source hash differs) is ignored with a one-line notice on stderr, and an entry whose arrays do not fit its metric is dropped.
 Stale entries simply never match a fingerprint; they are pruned when the same
 (system, spec) is scored again.
 
@@ -35,6 +35,7 @@ import threading
 import weakref
 import zipfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,20 @@ def notice(message: str) -> None:
 
 
 # --- fingerprints ----------------------------------------------------------------------
+@cache
+def metrics_code_digest() -> str:
+    """A hash of the metrics' source: scores from other metric code (a fix between
+    two releases of the same version number) are never reused."""
+    import mtworkbench.metrics
+
+    root = Path(mtworkbench.metrics.__file__).parent
+    h = hashlib.blake2b(digest_size=16)
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def metric_reads(metric: Metric) -> tuple[str, ...]:
     return tuple(getattr(metric, "reads", DEFAULT_READS))
 
@@ -200,6 +215,9 @@ class ScoreStore:
                         f"({header.get('mtworkbench')}, format {header.get('version')}); ignored"
                     )
                     return
+                if header.get("metrics_code") != metrics_code_digest():
+                    notice(f"{self.path}: score cache from another version of the metrics' code; ignored")
+                    return
                 for k, item in enumerate(header["entries"]):
                     system, spec, fp = item["key"]
                     segments = np.asarray(npz[f"seg{k}"], dtype=float)
@@ -260,7 +278,8 @@ class ScoreStore:
             arrays[f"stats{k}"] = e.stats
             for name, value in extra_arrays.items():
                 arrays[f"extra{k}.{name}"] = value
-        header = {"format": STORE_FORMAT, "version": STORE_VERSION, "mtworkbench": __version__, "entries": entries}
+        header = {"format": STORE_FORMAT, "version": STORE_VERSION, "mtworkbench": __version__,
+                  "metrics_code": metrics_code_digest(), "entries": entries}
         arrays["header"] = np.frombuffer(json.dumps(header, allow_nan=True).encode("utf-8"), dtype=np.uint8)
         try:
             _write_atomically(self.path, arrays)

@@ -224,3 +224,11 @@ def test_read_only_bundle_folder_keeps_scores_in_the_user_cache(bundle, tmp_path
     assert not store_path(bundle).exists()
     assert list((tmp_path / "cache" / "scores").glob("p.mtwb.json.*.scores.npz"))
     assert computed(run(load_project(bundle))) == set()
+
+
+def test_scores_of_other_metric_code_are_not_reused(bundle, capsys, monkeypatch):
+    run(load_project(bundle), specs=("bleu",))
+    monkeypatch.setattr(store_module, "metrics_code_digest", lambda: "a metric was fixed since")
+    capsys.readouterr()
+    assert computed(run(load_project(bundle), specs=("bleu",))) == {(s, "bleu") for s in SYSTEMS}
+    assert "another version" in capsys.readouterr().err
