@@ -11,7 +11,7 @@ import numpy as np
 
 from mtworkbench.io.bundle import save_bundle
 from mtworkbench.scoring.cache import ScoreCache
-from mtworkbench.scoring.job import ScoringRequest, run_scoring, shutdown_pool
+from mtworkbench.scoring.job import PROCESS_THRESHOLD, ScoringRequest, run_scoring, shutdown_pool
 from tests.gui.metrics_synthetic import synthetic_project
 
 SPECS = ("bleu", "chrf", "ter", "nist")
@@ -36,9 +36,10 @@ def test_two_processes_equal_one():
 
 
 def test_score_command_jobs_prints_the_same(tmp_path):
-    # large enough (segments x tasks) for the service to start processes
+    # large enough (segments x tasks >= PROCESS_THRESHOLD) for the service to start processes
+    n_segments = PROCESS_THRESHOLD // 6 + 100
     path = tmp_path / "big.mtwb.json"
-    save_bundle(synthetic_project(700, 3, words=6), path)
+    save_bundle(synthetic_project(n_segments, 3, words=6), path)
     outs = []
     for jobs in ("1", "2"):
         for leftover in tmp_path.glob("*.scores.npz"):
