@@ -41,7 +41,8 @@ def score_project(
     """Score ``systems`` (default: all) of the project with each metric spec."""
     all_systems = [s.id for s in project.systems]
     wanted = list(all_systems if systems is None else systems)
-    metrics = [bind_project_model(create_metric(spec), project) for spec in specs]
+    language = project.target_language or None
+    metrics = [bind_project_model(create_metric(spec, language), project) for spec in specs]
     inputs = {sid: scoring_input(project, sid) for sid in wanted}
     n_seg = len(project.segments)
     out: list[SystemScores] = []

@@ -228,6 +228,13 @@ class Metric(ABC):
     scale: ClassVar[str] = "0-1"
     # Short signature keys in sacrebleu's style, option name -> key.
     signature_keys: ClassVar[dict[str, str]] = {}
+    # The target language whose defaults configured this metric (set by
+    # metrics.language_defaults.create_metric_for); None when no language is known.
+    language: str | None = None
+
+    def language_fields(self) -> list[str]:
+        """``['lang:zh']`` for the signature when a target language chose the defaults."""
+        return [f"lang:{self.language}"] if self.language else []
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -303,6 +310,7 @@ class Metric(ABC):
         parts = [self.name]
         if n_refs is not None:
             parts.append(f"nrefs:{n_refs}")
+        parts += self.language_fields()
         for key, value in self.options.items():
             short = self.signature_keys.get(key, key)
             if isinstance(value, (tuple, list)):

@@ -62,7 +62,7 @@ from mtworkbench.metrics.base import (
 )
 from mtworkbench.metrics.ngram_match import ReferenceNgrams
 from mtworkbench.metrics.ngrams import Ngram, closest_length, max_counts, ngram_counts
-from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer
+from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer, tokenizer_signature
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 # sacrebleu's floor for log(0)
@@ -396,10 +396,11 @@ class BLEU(Metric):
         parts = ["bleu"]
         if n_refs is not None:
             parts.append(f"nrefs:{n_refs}")
+        parts += self.language_fields()
         parts += [
             f"case:{'lc' if o['lowercase'] else 'mixed'}",
             f"eff:{'yes' if o['effective_order'] == 'yes' else 'no'}",
-            f"tok:{o['tokenize']}",
+            f"tok:{tokenizer_signature(o['tokenize'])}",
             f"smooth:{'mteval' if o['mteval'] else smooth}",
         ]
         if o["max_order"] != 4:

@@ -317,7 +317,7 @@ class TER(Metric):
         return _signature(
             self.name,
             n_refs,
-            [
+            self.language_fields() + [
                 f"case:{'mixed' if o['case_sensitive'] else 'lc'}",
                 "tok:tercom",
                 f"norm:{yes(o['normalized'])}",
@@ -487,7 +487,7 @@ class CHRF(Metric):
         ]
         if o["beta"] != 2:
             fields.append(f"beta:{o['beta']}")
-        return _signature(self.name, n_refs, fields)
+        return _signature(self.name, n_refs, self.language_fields() + fields)
 
 
 class CHRFPlusPlus(CHRF):

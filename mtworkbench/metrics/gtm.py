@@ -21,6 +21,7 @@ from scipy import sparse
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import Metric, MetricSpecError, Option, ScoringInput
+from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 from mtworkbench.metrics.gtm_grid import (
     Block,
     Grid,
@@ -145,7 +146,16 @@ class GTM(Metric):
             "greedy = GTM 1.4's run selection; exact = the true maximum matching",
             choices=("greedy", "exact"),
         ),
+        Option(
+            "tokenize",
+            str,
+            "none",
+            "sacrebleu tokenizer run before GTM's whitespace split (zh, ja-mecab, ko-mecab "
+            "for languages written without spaces; none = GTM 1.4)",
+            choices=TOKENIZERS,
+        ),
     )
+    signature_keys = {"tokenize": "tok"}
     stat_names = ("mms", "hyp_len", "mean_ref_len")  # type: ignore[assignment]
 
     def __init__(self, **options: Any) -> None:
@@ -161,6 +171,15 @@ class GTM(Metric):
         if not math.isfinite(e) or e < 1:
             raise MetricSpecError(f"gtm: option e={e!r}: the exponent must be a finite number >= 1")
         self.options["e"] = e
+
+    def _texts(self, data: ScoringInput, i: int) -> tuple[str, list[str]]:
+        """Segment i's hypothesis and references as GTM sees them (pre-tokenised
+        for languages written without spaces)."""
+        name = self.options["tokenize"]
+        return (
+            pretokenize(data.hypotheses[i], name),
+            [pretokenize(r, name) for r in data.references_for(i)],
+        )
 
     @property
     def exponent(self) -> float:
@@ -180,9 +199,8 @@ class GTM(Metric):
             if i % step == 0:
                 check_cancel(cancel)
                 report(progress, i, n)
-            out = score_segment(
-                data.hypotheses[i], data.references_for(i), self.exponent, self.options["mode"]
-            )
+            hyp, refs = self._texts(data, i)
+            out = score_segment(hyp, refs, self.exponent, self.options["mode"])
             stats[i] = (out.mms, len(out.hyp_tokens), out.mean_ref_len)
             if out.fell_back:
                 fallbacks.append(i)
@@ -231,10 +249,8 @@ class GTM(Metric):
     # --- the grid view ----------------------------------------------------------
     def explain(self, data: ScoringInput, i: int) -> GTMResult:
         """The grid, the chosen and rejected runs and the scores of segment ``i``."""
-        out = score_segment(
-            data.hypotheses[i], data.references_for(i), self.exponent, self.options["mode"],
-            keep_rejections=True,
-        )
+        hyp, refs = self._texts(data, i)
+        out = score_segment(hyp, refs, self.exponent, self.options["mode"], keep_rejections=True)
         hyp_tokens, grid, sel, mms, mean_ref = (
             out.hyp_tokens, out.grid, out.selection, out.mms, out.mean_ref_len
         )

@@ -7,6 +7,7 @@ import json
 import sys
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
 from mtworkbench.metrics.base import MetricScore, ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
@@ -33,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--system", action="append", default=[], help="with a bundle: only these systems")
     p.add_argument("--metric", action="append", default=[], metavar="SPEC", help="metric spec (repeatable)")
+    add_tgt_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -48,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
 
         project = load_bundle(args.bundle)
         metric_specs = metric_specs or list(project.settings.metrics)
-        metrics = [bind_project_model(create_metric(spec), project) for spec in metric_specs]
+        language = chosen_language(args, project.target_language)
+        metrics = [
+            bind_project_model(create_metric(spec, language), project) for spec in metric_specs
+        ]
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
             if not project.has_system(system_id):
@@ -57,17 +62,22 @@ def run(args: argparse.Namespace) -> int:
                     + ", ".join(s.id for s in project.systems)
                 )
         jobs = [(sid, scoring_input(project, sid)) for sid in systems]
+        for _, data in jobs:
+            data.target_language = language
         n_segments = len(project.segments)
     else:
         if not args.hyp or not args.ref:
             raise UsageError("give a bundle, or --hyp and at least one --ref")
         if not metric_specs:
             raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
-        metrics = [create_metric(spec) for spec in metric_specs]
+        language = chosen_language(args)
+        metrics = [create_metric(spec, language) for spec in metric_specs]
         data = read_plain_input(args.hyp, args.ref, args.ref_format)
+        data.target_language = language
         jobs = [(None, data)]
         n_segments = data.n_segments
 
+    print_notices(metrics, "score")
     scores: list[MetricScore] = []
     for metric in metrics:
         for system_id, data in jobs:

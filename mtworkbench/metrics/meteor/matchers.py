@@ -58,17 +58,39 @@ class Candidates:
         return [(i, j, slot) for j, row in enumerate(self.by_ref) for i, slot in row]
 
 
-class _Stemmer:
-    """Snowball English (Porter2) as snowballstemmer 2.2.0 has it, memoised per word."""
+# Snowball's German stemmer gained a rule after the version Meteor 1.4 bundles:
+# "if e, en or es is deleted after 'niss', delete the final s too". Meteor's
+# stemmer keeps that s ("ergebnissen" -> ergebniss, "ergebnis" -> ergebnis: no stem
+# match between "ergebnissen" and "ergebnis" in Meteor 1.4's German run,
+# golden/lang/meteor-de segment 890), so the rule is undone for Meteor's sake.
+_NISS_SUFFIX = re.compile(r"niss(e|en|es)$")
 
-    def __init__(self) -> None:
-        self._stemmer = snowballstemmer.stemmer("english")
+
+def _meteor_german(word: str, stem: str) -> str:
+    m = _NISS_SUFFIX.search(word.lower())
+    if m and stem.endswith("nis"):
+        # the niss rule fired iff the stem is the word less its suffix and one s
+        # (the prelude's ß -> ss changes the length, umlaut folding does not)
+        if len(stem) == len(word.lower().replace("ß", "ss")) - len(m.group(1)) - 1:
+            return stem + "s"
+    return stem
+
+
+class _Stemmer:
+    """A Snowball stemmer as snowballstemmer 2.2.0 has it (English = Porter2),
+    as Meteor 1.4's older Snowball build stems, memoised per word."""
+
+    def __init__(self, language: str = "english") -> None:
+        self._stemmer = snowballstemmer.stemmer(language)
+        self._german = language == "german"
         self._memo: dict[str, str] = {}
 
     def __call__(self, word: str) -> str:
         stem = self._memo.get(word)
         if stem is None:
             stem = self._stemmer.stemWord(word)
+            if self._german:
+                stem = _meteor_german(word, stem)
             self._memo[word] = stem
         return stem
 
@@ -76,7 +98,12 @@ class _Stemmer:
 class CandidateFinder:
     """Runs the configured modules, in order, over a hypothesis/reference pair."""
 
-    def __init__(self, modules: tuple[str, ...], synonyms: SynonymTables | None = None) -> None:
+    def __init__(
+        self,
+        modules: tuple[str, ...],
+        synonyms: SynonymTables | None = None,
+        stemmer: str = "english",
+    ) -> None:
         unknown = [m for m in modules if m not in KNOWN_MODULES]
         if unknown:
             raise ValueError(
@@ -87,7 +114,7 @@ class CandidateFinder:
             raise ValueError("the synonym module needs WordNet tables")
         self.modules = modules
         self.synonyms = synonyms
-        self.stem = _Stemmer()
+        self.stem = _Stemmer(stemmer)
 
     def find(self, hyp: list[str], ref: list[str]) -> Candidates:
         by_ref: list[list[tuple[int, int]]] = [[] for _ in ref]
