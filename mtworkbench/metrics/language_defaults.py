@@ -35,7 +35,8 @@ def language_options(metric: str, profile: LanguageProfile) -> dict[str, Any]:
             out["tokenize"] = word
         return out
     if metric == "nee":
-        out = {}
+        # NEE's own ``lang`` (number words) names the language in its signature.
+        out = {"lang": profile.code}
         if word != "none":
             out["tokenize"] = word
         if profile.nee_unicode:

@@ -49,6 +49,11 @@ class Normalisation:
     numbers: bool = True
     possessives: bool = True
     lang: str = "all"
+    # Languages written without spaces (zh, ja, ko): the sacrebleu tokenizer
+    # that splits words first (as BLEU does), and NFKC, which folds full-width
+    # digits and letters (１２ -> 12, ＡＢＣ -> ABC) before anything else.
+    segmenter: str = "none"
+    nfkc: bool = False
 
 
 def strip_diacritics(text: str) -> str:
@@ -86,7 +91,7 @@ def _normalised(text: str, norm: Normalisation) -> tuple[Token, ...]:
 
 
 def _normalise_uncached(text: str, norm: Normalisation) -> list[Token]:
-    tokens = raw_tokens(text)
+    tokens = _script_tokens(text, norm) if (norm.nfkc or norm.segmenter != "none") else raw_tokens(text)
     if norm.possessives:
         tokens = _drop_possessives(tokens)
     if norm.diacritics or norm.case:
@@ -105,6 +110,55 @@ def _char_normalise(text: str, norm: Normalisation) -> str:
     if norm.case:
         text = text.casefold()  # casefold: "Straße" and "STRASSE" compare equal
     return text
+
+
+def _nfkc_with_offsets(text: str) -> tuple[str, list[int]]:
+    """NFKC character by character, with the original index of every output
+    character (a few characters expand: ㎏ -> kg)."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        folded = unicodedata.normalize("NFKC", ch) if not ch.isascii() else ch
+        out.append(folded)
+        where.extend([i] * len(folded))
+    return "".join(out), where
+
+
+def _script_tokens(text: str, norm: Normalisation) -> list[Token]:
+    """Tokens of ``text`` after NFKC and the word segmenter, with offsets into
+    the original ``text``. Each segmenter word is then tokenised as NEE
+    tokenises (punctuation apart)."""
+    if norm.nfkc:
+        folded, where = _nfkc_with_offsets(text)
+    else:
+        folded, where = text, list(range(len(text)))
+    spans = _segment(folded, norm.segmenter)
+    tokens: list[Token] = []
+    for start, end in spans:
+        for m in TOKEN_RE.finditer(folded, start, end):
+            a, b = m.start(), m.end()
+            tokens.append(Token(m.group(), where[a], where[b - 1] + 1))
+    return tokens
+
+
+def _segment(text: str, segmenter: str) -> list[tuple[int, int]]:
+    """Character spans of the segmenter's words in ``text``; whitespace-separated
+    runs when the segmenter is none or changed characters (e.g. 13a's &quot;)."""
+    if segmenter != "none":
+        from mtworkbench.metrics.tokens import sacrebleu_tokenizer
+
+        spans: list[tuple[int, int]] = []
+        cursor = 0
+        for piece in sacrebleu_tokenizer(segmenter)(text).split():
+            at = text.find(piece, cursor)
+            if at < 0 or text[cursor:at].strip():
+                break  # the tokenizer rewrote characters: fall back below
+            spans.append((at, at + len(piece)))
+            cursor = at + len(piece)
+        else:
+            if not text[cursor:].strip():
+                return spans
+    return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
 
 
 def _drop_possessives(tokens: list[Token]) -> list[Token]:
