@@ -79,11 +79,12 @@ class ScoringOutcome:
     used_processes: bool = False
 
 
-def make_metric(spec: str, learned_model: dict | None) -> Metric:
+def make_metric(spec: str, learned_model: dict | None, language: str | None = None) -> Metric:
     from mtworkbench.metrics.learned import bind_model
     from mtworkbench.metrics.registry import create_metric
 
-    return bind_model(create_metric(spec), learned_model)
+    # the project's target language picks the metric's language defaults
+    return bind_model(create_metric(spec, language), learned_model)
 
 
 def score_one(
@@ -100,7 +101,7 @@ def score_one(
 
     if isinstance(data, bytes):
         data = pickle.loads(data)
-    metric = make_metric(spec, learned_model)
+    metric = make_metric(spec, learned_model, getattr(data, "target_language", None))
     score = metric.score(data, progress=progress, cancel=cancel)
     ci = None
     if ci_samples > 0 and data.n_segments > 0:
