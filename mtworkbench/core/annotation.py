@@ -22,8 +22,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from mtworkbench.core.language import language_profile
 from mtworkbench.core.model import EntitySpan, ModelError, Project
-from mtworkbench.metrics.nee_text import TOKEN_RE
+from mtworkbench.metrics.nee_text import TOKEN_RE, word_spans
 
 _WORD_RE = re.compile(TOKEN_RE.pattern.split("|")[0])  # letters, digits, marks
 
@@ -32,14 +33,27 @@ def _is_word_char(ch: str) -> bool:
     return bool(_WORD_RE.fullmatch(ch))
 
 
+def _segmenter(language: str | None) -> str:
+    """The word segmenter of a language written without spaces (zh: characters,
+    ja/ko: MeCab words, as the metrics tokenise), or "none"."""
+    profile = language_profile(language)
+    return "none" if profile is None else profile.word_tokenizer
+
+
 # --- selections -------------------------------------------------------------------
-def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
+def snap_to_words(
+    text: str, start: int, end: int, language: str | None = None
+) -> tuple[int, int] | None:
     """Widen ``[start, end)`` so no word is cut, and trim whitespace at both ends.
 
     A selection that starts or ends inside a word is extended to that word's
     edge (selecting "ari" in "Paris" gives "Paris"); punctuation is kept as
     selected. Returns None when nothing but whitespace is selected. Accepts the
     two ends in either order (a selection made leftwards).
+
+    ``language``: for languages written without spaces the words are the
+    metrics' tokens (a Chinese character, a Japanese MeCab word), so selecting
+    习近平 in a sentence keeps exactly those three characters.
     """
     if start > end:
         start, end = end, start
@@ -50,6 +64,14 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
         end -= 1
     if start >= end:
         return None
+    segmenter = _segmenter(language)
+    if segmenter != "none":
+        for a, b in word_spans(text, segmenter):
+            if a < start < b:
+                start = a
+            if a < end < b:
+                end = b
+        return start, end
     while start > 0 and _is_word_char(text[start - 1]) and _is_word_char(text[start]):
         start -= 1
     while end < len(text) and _is_word_char(text[end]) and _is_word_char(text[end - 1]):
@@ -58,16 +80,30 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def find_occurrences(
-    text: str, needle: str, whole_words: bool = True, case_sensitive: bool = True
+    text: str,
+    needle: str,
+    whole_words: bool = True,
+    case_sensitive: bool = True,
+    language: str | None = None,
 ) -> list[tuple[int, int]]:
     """Non-overlapping ``[start, end)`` of ``needle`` in ``text``, left to right.
 
     With ``whole_words`` a match may not continue a word on either side
-    ("Paris" is not found in "Parisian").
+    ("Paris" is not found in "Parisian"); for a language written without spaces,
+    a match must begin and end at the metrics' word boundaries (every character
+    in Chinese, MeCab's words in Japanese).
     """
     if not needle:
         return []
     pattern = re.escape(needle)
+    segmenter = _segmenter(language)
+    if whole_words and segmenter != "none":
+        flags = 0 if case_sensitive else re.IGNORECASE
+        spans = word_spans(text, segmenter)
+        starts, ends = {a for a, _ in spans}, {b for _, b in spans}
+        return [
+            m.span() for m in re.finditer(pattern, text, flags) if m.start() in starts and m.end() in ends
+        ]
     if whole_words:
         if _is_word_char(needle[0]):
             pattern = rf"(?<![\w{_COMBINING_CLASS}])" + pattern
@@ -90,11 +126,15 @@ def find_in_reference(
 ) -> list[tuple[str, int, int]]:
     """(segment id, start, end) of every occurrence, segments in document order."""
     texts = project.reference(reference_id).texts
+    language = project.target_language or None
     hits = []
     for sid in segment_ids if segment_ids is not None else project.segment_ids:
         text = texts.get(sid)
         if text:
-            hits.extend((sid, a, b) for a, b in find_occurrences(text, needle, whole_words, case_sensitive))
+            hits.extend(
+                (sid, a, b)
+                for a, b in find_occurrences(text, needle, whole_words, case_sensitive, language)
+            )
     return hits
 
 
@@ -158,7 +198,9 @@ def plan_every_occurrence(
         if not text:
             continue
         existing = layer.get(sid, [])
-        for start, end in find_occurrences(text, needle, whole_words, case_sensitive):
+        for start, end in find_occurrences(
+            text, needle, whole_words, case_sensitive, project.target_language or None
+        ):
             same = [s for s in existing if s.start == start and s.end == end]
             if same and same[0].type == entity_type:
                 continue

@@ -141,6 +141,13 @@ def _script_tokens(text: str, norm: Normalisation) -> list[Token]:
     return tokens
 
 
+def word_spans(text: str, segmenter: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of every word and punctuation mark of ``text`` as the
+    word-level metrics see them: the segmenter's words (zh: characters, ja:
+    MeCab words), each split as NEE tokenises. For annotation snapping."""
+    return [m.span() for start, end in _segment(text, segmenter) for m in TOKEN_RE.finditer(text, start, end)]
+
+
 def _segment(text: str, segmenter: str) -> list[tuple[int, int]]:
     """Character spans of the segmenter's words in ``text``; whitespace-separated
     runs when the segmenter is none or changed characters (e.g. 13a's &quot;)."""
