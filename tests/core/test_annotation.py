@@ -202,7 +202,7 @@ def test_snapping_and_finding_use_the_metrics_words_for_zh_and_ja():
 
     zh = "国家主席习近平今天访问了美国。"
     assert snap_to_words(zh, 4, 7, "zh") == (4, 7)
-    assert snap_to_words(zh, 4, 7) == (0, len(zh))  # no language: one run of letters
+    assert snap_to_words(zh, 4, 7) == (0, len(zh) - 1)  # no language: the whole run of letters
     assert find_occurrences(zh, "习近平", language="zh") == [(4, 7)]
     assert find_occurrences(zh, "习近平") == []
     ja = "昨日東京大学に行きました。"
