@@ -42,6 +42,7 @@ from mtworkbench.core.judging import (
     JudgeSession,
     QueueItem,
     RatingEntry,
+    fluency_labels,
 )
 from mtworkbench.core.model import ModelError, ProjectEvent
 from mtworkbench.core.overlap import word_overlap
@@ -129,6 +130,12 @@ class ScaleRow(QFrame):
         layout.addWidget(self.heading)
         layout.addLayout(row)
         self.set_state(None, expecting=False)
+
+    def set_labels(self, labels: dict[int, str]) -> None:
+        """New wording for the five ratings (the fluency scale names the target language)."""
+        for rating, button in self.buttons.items():
+            button.setText(f"{rating}   {labels[rating]}")
+            button.setToolTip(f"{self.name}: {labels[rating]} (key {rating})")
 
     def set_state(self, rating: int | None, expecting: bool) -> None:
         # A non-exclusive moment lets every button be unchecked (no rating yet).
@@ -325,6 +332,8 @@ class RatingView(QWidget):
         return self.queue.current if self.queue is not None else None
 
     def refresh(self) -> None:
+        # "Flawless German" for a German target; never English for another language.
+        self.fluency.set_labels(fluency_labels(self.session.project.target_language))
         item = self.current_item()
         shown = None if item is None else (self.judge, item.index, item.judgment)
         if shown != self._shown:
