@@ -91,6 +91,12 @@ class MainWindow(QMainWindow):
 
         self.status_label = QLabel()
         self.statusBar().addPermanentWidget(self.status_label)
+        # Said once per project: which script of the project no installed font draws.
+        self.font_notice = QLabel()
+        self.font_notice.setObjectName("font-notice")
+        self.font_notice.setWordWrap(True)
+        self.font_notice.hide()
+        self.statusBar().addWidget(self.font_notice, 1)
 
         self._build_menus()
         # Bound methods, not lambdas: Qt drops them when the window is destroyed.
@@ -304,10 +310,19 @@ class MainWindow(QMainWindow):
 
     # --- reactions --------------------------------------------------------------------
     def _on_project_replaced(self, project: Project) -> None:
+        self._check_fonts(project)
         self.navigator_model.set_project(project)
         self.navigator.expandToDepth(0)
         self._update_title()
         self._update_status()
+
+    def _check_fonts(self, project: Project) -> None:
+        from mtworkbench.gui import script_fonts
+
+        notice = script_fonts.missing_font_notice(script_fonts.project_texts(project))
+        self.font_notice.setText(notice or "")
+        self.font_notice.setToolTip(notice or "")
+        self.font_notice.setVisible(bool(notice))
 
     def _on_project_changed(self, event) -> None:
         if event.kind == "segment_changed":
