@@ -117,6 +117,10 @@ class ScaleRow(QFrame):
             button.setCheckable(True)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys belong to the view
             button.setMinimumHeight(36)
+            # Labels name the target language ("Incomprehensible Norwegian Bokmål"):
+            # they may be cut in a narrow window (the tooltip has them whole)
+            # rather than widen the whole main window.
+            button.setMinimumWidth(48)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             button.setObjectName(f"{name.lower()}-{rating}")
             button.setToolTip(f"{name}: {labels[rating]} (key {rating})")
