@@ -270,3 +270,31 @@ def test_nee_matches_chinese_entities_and_full_width_digits():
     assert create_metric("nee", "zh").score(data).corpus == pytest.approx(1.0)
     # without the language: 习近平访问了美国 is one "word", so nothing is found
     assert create_metric("nee").score(data).corpus < 1.0
+
+
+# --- Meteor's -norm --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "lang, raw, expected",
+    [
+        ("en", 'The U.S.-based firm\'s profit rose 3,5% to $1,000.50... "Great," he said.',
+         'The US based firm \'s profit rose 3,5 % to $ 1,000.50 ... " Great , " he said .'),
+        ("en", "Mr. Smith doesn't like it -- really.", "Mr. Smith doesn 't like it - really ."),
+        ("en", "He bought No. 5 at 3 p.m. today.", "He bought No. 5 at 3 pm today ."),
+        ("fr", "L'homme n'est pas là.", "L' homme n' est pas là ."),
+        ("de", "Der Preis (ca. 5 Euro) war gut.", "Der Preis ( ca. 5 Euro ) war gut ."),
+        ("ar", 'قال: "مرحبا، العالم."', 'قال : " مرحبا ، العالم . "'),
+    ],
+)
+def test_meteor_norm_tokenises_like_meteor(lang, raw, expected):
+    from mtworkbench.metrics.meteor.normalise import normalise
+
+    assert normalise(raw, lang) == expected
+
+
+def test_meteor_norm_option_lowercases_and_is_in_the_signature():
+    m = create_metric("meteor:norm=yes", "de")
+    assert m.tokens("Der Preis (ca. 5 Euro) war GUT.") == ["der", "preis", "(", "ca.", "5", "euro", ")", "war", "gut", "."]
+    assert "norm:yes" in m.signature(1) and "norm:no" in create_metric("meteor", "de").signature(1)
+    raw = ScoringInput(['Er sagte: "Gut."'], [['er sagte : " gut . "']])
+    assert create_metric("meteor:norm=yes", "de").score(raw).corpus == pytest.approx(1.0)
+    assert create_metric("meteor", "de").score(raw).corpus < 0.5

@@ -24,7 +24,8 @@ Options (spec ``meteor:key=value,...``):
   default: the preset's);
 - ``stemmer``: Snowball stemmer language (default: the preset's);
 - ``tokenize``: a sacrebleu tokenizer run first (``zh``, ``ja-mecab``,
-  ``ko-mecab`` for languages written without spaces; default none).
+  ``ko-mecab`` for languages written without spaces; default none);
+- ``norm``: Meteor's ``-norm`` for raw text (its tokeniser, then lowercase).
 
 Multiple references: each is aligned and scored; the highest score wins (the
 first on ties) and its statistics are the segment's row. A segment with no
@@ -71,6 +72,7 @@ from mtworkbench.metrics.meteor.results import (
     MeteorReferenceResult,
     MeteorResult,
 )
+from mtworkbench.metrics.meteor.normalise import normalise
 from mtworkbench.metrics.meteor.search import BEAM_SIZE, meteor_search
 from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 
@@ -167,6 +169,7 @@ class Meteor(Metric):
         Option("language", _optional_choice(FUNCTION_WORD_LISTS), None, "function-word list: en, de, fr, cz, none (preset's when unset)"),
         Option("stemmer", _optional_choice(_snowball_languages()), None, "Snowball stemmer language (preset's when unset)"),
         Option("tokenize", str, "none", "sacrebleu tokenizer run first (zh, ja-mecab, ko-mecab for languages without spaces)", choices=TOKENIZERS),
+        Option("norm", parse_bool, False, "Meteor's -norm for raw text: its tokenisation, then lowercasing"),
     )
     signature_keys = {"lowercase": "lc", "aligner": "align", "modules": "mod"}
 
@@ -246,6 +249,7 @@ class Meteor(Metric):
             parts.append(f"stem:{self.stemmer}")
         if self.options["tokenize"] != "none":
             parts.append(f"tok:{self.options['tokenize']}")
+        parts.append(f"norm:{'yes' if self.options['norm'] else 'no'}")
         if self.paraphrase_left_out:
             parts.append("para:no-table")
         if self.preset.notice:
@@ -281,7 +285,17 @@ class Meteor(Metric):
         return self._finder
 
     def tokens(self, text: str) -> list[str]:
-        return tokenize(pretokenize(text, self.options["tokenize"]), lowercase=self.options["lowercase"])
+        text = pretokenize(text, self.options["tokenize"])
+        if self.options["norm"]:
+            # Meteor's -norm: its tokeniser for the language, then lowercase (-norm implies -lower)
+            return tokenize(normalise(text, self.norm_language), lowercase=True)
+        return tokenize(text, lowercase=self.options["lowercase"])
+
+    @property
+    def norm_language(self) -> str:
+        """The language whose rules ``norm=yes`` follows (the preset's; English for 2005)."""
+        name = self.options["preset"]
+        return name[len(_LANGUAGE_PRESET):] if name.startswith(_LANGUAGE_PRESET) else "en"
 
     def align(self, hyp: list[str], ref: list[str]) -> list[tuple[int, int, int]]:
         """Links (hyp, ref, module slot) sorted by reference position."""
