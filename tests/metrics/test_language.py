@@ -298,3 +298,14 @@ def test_meteor_norm_option_lowercases_and_is_in_the_signature():
     raw = ScoringInput(['Er sagte: "Gut."'], [['er sagte : " gut . "']])
     assert create_metric("meteor:norm=yes", "de").score(raw).corpus == pytest.approx(1.0)
     assert create_metric("meteor", "de").score(raw).corpus < 0.5
+
+
+def test_meteor_russian_stems_keep_yo_as_meteors_older_snowball():
+    # Snowball 2.x folds ё into е; Meteor 1.4's older Snowball does not, so
+    # "жёлтые" and "желтые" are different words with different stems there.
+    from mtworkbench.metrics.meteor.matchers import _Stemmer
+
+    stem = _Stemmer("russian")
+    assert stem("желтые") == "желт"
+    assert stem("жёлтые") != stem("желтые") and stem("жёлтые").startswith("жёлт")
+    assert stem("кошки") == stem("кошка") == "кошк"  # no ё: Snowball as is

@@ -76,6 +76,21 @@ def _meteor_german(word: str, stem: str) -> str:
     return stem
 
 
+# Snowball 2.x's Russian stemmer folds ё into е (so "жёлтые" -> "желт"); the
+# older Snowball that Meteor 1.4 bundles treats ё as a consonant of its own.
+# Stemming with ё replaced by a letter that no Russian suffix or vowel rule
+# contains (ф), then restoring the word's own letters, gives the older result:
+# the stemmer only ever removes a suffix, so the stem is a prefix of the word.
+_YO_PLACEHOLDER = "ф"
+
+
+def _meteor_russian(stemmer: snowballstemmer.stemmer, word: str, stem: str) -> str:
+    if "ё" not in word and "Ё" not in word:
+        return stem
+    masked = word.replace("ё", _YO_PLACEHOLDER).replace("Ё", _YO_PLACEHOLDER)
+    return word[: len(stemmer.stemWord(masked))]
+
+
 class _Stemmer:
     """A Snowball stemmer as snowballstemmer 2.2.0 has it (English = Porter2),
     as Meteor 1.4's older Snowball build stems, memoised per word."""
@@ -83,6 +98,7 @@ class _Stemmer:
     def __init__(self, language: str = "english") -> None:
         self._stemmer = snowballstemmer.stemmer(language)
         self._german = language == "german"
+        self._russian = language == "russian"
         self._memo: dict[str, str] = {}
 
     def __call__(self, word: str) -> str:
@@ -91,6 +107,8 @@ class _Stemmer:
             stem = self._stemmer.stemWord(word)
             if self._german:
                 stem = _meteor_german(word, stem)
+            elif self._russian:
+                stem = _meteor_russian(self._stemmer, word, stem)
             self._memo[word] = stem
         return stem
 
