@@ -309,3 +309,10 @@ def test_meteor_russian_stems_keep_yo_as_meteors_older_snowball():
     assert stem("желтые") == "желт"
     assert stem("жёлтые") != stem("желтые") and stem("жёлтые").startswith("жёлт")
     assert stem("кошки") == stem("кошка") == "кошк"  # no ё: Snowball as is
+
+
+def test_meteor_norm_refuses_languages_meteor_cannot_normalise():
+    from mtworkbench.metrics.base import MetricSpecError
+
+    with pytest.raises(MetricSpecError, match="normaliser knows en, cs, de, es, fr, ar only, not ru"):
+        create_metric("meteor:norm=yes", "ru")

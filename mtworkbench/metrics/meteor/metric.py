@@ -72,7 +72,7 @@ from mtworkbench.metrics.meteor.results import (
     MeteorReferenceResult,
     MeteorResult,
 )
-from mtworkbench.metrics.meteor.normalise import normalise
+from mtworkbench.metrics.meteor.normalise import NORM_LANGUAGES, normalise
 from mtworkbench.metrics.meteor.search import BEAM_SIZE, meteor_search
 from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 
@@ -219,6 +219,12 @@ class Meteor(Metric):
         self.function_word_list = o["language"] or preset.function_words
         self.function_words = function_words(self.function_word_list)
         self.stemmer = o["stemmer"] or preset.stemmer
+        if o["norm"] and self.norm_language not in NORM_LANGUAGES:
+            raise MetricSpecError(
+                f"meteor: norm=yes: Meteor 1.4's normaliser knows {', '.join(NORM_LANGUAGES)} only, "
+                f"not {self.norm_language}; tokenise the text first (e.g. with sacrebleu's 13a) "
+                "and leave norm off"
+            )
         if STEM in modules and self.stemmer is None:
             raise MetricSpecError(
                 "meteor: the stem module needs a Snowball stemmer; this language has none "

@@ -3,9 +3,9 @@ Moses-style tokeniser with Meteor's additions), then lowercase.
 
 Behaviour, as Meteor 1.4 documents and does it:
 
-- languages written in a Western script (every Meteor language but Arabic and
-  "other"): every character that is not a letter or digit of Meteor's alphabet
-  (ASCII, Latin-1/Latin Extended-A letters, Cyrillic), whitespace, ``.``,
+- English, Czech, German, Spanish, French: every character that is not a
+  letter or digit of Meteor's alphabet (ASCII, Latin-1 and Latin Extended-A
+  letters), whitespace, ``.``,
   ``'``, `````, ``,``, ``-``, ``‘`` or ``’`` is set apart; runs of dots are
   kept together; commas are set apart except inside numbers; curly and
   backtick quotes become ``'`` and ``"``; en dashes and ``--`` become ``-``
@@ -13,10 +13,14 @@ Behaviour, as Meteor 1.4 documents and does it:
   apostrophes split English contractions to the right ("do n't" style: "don
   't"), French ones to the left ("l' homme"), and are set apart elsewhere; a
   word-final dot is split off unless the word is a nonbreaking prefix of the
-  language (Moses' lists, from ``sacremoses``), is followed by a lowercase
-  word, or is a numeric-only prefix before a number; dotted abbreviations
+  language (Meteor's copies of Moses' lists in ``nonbreaking_prefixes/``:
+  English, French, German, Spanish, Czech; none elsewhere, as in Meteor), is
+  followed by a lowercase word, or is a numeric-only prefix before a number; dotted abbreviations
   with letters lose their dots ("U.S." -> "US");
-- Arabic and other languages: only Western punctuation is split off.
+- Arabic: only Western punctuation is split off.
+
+Meteor 1.4 has no normaliser for its other languages (``-norm`` stops with an
+error there), and neither does ``norm=yes``.
 
 Meteor lowercases after normalising (``-norm`` implies ``-lower``).
 """
@@ -26,7 +30,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_ALPHA = "A-Za-zŠŽšžŸÀ-ÖØ-öø-ž" + "Ѐ-ӿԀ-ԧꙀ-ꙮ꙾-ꚗᴀ-ᵿ"
+_ALPHA = "A-Za-zŠŽšžŸÀ-ÖØ-öø-ž"
 _ALNUM = "0-9" + _ALPHA
 # Java's \s is ASCII whitespace only.
 _SPACE = " \t\n\x0b\f\r"
@@ -48,7 +52,11 @@ _CONT = (
 _CONT_JOIN = re.compile(f"([{_ALPHA}])'([{_ALPHA}])")
 _CONT_EN_NUM = re.compile(r"([0-9])'(s)")
 _HAS_ALPHA = re.compile(f"[{_ALPHA}]")
-_WHITE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000 ]+")
+# Meteor 1.4's whitespace rule is meant for Unicode spaces too, but its jar
+# collapses plain spaces only (U+00A0, U+3000 ... stay tokens of their own).
+_WHITE = re.compile(" +")
+# java.lang.String.trim(): every character up to U+0020, nothing else.
+_JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 _TOKENS = re.compile("[ \t\n\r\f]+")  # java.util.StringTokenizer's delimiters
 
 # Non-western: Western punctuation except comma and dot, plus the Arabic comma.
@@ -59,21 +67,26 @@ _DOT_NONWEST = (
     re.compile(r"([^0-9])\.([0-9])"),
 )
 
-_WESTERN = frozenset({"en", "de", "fr", "es", "cs", "da", "nl", "fi", "hu", "it", "no", "pt", "ro", "ru", "sv", "tr"})
+_WESTERN = frozenset({"en", "de", "fr", "es", "cs"})
+# Meteor 1.4 normalises these languages only (-norm with another -l is an error there).
+NORM_LANGUAGES: tuple[str, ...] = ("en", "cs", "de", "es", "fr", "ar")
 _ANY, _NUMERIC_ONLY = 0, 1
+
+
+_PREFIX_FILES = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "cs": "czech"}
 
 
 @lru_cache(maxsize=None)
 def _prefixes(language: str) -> dict[str, int]:
-    """Moses' nonbreaking prefixes of ``language`` (empty when it has none)."""
-    from sacremoses.corpus import NonbreakingPrefixes
+    """Meteor's nonbreaking prefixes of ``language`` (empty when it has none)."""
+    from importlib import resources
 
-    try:
-        lines = NonbreakingPrefixes().words(language)
-    except (KeyError, ValueError, AttributeError, OSError):
+    name = _PREFIX_FILES.get(language)
+    if name is None:
         return {}
+    text = resources.files(__package__).joinpath("nonbreaking_prefixes", f"{name}.prefixes").read_text("utf-8")
     table: dict[str, int] = {}
-    for line in lines:
+    for line in text.splitlines():
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
@@ -104,7 +117,8 @@ def _commas_quotes_dashes(line: str) -> str:
 
 
 def normalise(line: str, language: str) -> str:
-    """Meteor's normalised form of ``line`` (before lowercasing)."""
+    """Meteor's normalised form of ``line`` (before lowercasing); ``language``
+    is one of NORM_LANGUAGES."""
     if language not in _WESTERN:
         return _normalise_non_western(line)
     work = _SEP_OTHER.sub(r" \1 ", f" {line} ")
@@ -140,7 +154,7 @@ def normalise(line: str, language: str) -> str:
                 word = pre + " ."
         out.append(word)
     work = _unescape_dots(" ".join(out) + " ")
-    return _WHITE.sub(" ", work).strip()
+    return _WHITE.sub(" ", work).strip(_JAVA_TRIM)
 
 
 def _normalise_non_western(line: str) -> str:
@@ -150,4 +164,4 @@ def _normalise_non_western(line: str) -> str:
         work = pattern.sub(r"\1 . \2", work)
     work = _PUNCT_NONWEST.sub(r" \1 ", work)
     work = _unescape_dots(work)
-    return _WHITE.sub(" ", work).strip()
+    return _WHITE.sub(" ", work).strip(_JAVA_TRIM)
