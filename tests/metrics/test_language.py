@@ -316,3 +316,52 @@ def test_meteor_norm_refuses_languages_meteor_cannot_normalise():
 
     with pytest.raises(MetricSpecError, match="normaliser knows en, cs, de, es, fr, ar only, not ru"):
         create_metric("meteor:norm=yes", "ru")
+
+
+# --- Meteor's paraphrase module with a table the user owns ----------------------------
+def write_table(path, entries):
+    import gzip
+
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        for prob, phrase, para in entries:
+            f.write(f"{prob}\n{phrase}\n{para}\n")
+    return str(path)
+
+
+def test_paraphrase_table_matches_phrases_as_meteor(tmp_path):
+    table = write_table(tmp_path / "paraphrase-en.gz", [
+        (0.5, "passed away", "died"), (0.3, "the united states", "the us"), (0.2, "big", "large"),
+    ])
+    hyps = ["he died in the us yesterday", "the large house is big"]
+    refs = ["he passed away in the united states yesterday", "the big house is large"]
+    spec = f"meteor:modules=exact+stem+paraphrase,weights=1+0.6+0.6,paraphrase={table}"
+    m = create_metric(spec, "en")
+    res = m.explain(ScoringInput(hyps, [refs]), 0)
+    stats = res.per_reference[0].statistics
+    # died <-> passed away (1 + 2 words), the us <-> the united states (2 + 3; "the" may go to exact)
+    assert stats["paraphrase_tst_content"] + stats["paraphrase_tst_function"] >= 2
+    assert stats["tst_word_matches"] == 6 and stats["ref_word_matches"] == 8
+    assert stats["chunks"] == 1
+    # Meteor 1.4 (-l en -m "exact stem paraphrase" -w "1.0 0.6 0.6" -a TABLE) on these two lines:
+    score = m.score(ScoringInput(hyps, [refs]))
+    np.testing.assert_allclose(score.segments, [0.7189255189255189, 0.42618850012597786], rtol=0, atol=1e-12)
+    assert score.corpus == pytest.approx(0.4296330943743378, abs=1e-12)
+    without = create_metric("meteor:modules=exact+stem,weights=1+0.6", "en").score(ScoringInput(hyps, [refs]))
+    assert without.segments[0] < score.segments[0]
+    assert "para:paraphrase-en.gz" in m.signature(1)
+
+
+def test_paraphrase_default_and_errors(tmp_path):
+    from mtworkbench.metrics.base import MetricSpecError
+
+    table = write_table(tmp_path / "p.gz", [(1, "sehr gut", "prima")])
+    de = create_metric(f"meteor:paraphrase={table}", "de")
+    assert de.modules == ("exact", "stem", "paraphrase") and de.weights["paraphrase"] == 0.2
+    assert "para:no-table" not in de.signature(1)
+    assert create_metric("meteor", "de").modules == ("exact", "stem")
+    with pytest.raises(MetricSpecError, match="needs a Meteor paraphrase table"):
+        create_metric("meteor:modules=exact+paraphrase", "de")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0.5\nonly two lines\n", encoding="utf-8")
+    with pytest.raises(MetricError, match=r"bad.txt: 2 lines; expected entries of three lines"):
+        create_metric(f"meteor:paraphrase={bad}", "de").score(ScoringInput(["a"], [["a b"]]))

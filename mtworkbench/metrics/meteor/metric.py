@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from pathlib import Path
 
 from dataclasses import dataclass
 from typing import Any
@@ -170,25 +171,35 @@ class Meteor(Metric):
         Option("stemmer", _optional_choice(_snowball_languages()), None, "Snowball stemmer language (preset's when unset)"),
         Option("tokenize", str, "none", "sacrebleu tokenizer run first (zh, ja-mecab, ko-mecab for languages without spaces)", choices=TOKENIZERS),
         Option("norm", parse_bool, False, "Meteor's -norm for raw text: its tokenisation, then lowercasing"),
+        Option("paraphrase", str, "", "a Meteor paraphrase table (paraphrase-XX.gz format) for the paraphrase module"),
     )
     signature_keys = {"lowercase": "lc", "aligner": "align", "modules": "mod"}
 
     def validate_options(self) -> None:
         o = self.options
         preset = self.preset = globals()["preset"](o["preset"])
+        table = o["paraphrase"].strip()
         if o["modules"] is None:
-            # Meteor's paraphrase module needs its paraphrase-XX.gz table (not shipped).
-            modules = tuple(m for m in preset.modules if m != PARAPHRASE)
-            self.paraphrase_left_out = PARAPHRASE in preset.modules
+            # Meteor's paraphrase module needs its paraphrase-XX.gz table (not shipped):
+            # without paraphrase=PATH it is left out, and the signature says so.
+            modules = tuple(m for m in preset.modules if m != PARAPHRASE or table)
+            self.paraphrase_left_out = PARAPHRASE in preset.modules and not table
         else:
             modules = tuple(o["modules"])
             self.paraphrase_left_out = False
         if PARAPHRASE in modules:
-            raise MetricSpecError(
-                "meteor: the paraphrase module needs Meteor's paraphrase table, which is not "
-                "shipped; leave it out of modules"
-            )
-        bad = [m for m in modules if m not in KNOWN_MODULES]
+            if not table:
+                raise MetricSpecError(
+                    "meteor: the paraphrase module needs a Meteor paraphrase table: give "
+                    "paraphrase=PATH (paraphrase-XX.gz format), or leave it out of modules"
+                )
+            if modules[-1] != PARAPHRASE:
+                raise MetricSpecError("meteor: paraphrase must be the last module (as in Meteor's presets)")
+            if o["aligner"] != "meteor":
+                raise MetricSpecError("meteor: the paraphrase module works with aligner=meteor only")
+        elif table and o["modules"] is not None:
+            raise MetricSpecError("meteor: paraphrase=PATH given but paraphrase is not among the modules")
+        bad = [m for m in modules if m not in KNOWN_MODULES and m != PARAPHRASE]
         if bad:
             raise MetricSpecError(
                 f"meteor: unknown module {', '.join(bad)}; available: {', '.join(KNOWN_MODULES)}"
@@ -258,6 +269,8 @@ class Meteor(Metric):
         parts.append(f"norm:{'yes' if self.options['norm'] else 'no'}")
         if self.paraphrase_left_out:
             parts.append("para:no-table")
+        elif PARAPHRASE in self.modules:
+            parts.append(f"para:{Path(self.options['paraphrase']).name}")
         if self.preset.notice:
             parts.append("defaults:language-independent")
         parts.append(f"version:mtworkbench-{__version__}")
@@ -287,7 +300,8 @@ class Meteor(Metric):
                     tables = load_synonym_tables()
                 except WordNetUnavailable as exc:
                     raise MetricError(f"meteor: {exc} (or drop 'synonym' from modules)") from None
-            self._finder = CandidateFinder(self.modules, tables, self.stemmer or "english")
+            word_modules = tuple(m for m in self.modules if m != PARAPHRASE)
+            self._finder = CandidateFinder(word_modules, tables, self.stemmer or "english")
         return self._finder
 
     def tokens(self, text: str) -> list[str]:
@@ -311,8 +325,20 @@ class Meteor(Metric):
         return meteor_search(cands, self.search_weights, BEAM_SIZE)
 
     def _pair_row(self, hyp: list[str], ref: list[str]) -> tuple[np.ndarray, list]:
+        if PARAPHRASE in self.modules:
+            return self._phrase_row(hyp, ref)
         links = self.align(hyp, ref)
         return scoring.statistics_row(hyp, ref, links, self.modules, self.function_words), links
+
+    def _phrase_row(self, hyp: list[str], ref: list[str]) -> tuple[np.ndarray, list]:
+        """Alignment with the paraphrase module: matches may span several words."""
+        from mtworkbench.metrics.meteor import paraphrase as para
+
+        table = para.load_paraphrase_table(self.options["paraphrase"])
+        by_ref = para.phrase_candidates(self.finder.find(hyp, ref), hyp, ref, table, len(self.modules) - 1)
+        matches = para.phrase_search(by_ref, len(hyp), self.search_weights, BEAM_SIZE)
+        row = para.phrase_statistics_row(hyp, ref, matches, self.modules, self.function_words)
+        return row, para.word_links(matches)
 
     def formula(self, totals: np.ndarray) -> dict[str, np.ndarray]:
         return scoring.meteor_formula(
