@@ -12,9 +12,12 @@ Options (spec ``meteor:key=value,...``):
   target language (``--tgt-lang``) picks ``meteor-1.x-XX``;
 - ``alpha``, ``beta``, ``gamma``, ``delta``: override the preset;
 - ``modules``: any subset of exact, stem, synonym in any order (the order is
-  the order candidates are tried in); default: the preset's. Meteor's
-  paraphrase module needs its paraphrase table, which is not shipped: it is
-  left out and the signature says ``para:no-table``;
+  the order candidates are tried in), and paraphrase last; default: the
+  preset's. Meteor's paraphrase module needs its paraphrase table, which is
+  not shipped: without ``paraphrase=PATH`` it is left out and the signature
+  says ``para:no-table``;
+- ``paraphrase``: a Meteor paraphrase table (``paraphrase-XX.gz`` format) the
+  user owns, for the paraphrase module (see paraphrase.py);
 - ``weights``: one scoring weight per module, e.g. ``1+0.6+0.8``;
 - ``lowercase``: lowercase both sides first (Meteor's ``-lower``; default no,
   Meteor is case-sensitive by default);
