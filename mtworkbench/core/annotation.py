@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 
 from mtworkbench.core.language import language_profile
 from mtworkbench.core.model import EntitySpan, ModelError, Project
-from mtworkbench.metrics.nee_text import TOKEN_RE, word_spans
-
-_WORD_RE = re.compile(TOKEN_RE.pattern.split("|")[0])  # letters, digits, marks
+from mtworkbench.core.segmenter import word_spans
+from mtworkbench.core.text import TOKEN_RE, WORD_RE
 
 
 def _is_word_char(ch: str) -> bool:
-    return bool(_WORD_RE.fullmatch(ch))
+    return bool(WORD_RE.fullmatch(ch))
 
 
 def _segmenter(language: str | None) -> str:

@@ -14,17 +14,14 @@ still gets diacritics, case and possessives, and digits compare as digits.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-# A word is a run of letters, digits, underscores and combining marks (text in
-# NFD keeps its accents inside the word); every other non-space character is a
-# token of its own, so "dell'Italia" yields "dell", "'", "Italia".
-_COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-TOKEN_RE = re.compile(rf"[\w{_COMBINING}]+|[^\w\s{_COMBINING}]")
+from mtworkbench.core.segmenter import segment_spans
+from mtworkbench.core.text import TOKEN_RE  # words with their combining marks, or one punctuation character
+
 _APOSTROPHES = {"'", "\u2019", "\u02bc"}
 _HYPHENS = {"-", "\u2010", "\u2011"}
 
@@ -132,40 +129,13 @@ def _script_tokens(text: str, norm: Normalisation) -> list[Token]:
         folded, where = _nfkc_with_offsets(text)
     else:
         folded, where = text, list(range(len(text)))
-    spans = _segment(folded, norm.segmenter)
+    spans = segment_spans(folded, norm.segmenter)
     tokens: list[Token] = []
     for start, end in spans:
         for m in TOKEN_RE.finditer(folded, start, end):
             a, b = m.start(), m.end()
             tokens.append(Token(m.group(), where[a], where[b - 1] + 1))
     return tokens
-
-
-def word_spans(text: str, segmenter: str) -> list[tuple[int, int]]:
-    """``[start, end)`` of every word and punctuation mark of ``text`` as the
-    word-level metrics see them: the segmenter's words (zh: characters, ja:
-    MeCab words), each split as NEE tokenises. For annotation snapping."""
-    return [m.span() for start, end in _segment(text, segmenter) for m in TOKEN_RE.finditer(text, start, end)]
-
-
-def _segment(text: str, segmenter: str) -> list[tuple[int, int]]:
-    """Character spans of the segmenter's words in ``text``; whitespace-separated
-    runs when the segmenter is none or changed characters (e.g. 13a's &quot;)."""
-    if segmenter != "none":
-        from mtworkbench.metrics.tokens import sacrebleu_tokenizer
-
-        spans: list[tuple[int, int]] = []
-        cursor = 0
-        for piece in sacrebleu_tokenizer(segmenter)(text).split():
-            at = text.find(piece, cursor)
-            if at < 0 or text[cursor:at].strip():
-                break  # the tokenizer rewrote characters: fall back below
-            spans.append((at, at + len(piece)))
-            cursor = at + len(piece)
-        else:
-            if not text[cursor:].strip():
-                return spans
-    return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
 
 
 def _drop_possessives(tokens: list[Token]) -> list[Token]:

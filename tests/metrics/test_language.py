@@ -144,17 +144,20 @@ def test_chinese_bleu_is_not_zero_on_a_near_perfect_output():
 def test_missing_mecab_package_is_one_line_naming_it(monkeypatch):
     import importlib.util
 
+    from mtworkbench.core import segmenter
     from mtworkbench.metrics import tokens
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ipadic" else real(name, *a))
     tokens.sacrebleu_tokenizer.cache_clear()
+    segmenter.segmenter.cache_clear()
     try:
         with pytest.raises(MetricError, match=r"needs the Python package ipadic \(pip install ipadic\)") as err:
             create_metric("bleu", "ja").score(ScoringInput(JA_HYP, [JA_REF]))
         assert "\n" not in str(err.value)
     finally:
         tokens.sacrebleu_tokenizer.cache_clear()
+        segmenter.segmenter.cache_clear()
 
 
 # --- word-level metrics on languages without spaces --------------------------------

@@ -30,7 +30,7 @@ from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, pai
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
-from mtworkbench.metrics.base import ScoringInput
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
 
 

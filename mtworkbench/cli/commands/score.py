@@ -9,7 +9,7 @@ import sys
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
-from mtworkbench.metrics.base import MetricScore, ScoringInput
+from mtworkbench.core.scoring_input import MetricScore, ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
 
 
@@ -44,16 +44,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either a bundle or --hyp/--ref files, not both")
     metric_specs = list(args.metric)
     if args.bundle:
-        from mtworkbench.core.scoring import scoring_input
         from mtworkbench.io.bundle import load_bundle
-        from mtworkbench.metrics.learned import bind_project_model
 
         project = load_bundle(args.bundle)
+        # --tgt-lang overrides the project's language for this run (the file is not changed)
+        project.target_language = chosen_language(args, project.target_language) or ""
         metric_specs = metric_specs or list(project.settings.metrics)
-        language = chosen_language(args, project.target_language)
-        metrics = [
-            bind_project_model(create_metric(spec, language), project) for spec in metric_specs
-        ]
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
             if not project.has_system(system_id):
@@ -61,9 +57,7 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.bundle}: no system {system_id!r}; systems: "
                     + ", ".join(s.id for s in project.systems)
                 )
-        jobs = [(sid, scoring_input(project, sid)) for sid in systems]
-        for _, data in jobs:
-            data.target_language = language
+        scores = score_bundle_systems(project, metric_specs, systems)
         n_segments = len(project.segments)
     else:
         if not args.hyp or not args.ref:
@@ -72,16 +66,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
         language = chosen_language(args)
         metrics = [create_metric(spec, language) for spec in metric_specs]
+        print_notices(metrics, "score")
         data = read_plain_input(args.hyp, args.ref, args.ref_format)
         data.target_language = language
-        jobs = [(None, data)]
+        scores = [metric.score(data) for metric in metrics]
         n_segments = data.n_segments
-
-    print_notices(metrics, "score")
-    scores: list[MetricScore] = []
-    for metric in metrics:
-        for system_id, data in jobs:
-            scores.append(metric.score(data, system=system_id))
 
     if args.json:
         out = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
@@ -90,6 +79,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_table(scores, n_segments)
     return 0
+
+
+def score_bundle_systems(project, specs: list[str], systems: list[str]) -> list[MetricScore]:
+    """Every system with every metric, metric by metric, through the scoring service."""
+    from mtworkbench.scoring.cache import ScoreCache
+    from mtworkbench.scoring.job import ScoringRequest, run_scoring
+
+    request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0, use_processes=False)
+    outcome = run_scoring(project, ScoreCache(), request)
+    for spec in specs:
+        if spec in outcome.failures:
+            raise outcome.failures[spec]
+    scored = {(item.spec, item.system): item.entry.score for item in outcome.items}
+    return [scored[(spec, system)] for spec in specs for system in systems]
 
 
 def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> ScoringInput:
