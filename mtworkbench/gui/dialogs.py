@@ -40,6 +40,20 @@ def ask_recover(parent: QWidget | None, path: Path, recovery: Path) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def ask_target_language(parent: QWidget | None, current: str) -> tuple[str, bool]:
+    """The project's target language code (e.g. de, zh, ja); (code, accepted)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    return QInputDialog.getText(
+        parent,
+        "Target language",
+        "Language code of the translations and references (e.g. de, zh, ja).\n"
+        "It picks each metric's defaults (tokenizer, METEOR's language settings),\n"
+        "word snapping in Annotate and the Judge labels. Metric options you set win.",
+        text=current,
+    )
+
+
 def ask_save_changes(parent: QWidget | None) -> str:
     """'save', 'discard' or 'cancel'."""
     answer = QMessageBox.warning(

@@ -23,6 +23,7 @@ from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
+from mtworkbench.gui.commands import SetTargetLanguageCommand
 from mtworkbench.gui.models.navigator import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
@@ -156,6 +157,8 @@ class MainWindow(QMainWindow):
         self.action_redo.setShortcuts(redo_keys)
         edit.addAction(self.action_undo)
         edit.addAction(self.action_redo)
+        edit.addSeparator()
+        self.action_target_language = self._action(edit, "&Target language…", self.edit_target_language)
 
         view = self.menuBar().addMenu("&View")
         for dock in self.docks:
@@ -315,6 +318,19 @@ class MainWindow(QMainWindow):
         self.navigator.expandToDepth(0)
         self._update_title()
         self._update_status()
+
+    def edit_target_language(self) -> None:
+        """Ask for the project's target language code (undoable); it picks every language default."""
+        from mtworkbench.core.language import language_label
+
+        project = self.session.project
+        code, ok = dialogs.ask_target_language(self, project.target_language)
+        if not ok or code.strip() == project.target_language:
+            return
+        self.session.undo_stack.push(SetTargetLanguageCommand(project, code))
+        self.statusBar().showMessage(
+            f"Target language: {code.strip() or '(none)'} — {language_label(code)}", 5000
+        )
 
     def _check_fonts(self, project: Project) -> None:
         from mtworkbench.gui import script_fonts

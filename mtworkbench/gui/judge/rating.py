@@ -67,6 +67,7 @@ _RELEVANT = {
     "judgment_added", "judgment_removed", "judgment_changed", "judgments_reset",
     "judge_queue_changed", "judge_added", "judge_removed", "system_removed", "system_added",
     "system_changed", "reference_changed", "reference_removed", "segment_changed", "annotations_reset",
+    "language_changed",  # the fluency scale names the target language
 }
 
 

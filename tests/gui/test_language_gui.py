@@ -1,4 +1,4 @@
-"""The status bar says once which script of the project no installed font draws."""
+"""Languages in the main window: the status bar says once which script of the project no installed font draws; the target language is editable (Edit > Target language), undoably."""
 
 from __future__ import annotations
 
@@ -43,3 +43,21 @@ def test_notice_names_each_missing_script_once_and_clears(qtbot, monkeypatch):
     assert w.font_notice.text().startswith("No installed font has Arabic characters")
     w.set_project(one_segment_project("a plain English line", ["another one"]), None)
     assert not w.font_notice.isVisible() and w.font_notice.text() == ""
+
+
+def test_target_language_is_editable_undoably(qtbot, monkeypatch):
+    from mtworkbench.gui import dialogs
+
+    project = one_segment_project("习近平访问了美国。", ["习近平访问美国。"])
+    project.target_language = "en"
+    w = open_window(qtbot, project)
+    heard = []
+    project.subscribe(lambda event: heard.append(event.kind))
+    monkeypatch.setattr(dialogs, "ask_target_language", lambda parent, current: ("zh", True))
+    w.action_target_language.trigger()
+    assert project.target_language == "zh" and "language_changed" in heard
+    assert "Chinese" in w.statusBar().currentMessage()
+    w.session.undo_stack.undo()
+    assert project.target_language == "en"
+    w.session.undo_stack.redo()
+    assert project.target_language == "zh"
