@@ -1,4 +1,6 @@
-"""Languages in the main window: the status bar says once which script of the project no installed font draws; the target language is editable (Edit > Target language), undoably."""
+"""Languages in the main window: the status bar says once which script of the
+project no installed font draws; the target language is editable (Edit > Target
+language), undoably."""
 
 from __future__ import annotations
 
