@@ -368,3 +368,19 @@ def test_paraphrase_default_and_errors(tmp_path):
     bad.write_text("0.5\nonly two lines\n", encoding="utf-8")
     with pytest.raises(MetricError, match=r"bad.txt: 2 lines; expected entries of three lines"):
         create_metric(f"meteor:paraphrase={bad}", "de").score(ScoringInput(["a"], [["a b"]]))
+
+
+@pytest.mark.parametrize(
+    "language, word, stem",
+    [  # the Snowball stemmers inside meteor-1.4.jar give these stems
+        ("french", "héroïque", "héroïqu"), ("french", "canoë", "canoë"), ("french", "naïve", "naïv"),
+        ("french", "nationales", "national"),
+        ("hungarian", "nők", "nők"), ("hungarian", "betűk", "betű"), ("hungarian", "erősen", "erős"),
+        ("german", "ergebnissen", "ergebniss"), ("german", "häuser", "haus"),
+        ("russian", "жёлтые", "жёлты"), ("russian", "кошками", "кошк"),
+    ],
+)
+def test_meteor_stems_equal_meteors_snowball(language, word, stem):
+    from mtworkbench.metrics.meteor.matchers import _Stemmer
+
+    assert _Stemmer(language)(word) == stem
