@@ -384,3 +384,23 @@ def test_meteor_stems_equal_meteors_snowball(language, word, stem):
     from mtworkbench.metrics.meteor.matchers import _Stemmer
 
     assert _Stemmer(language)(word) == stem
+
+
+def test_korean_word_metrics_use_mecab_ko_words():
+    wer = create_metric("wer", "ko")
+    assert wer.tokens("저는 학교에 가요.") == ["저", "는", "학교", "에", "가요", "."]
+    data = ScoringInput(["저는 학교에 가요."], [["저는 학교에 갑니다."]], target_language="ko")
+    # 저 는 학교 에 match; 가요 and 갑니다 do not: a partial match
+    assert 0 < create_metric("gtm", "ko").score(data).corpus < 1
+
+
+def test_nee_matches_japanese_entities_inside_unspaced_text():
+    from mtworkbench.metrics.base import EntityMention
+
+    ref = "昨日、田中さんは東京大学に行きました。"
+    hyp = "田中さんは昨日東京大学へ行った。"
+    i, j = ref.index("東京大学"), ref.index("田中")
+    ents = [[[EntityMention(i, i + 4, "ORG"), EntityMention(j, j + 2, "PER")]]]
+    data = ScoringInput([hyp], [[ref]], documents=["d"], paragraphs=["p"], entities=ents, target_language="ja")
+    assert create_metric("nee", "ja").score(data).corpus == pytest.approx(1.0)
+    assert create_metric("nee").score(data).corpus == pytest.approx(0.0)  # whole runs never match
