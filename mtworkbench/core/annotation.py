@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -29,7 +30,9 @@ from mtworkbench.core.text import TOKEN_RE, WORD_RE
 
 
 def _is_word_char(ch: str) -> bool:
-    return bool(WORD_RE.fullmatch(ch))
+    # Any combining mark belongs to its word: Arabic harakat, Hebrew points and
+    # Devanagari vowel signs as well as Latin accents in NFD.
+    return bool(WORD_RE.fullmatch(ch)) or unicodedata.category(ch).startswith("M")
 
 
 def _segmenter(language: str | None) -> str:
@@ -103,16 +106,24 @@ def find_occurrences(
         return [
             m.span() for m in re.finditer(pattern, text, flags) if m.start() in starts and m.end() in ends
         ]
-    if whole_words:
-        if _is_word_char(needle[0]):
-            pattern = rf"(?<![\w{_COMBINING_CLASS}])" + pattern
-        if _is_word_char(needle[-1]):
-            pattern += rf"(?![\w{_COMBINING_CLASS}])"
     flags = 0 if case_sensitive else re.IGNORECASE
-    return [m.span() for m in re.finditer(pattern, text, flags)]
-
-
-_COMBINING_CLASS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+    if not whole_words:
+        return [m.span() for m in re.finditer(pattern, text, flags)]
+    # A match may not continue a word on either side (marks count as word characters).
+    check_start, check_end = _is_word_char(needle[0]), _is_word_char(needle[-1])
+    out: list[tuple[int, int]] = []
+    pos = 0
+    finder = re.compile(pattern, flags)
+    while (m := finder.search(text, pos)) is not None:
+        a, b = m.span()
+        if (check_start and a > 0 and _is_word_char(text[a - 1])) or (
+            check_end and b < len(text) and _is_word_char(text[b])
+        ):
+            pos = a + 1  # not a whole word here; a later overlapping one may be
+            continue
+        out.append((a, b))
+        pos = b
+    return out
 
 
 def find_in_reference(

@@ -211,3 +211,16 @@ def test_snapping_and_finding_use_the_metrics_words_for_zh_and_ja():
     assert find_occurrences(ja, "東京大学", language="ja") == [(2, 6)]
     ar = "زار محمد القاهرة أمس"
     assert snap_to_words(ar, 5, 7, "ar") == (4, 8)
+
+
+def test_marks_of_any_script_stay_inside_their_word():
+    from mtworkbench.core.annotation import find_occurrences, snap_to_words
+
+    vocalised = "زار مُحَمَّد القاهرة"  # Arabic with harakat
+    a, b = snap_to_words(vocalised, 6, 7, "ar")
+    assert vocalised[a:b] == "مُحَمَّد"
+    assert find_occurrences(vocalised, "مُحَمَّد") == [(4, 12)]
+    hindi = "राम ने किताब पढ़ी"  # Devanagari vowel signs are marks
+    a, b = snap_to_words(hindi, 5, 6, "hi")
+    assert hindi[a:b] == "ने"
+    assert find_occurrences("Paris Parisian Paris", "Paris") == [(0, 5), (15, 20)]
