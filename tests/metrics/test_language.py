@@ -404,3 +404,24 @@ def test_nee_matches_japanese_entities_inside_unspaced_text():
     data = ScoringInput([hyp], [[ref]], documents=["d"], paragraphs=["p"], entities=ents, target_language="ja")
     assert create_metric("nee", "ja").score(data).corpus == pytest.approx(1.0)
     assert create_metric("nee").score(data).corpus == pytest.approx(0.0)  # whole runs never match
+
+
+def test_bundle_scoring_takes_the_projects_language_and_tgt_lang_overrides(capsys, tmp_path):
+    from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+    from mtworkbench.io.bundle import save_bundle
+
+    ids = [f"s{i}" for i in range(len(ZH_HYP))]
+    project = Project(
+        documents=[Document("d", [Paragraph("p", [Segment(i, "source") for i in ids])])],
+        references=[Reference("r1", texts=dict(zip(ids, ZH_REFS[0])))],
+        systems=[System("sys", texts=dict(zip(ids, ZH_HYP)))],
+        target_language="zh",
+    )
+    path = tmp_path / "zh.mtwb.json"
+    save_bundle(project, path)
+    (s,), _ = score_json(capsys, path, "--metric", "bleu")
+    assert "lang:zh" in s["signature"] and "tok:zh" in s["signature"]
+    expected = sacrebleu.BLEU(trg_lang="zh").corpus_score(ZH_HYP, [ZH_REFS[0]]).score
+    assert s["corpus"] == pytest.approx(expected, abs=1e-9)
+    (s,), _ = score_json(capsys, path, "--metric", "bleu", "--tgt-lang", "de")
+    assert "lang:de" in s["signature"] and "tok:13a" in s["signature"]
