@@ -57,7 +57,7 @@ def test_target_language_is_editable_undoably(qtbot, monkeypatch):
     project.subscribe(lambda event: heard.append(event.kind))
     monkeypatch.setattr(dialogs, "ask_target_language", lambda parent, current: ("zh", True))
     w.action_target_language.trigger()
-    assert project.target_language == "zh" and "language_changed" in heard
+    assert project.target_language == "zh" and "target_language_changed" in heard
     assert "Chinese" in w.statusBar().currentMessage()
     w.session.undo_stack.undo()
     assert project.target_language == "en"
