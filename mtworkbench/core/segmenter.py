@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.core.text import TOKEN_RE
@@ -37,7 +37,7 @@ def require_packages(name: str) -> None:
             )
 
 
-@lru_cache(maxsize=None)
+@cache
 def segmenter(name: str) -> Callable[[str], str]:
     """sacrebleu's tokenizer ``name`` (zh, ja-mecab, ko-mecab): text -> words joined by spaces."""
     if name == "zh":

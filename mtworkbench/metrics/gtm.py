@@ -13,15 +13,15 @@ length); P, R and F of a corpus or document come from their sums.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import sparse
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import Metric, MetricSpecError, Option, ScoringInput
-from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 from mtworkbench.metrics.gtm_grid import (
     Block,
     Grid,
@@ -31,6 +31,7 @@ from mtworkbench.metrics.gtm_grid import (
     greedy_select,
     gtm_tokens,
 )
+from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 
 __all__ = ["GTM", "GTMResult", "AlignedBlock", "RejectedRun", "gtm_tokens", "score_segment", "prf", "SegmentOutcome"]
 
@@ -162,6 +163,7 @@ class GTM(Metric):
         super().__init__(**options)
         self._last_stats: np.ndarray | None = None
         self._last_fallbacks: list[int] = []
+        self._fallbacks: list[int] = []
 
     def validate_options(self) -> None:
         e = self.options["e"]
@@ -172,18 +174,28 @@ class GTM(Metric):
             raise MetricSpecError(f"gtm: option e={e!r}: the exponent must be a finite number >= 1")
         self.options["e"] = e
 
-    def _texts(self, data: ScoringInput, i: int) -> tuple[str, list[str]]:
-        """Segment i's hypothesis and references as GTM sees them (pre-tokenised
-        for languages written without spaces)."""
-        name = self.options["tokenize"]
-        return (
-            pretokenize(data.hypotheses[i], name),
-            [pretokenize(r, name) for r in data.references_for(i)],
-        )
-
     @property
     def exponent(self) -> float:
         return self.options["e"]
+
+    # GTM is slow per segment: report and check cancel about every 1% of the input.
+    def progress_step(self, n: int) -> int:
+        return max(1, n // 100)
+
+    # References are kept as texts (score_segment tokenises both sides), pre-tokenised
+    # for languages written without spaces.
+    reference_options: ClassVar[tuple[str, ...]] = ("tokenize",)
+
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[str]:
+        """The references present; a segment without any scores 0 (GTM 1.4 does not refuse it)."""
+        return [pretokenize(r, self.options["tokenize"]) for r in refs if r is not None]
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared: list[str]) -> tuple[float, ...]:
+        hypothesis = pretokenize(hypothesis, self.options["tokenize"])
+        out = score_segment(hypothesis, prepared, self.exponent, self.options["mode"])
+        if out.fell_back:
+            self._fallbacks.append(segment)
+        return (out.mms, len(out.hyp_tokens), out.mean_ref_len)
 
     def segment_statistics(
         self,
@@ -191,21 +203,10 @@ class GTM(Metric):
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
-        n = data.n_segments
-        stats = np.zeros((n, 3))
-        fallbacks: list[int] = []
-        step = max(1, n // 100)
-        for i in range(n):
-            if i % step == 0:
-                check_cancel(cancel)
-                report(progress, i, n)
-            hyp, refs = self._texts(data, i)
-            out = score_segment(hyp, refs, self.exponent, self.options["mode"])
-            stats[i] = (out.mms, len(out.hyp_tokens), out.mean_ref_len)
-            if out.fell_back:
-                fallbacks.append(i)
-        report(progress, n, n)
-        self._last_stats, self._last_fallbacks = stats, fallbacks
+        """The base loop, remembering which segments fell back to the greedy (for extras)."""
+        self._fallbacks = []
+        stats = super().segment_statistics(data, progress, cancel)
+        self._last_stats, self._last_fallbacks = stats, self._fallbacks
         return stats
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
@@ -247,16 +248,21 @@ class GTM(Metric):
         return out
 
     # --- the grid view ----------------------------------------------------------
-    def explain(self, data: ScoringInput, i: int) -> GTMResult:
-        """The grid, the chosen and rejected runs and the scores of segment ``i``."""
-        hyp, refs = self._texts(data, i)
-        out = score_segment(hyp, refs, self.exponent, self.options["mode"], keep_rejections=True)
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> GTMResult:
+        """The grid, the chosen and rejected runs and the scores of segment
+        ``segment`` (against reference stream ``ref`` only, if given)."""
+        name = self.options["tokenize"]
+        refs = [pretokenize(text, name) for _, text in data.reference_choices(segment, ref)]
+        out = score_segment(
+            pretokenize(data.hypotheses[segment], name), refs, self.exponent, self.options["mode"],
+            keep_rejections=True,
+        )
         hyp_tokens, grid, sel, mms, mean_ref = (
             out.hyp_tokens, out.grid, out.selection, out.mms, out.mean_ref_len
         )
         axis: list[str] = []
-        for ref in out.ref_tokens:
-            axis.extend(ref)
+        for tokens in out.ref_tokens:
+            axis.extend(tokens)
             axis.append("")  # barrier
         p, r, f = prf(mms, len(hyp_tokens), mean_ref)
         used = sum(b.weight for b in sel.blocks)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from mtworkbench.core.segmenter import SEGMENTERS, segmenter
@@ -70,7 +70,7 @@ class _Fast13aPost:
         return " ".join(line.split())
 
 
-@lru_cache(maxsize=None)
+@cache
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     """sacrebleu's tokenizer ``name`` (``13a``, ``intl`` or ``none``)."""
     if name == "13a":

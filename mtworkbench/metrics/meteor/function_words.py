@@ -8,7 +8,7 @@ languages have no list (every word is a content word).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 # list name -> file shipped in function_word_lists/ ("cz" is Meteor's code for Czech)
@@ -17,7 +17,7 @@ _FILES = {"en": "english.words", "de": "german.words", "fr": "french.words", "cz
 FUNCTION_WORD_LISTS: tuple[str, ...] = (*_FILES, "none")
 
 
-@lru_cache(maxsize=None)
+@cache
 def function_words(language: str) -> frozenset[str]:
     """The list ``language`` (en, de, fr, cz, none)."""
     if language == "none":

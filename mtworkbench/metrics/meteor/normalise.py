@@ -28,7 +28,7 @@ Meteor lowercases after normalising (``-norm`` implies ``-lower``).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 _ALPHA = "A-Za-zŠŽšžŸÀ-ÖØ-öø-ž"
 _ALNUM = "0-9" + _ALPHA
@@ -76,7 +76,7 @@ _ANY, _NUMERIC_ONLY = 0, 1
 _PREFIX_FILES = {"en": "english", "fr": "french", "de": "german", "es": "spanish", "cs": "czech"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _prefixes(language: str) -> dict[str, int]:
     """Meteor's nonbreaking prefixes of ``language`` (empty when it has none)."""
     from importlib import resources
