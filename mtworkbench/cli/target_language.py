@@ -25,6 +25,10 @@ def chosen_language(args: argparse.Namespace, project_language: str | None = Non
     return (getattr(args, "tgt_lang", None) or "").strip() or project_language or None
 
 
+# Metrics whose defaults are a language's own: without a language they take English's.
+_LANGUAGE_SPECIFIC = frozenset({"meteor"})
+
+
 def print_notices(metrics: Iterable[Metric], command: str) -> None:
     """One line on stderr per metric whose language defaults need a word (once each)."""
     from mtworkbench.metrics.language_defaults import metric_notice
@@ -32,6 +36,8 @@ def print_notices(metrics: Iterable[Metric], command: str) -> None:
     seen: set[str] = set()
     for metric in metrics:
         notice = metric_notice(metric)
+        if notice is None and metric.language is None and metric.name in _LANGUAGE_SPECIFIC:
+            notice = f"{metric.name}: no target language given (--tgt-lang XX): Meteor's English defaults"
         if notice and notice not in seen:
             seen.add(notice)
             print(f"mtworkbench {command}: note: {notice}", file=sys.stderr)

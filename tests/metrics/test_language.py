@@ -425,3 +425,13 @@ def test_bundle_scoring_takes_the_projects_language_and_tgt_lang_overrides(capsy
     assert s["corpus"] == pytest.approx(expected, abs=1e-9)
     (s,), _ = score_json(capsys, path, "--metric", "bleu", "--tgt-lang", "de")
     assert "lang:de" in s["signature"] and "tok:13a" in s["signature"]
+
+
+def test_meteor_without_a_language_says_it_uses_english(capsys, tmp_path):
+    hyp = write(tmp_path / "h", ["a b c"])
+    ref = write(tmp_path / "r", ["a b d"])
+    (s,), err = score_json(capsys, "--hyp", hyp, "--ref", ref, "--metric", "meteor")
+    assert "no target language given" in err and "English" in err and err.count("\n") == 1
+    assert "fw:en" in s["signature"] and "lang:" not in s["signature"]
+    _, err = score_json(capsys, "--hyp", hyp, "--ref", ref, "--metric", "meteor", "--tgt-lang", "en")
+    assert err == ""
