@@ -435,3 +435,20 @@ def test_meteor_without_a_language_says_it_uses_english(capsys, tmp_path):
     assert "fw:en" in s["signature"] and "lang:" not in s["signature"]
     _, err = score_json(capsys, "--hyp", hyp, "--ref", ref, "--metric", "meteor", "--tgt-lang", "en")
     assert err == ""
+
+
+def test_nee_keeps_marks_of_any_script_inside_words():
+    from mtworkbench.metrics.base import EntityMention
+
+    # Devanagari vowel signs are marks: "मुंबई" is one word, not pieces
+    ref, hyp = "वह मुंबई गया।", "मुंबई में वह गया।"
+    data = ScoringInput([hyp], [[ref]], documents=["d"], paragraphs=["p"],
+                        entities=[[[EntityMention(3, 8, "LOC")]]], target_language="hi")
+    assert create_metric("nee", "hi").score(data).corpus == pytest.approx(1.0)
+    assert create_metric("nee", "hi").score(ScoringInput(["मुंबा गया"], [[ref]], documents=["d"], paragraphs=["p"],
+                        entities=[[[EntityMention(3, 8, "LOC")]]])).corpus == 0.0
+    # vocalised Arabic in the reference, none in the output: harakat are diacritics
+    ref, hyp = "زار مُحَمَّد القاهرة", "محمد زار القاهرة"
+    data = ScoringInput([hyp], [[ref]], documents=["d"], paragraphs=["p"],
+                        entities=[[[EntityMention(4, 12, "PER")]]], target_language="ar")
+    assert create_metric("nee", "ar").score(data).corpus == pytest.approx(1.0)
