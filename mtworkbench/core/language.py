@@ -41,7 +41,7 @@ SNOWBALL: dict[str, str] = {
     "nl": "dutch", "en": "english", "fi": "finnish", "fr": "french", "de": "german",
     "el": "greek", "hi": "hindi", "hu": "hungarian", "id": "indonesian", "ga": "irish",
     "it": "italian", "lt": "lithuanian", "ne": "nepali", "no": "norwegian",
-    "nb": "norwegian", "pt": "portuguese", "ro": "romanian", "ru": "russian",
+    "nb": "norwegian", "nn": "norwegian", "pt": "portuguese", "ro": "romanian", "ru": "russian",
     "sr": "serbian", "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish",
     "yi": "yiddish",
 }
@@ -74,7 +74,8 @@ _METEOR_ROWS: dict[str, tuple[tuple[str, ...], tuple[float, ...], tuple[float, .
     "ar": (("exact", "paraphrase"), (1.0, 0.6), (0.0, 0.05, 0.8, 0.5), "none"),
 }
 # Languages Meteor 1.4 lists that share its "other" row (exact + stem, no function words).
-_METEOR_OTHER_ROW = frozenset({"da", "nl", "fi", "hu", "it", "no", "pt", "ro", "ru", "sv", "tr"})
+# (Meteor's "no" is Norwegian: Bokmål and Nynorsk codes count as it.)
+_METEOR_OTHER_ROW = frozenset({"da", "nl", "fi", "hu", "it", "no", "nb", "nn", "pt", "ro", "ru", "sv", "tr"})
 
 
 def normalise_code(code: str | None) -> str | None:
