@@ -79,16 +79,39 @@ _METEOR_OTHER_ROW = frozenset({"da", "nl", "fi", "hu", "it", "no", "nb", "nn", "
 
 
 def normalise_code(code: str | None) -> str | None:
-    """'zh-CN', 'ZH_hans', 'zh' -> 'zh'; '' or None -> None. Meteor's 'cz' -> 'cs'."""
+    """'zh-CN', 'ZH_hans', 'zh' -> 'zh'; 'deu' -> 'de'; 'German' -> 'de';
+    '' or None -> None. Meteor's 'cz' -> 'cs'."""
     if code is None:
         return None
     code = code.strip().lower().replace("_", "-")
     if not code:
         return None
     primary = code.split("-", 1)[0]
-    if not re.fullmatch(r"[a-z]{2,3}", primary):
-        return code
-    return _ALIASES.get(primary, primary)
+    if primary in _ALIASES:
+        return _ALIASES[primary]
+    return _standard_primary(primary) if re.fullmatch(r"[a-z]{2,3}", primary) else _named(code)
+
+
+@lru_cache(maxsize=256)
+def _standard_primary(primary: str) -> str:
+    """ISO 639-2/3 codes to the 639-1 code where there is one ('deu' -> 'de')."""
+    try:
+        import langcodes
+
+        return langcodes.Language.get(langcodes.standardize_tag(primary)).language or primary
+    except (ImportError, ValueError, LookupError):
+        return primary
+
+
+@lru_cache(maxsize=256)
+def _named(name: str) -> str:
+    """A language named in English ('German') to its code; the text itself otherwise."""
+    try:
+        import langcodes
+
+        return langcodes.find(name).language or name
+    except (ImportError, ValueError, LookupError):
+        return name
 
 
 def display_name(code: str | None) -> str | None:

@@ -452,3 +452,11 @@ def test_nee_keeps_marks_of_any_script_inside_words():
     data = ScoringInput([hyp], [[ref]], documents=["d"], paragraphs=["p"],
                         entities=[[[EntityMention(4, 12, "PER")]]], target_language="ar")
     assert create_metric("nee", "ar").score(data).corpus == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("given, code", [("zh-CN", "zh"), ("ZH_hant", "zh"), ("deu", "de"), ("jpn", "ja"),
+                                         ("German", "de"), ("cz", "cs"), ("", None)])
+def test_language_codes_are_normalised(given, code):
+    from mtworkbench.core.language import normalise_code
+
+    assert normalise_code(given) == code
