@@ -31,22 +31,3 @@ def function_words(language: str) -> frozenset[str]:
     text = resources.files(__package__).joinpath("function_word_lists", name).read_text("utf-8")
     # Meteor reads one word a line and trims it; blank lines add nothing.
     return frozenset(w.strip() for w in text.splitlines() if w.strip())
-
-
-class _Lists(dict):
-    """``FUNCTION_WORDS[name]``, loaded on first use (kept for older callers)."""
-
-    def __missing__(self, key: str) -> frozenset[str]:
-        value = function_words(key)
-        self[key] = value
-        return value
-
-    def __iter__(self):
-        return iter(FUNCTION_WORD_LISTS)
-
-    def __contains__(self, key: object) -> bool:
-        return key in FUNCTION_WORD_LISTS
-
-
-FUNCTION_WORDS: dict[str, frozenset[str]] = _Lists()
-ENGLISH = function_words("en")
