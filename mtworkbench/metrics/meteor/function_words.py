@@ -29,5 +29,5 @@ def function_words(language: str) -> frozenset[str]:
             f"no function-word list for {language!r}; known: {', '.join(FUNCTION_WORD_LISTS)}"
         ) from None
     text = resources.files(__package__).joinpath("function_word_lists", name).read_text("utf-8")
-    # Meteor reads one word a line and trims it; blank lines add nothing.
-    return frozenset(w.strip() for w in text.splitlines() if w.strip())
+    # One word a line, taken as it is (as Meteor adds each line to its set).
+    return frozenset(text.splitlines())
