@@ -19,25 +19,43 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from mtworkbench.core.language import language_profile
 from mtworkbench.core.model import EntitySpan, ModelError, Project
+from mtworkbench.core.segmenter import word_spans
 from mtworkbench.core.text import TOKEN_RE, WORD_RE
 
 
 def _is_word_char(ch: str) -> bool:
-    return bool(WORD_RE.fullmatch(ch))
+    # Any combining mark belongs to its word: Arabic harakat, Hebrew points and
+    # Devanagari vowel signs as well as Latin accents in NFD.
+    return bool(WORD_RE.fullmatch(ch)) or unicodedata.category(ch).startswith("M")
+
+
+def _segmenter(language: str | None) -> str:
+    """The word segmenter of a language written without spaces (zh: characters,
+    ja/ko: MeCab words, as the metrics tokenise), or "none"."""
+    profile = language_profile(language)
+    return "none" if profile is None else profile.word_tokenizer
 
 
 # --- selections -------------------------------------------------------------------
-def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
+def snap_to_words(
+    text: str, start: int, end: int, language: str | None = None
+) -> tuple[int, int] | None:
     """Widen ``[start, end)`` so no word is cut, and trim whitespace at both ends.
 
     A selection that starts or ends inside a word is extended to that word's
     edge (selecting "ari" in "Paris" gives "Paris"); punctuation is kept as
     selected. Returns None when nothing but whitespace is selected. Accepts the
     two ends in either order (a selection made leftwards).
+
+    ``language``: for languages written without spaces the words are the
+    metrics' tokens (a Chinese character, a Japanese MeCab word), so selecting
+    习近平 in a sentence keeps exactly those three characters.
     """
     if start > end:
         start, end = end, start
@@ -48,6 +66,14 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
         end -= 1
     if start >= end:
         return None
+    segmenter = _segmenter(language)
+    if segmenter != "none":
+        for a, b in word_spans(text, segmenter):
+            if a < start < b:
+                start = a
+            if a < end < b:
+                end = b
+        return start, end
     while start > 0 and _is_word_char(text[start - 1]) and _is_word_char(text[start]):
         start -= 1
     while end < len(text) and _is_word_char(text[end]) and _is_word_char(text[end - 1]):
@@ -56,26 +82,48 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def find_occurrences(
-    text: str, needle: str, whole_words: bool = True, case_sensitive: bool = True
+    text: str,
+    needle: str,
+    whole_words: bool = True,
+    case_sensitive: bool = True,
+    language: str | None = None,
 ) -> list[tuple[int, int]]:
     """Non-overlapping ``[start, end)`` of ``needle`` in ``text``, left to right.
 
     With ``whole_words`` a match may not continue a word on either side
-    ("Paris" is not found in "Parisian").
+    ("Paris" is not found in "Parisian"); for a language written without spaces,
+    a match must begin and end at the metrics' word boundaries (every character
+    in Chinese, MeCab's words in Japanese).
     """
     if not needle:
         return []
     pattern = re.escape(needle)
-    if whole_words:
-        if _is_word_char(needle[0]):
-            pattern = rf"(?<![\w{_COMBINING_CLASS}])" + pattern
-        if _is_word_char(needle[-1]):
-            pattern += rf"(?![\w{_COMBINING_CLASS}])"
+    segmenter = _segmenter(language)
+    if whole_words and segmenter != "none":
+        flags = 0 if case_sensitive else re.IGNORECASE
+        spans = word_spans(text, segmenter)
+        starts, ends = {a for a, _ in spans}, {b for _, b in spans}
+        return [
+            m.span() for m in re.finditer(pattern, text, flags) if m.start() in starts and m.end() in ends
+        ]
     flags = 0 if case_sensitive else re.IGNORECASE
-    return [m.span() for m in re.finditer(pattern, text, flags)]
-
-
-_COMBINING_CLASS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+    if not whole_words:
+        return [m.span() for m in re.finditer(pattern, text, flags)]
+    # A match may not continue a word on either side (marks count as word characters).
+    check_start, check_end = _is_word_char(needle[0]), _is_word_char(needle[-1])
+    out: list[tuple[int, int]] = []
+    pos = 0
+    finder = re.compile(pattern, flags)
+    while (m := finder.search(text, pos)) is not None:
+        a, b = m.span()
+        if (check_start and a > 0 and _is_word_char(text[a - 1])) or (
+            check_end and b < len(text) and _is_word_char(text[b])
+        ):
+            pos = a + 1  # not a whole word here; a later overlapping one may be
+            continue
+        out.append((a, b))
+        pos = b
+    return out
 
 
 def find_in_reference(
@@ -88,11 +136,15 @@ def find_in_reference(
 ) -> list[tuple[str, int, int]]:
     """(segment id, start, end) of every occurrence, segments in document order."""
     texts = project.reference(reference_id).texts
+    language = project.target_language or None
     hits = []
     for sid in segment_ids if segment_ids is not None else project.segment_ids:
         text = texts.get(sid)
         if text:
-            hits.extend((sid, a, b) for a, b in find_occurrences(text, needle, whole_words, case_sensitive))
+            hits.extend(
+                (sid, a, b)
+                for a, b in find_occurrences(text, needle, whole_words, case_sensitive, language)
+            )
     return hits
 
 
@@ -156,7 +208,9 @@ def plan_every_occurrence(
         if not text:
             continue
         existing = layer.get(sid, [])
-        for start, end in find_occurrences(text, needle, whole_words, case_sensitive):
+        for start, end in find_occurrences(
+            text, needle, whole_words, case_sensitive, project.target_language or None
+        ):
             same = [s for s in existing if s.start == start and s.end == end]
             if same and same[0].type == entity_type:
                 continue

@@ -186,6 +186,14 @@ class LearnedModelChanged(ProjectEvent):
     kind: ClassVar[str] = "learned_model_changed"
 
 
+@dataclass(frozen=True)
+class TargetLanguageChanged(ProjectEvent):
+    """The target language, whose defaults pick tokenizers and METEOR's settings, changed."""
+
+    kind: ClassVar[str] = "target_language_changed"
+    language: str
+
+
 # --- categories (the one place that says what a change touches) -----------------------
 REFERENCE_EVENTS: frozenset[type[ProjectEvent]] = frozenset({ReferenceAdded, ReferenceRemoved, ReferenceChanged})
 SYSTEM_EVENTS: frozenset[type[ProjectEvent]] = frozenset({SystemAdded, SystemRemoved, SystemChanged})
@@ -194,7 +202,8 @@ SPAN_EVENTS: frozenset[type[ProjectEvent]] = frozenset({SpanAdded, SpanRemoved, 
 # Texts and entity spans: everything a metric reads (the learned metric also reads its
 # model). Adding a system is not here: it changes no score computed already.
 AFFECTS_SCORES: frozenset[type[ProjectEvent]] = frozenset(
-    {SegmentChanged, LearnedModelChanged, SystemRemoved, SystemChanged} | REFERENCE_EVENTS | SPAN_EVENTS
+    {SegmentChanged, LearnedModelChanged, SystemRemoved, SystemChanged, TargetLanguageChanged}
+    | REFERENCE_EVENTS | SPAN_EVENTS
 )
 # Of those, the ones that change one system's inputs only (they carry ``system_id``).
 SYSTEM_SCOPED: frozenset[type[ProjectEvent]] = frozenset({SystemChanged, SystemRemoved})

@@ -57,6 +57,26 @@ FLUENCY_LABELS: dict[int, str] = {
     2: "Disfluent English",
     1: "Incomprehensible English",
 }
+_FLUENCY_GRADES: dict[int, str] = {
+    5: "Flawless",
+    4: "Good",
+    3: "Non-native",
+    2: "Disfluent",
+    1: "Incomprehensible",
+}
+
+
+def fluency_labels(language: str | None) -> dict[int, str]:
+    """The LDC fluency scale for the project's target language: "Flawless German",
+    "Flawless Chinese"; "Flawless in the target language" when it is unknown."""
+    from mtworkbench.core.language import display_name
+
+    name = display_name(language)
+    if name is None:
+        return {k: f"{grade} in the target language" for k, grade in _FLUENCY_GRADES.items()}
+    return {k: f"{grade} {name}" for k, grade in _FLUENCY_GRADES.items()}
+
+
 ADEQUACY_QUESTION = "How much of the meaning of the reference is expressed in the translation?"
 FLUENCY_QUESTION = "How fluent is the translation?"
 RATINGS: tuple[int, ...] = (5, 4, 3, 2, 1)

@@ -770,6 +770,14 @@ class Project:
         self._emit(ev.SettingsChanged(name))
         return old
 
+    def set_target_language(self, code: str) -> str:
+        """Change the target language, whose defaults drive tokenizers, METEOR,
+        word snapping and labels; returns the old code (its inverse)."""
+        old = self.target_language
+        self.target_language = code.strip()
+        self._emit(ev.TargetLanguageChanged(self.target_language))
+        return old
+
     # --- views for metrics ------------------------------------------------------------
     def iter_reference_texts(self, segment_id: str) -> Iterator[tuple[str, str]]:
         for ref in self.references:

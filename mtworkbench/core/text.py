@@ -9,9 +9,27 @@ are built here from their parts, so no caller has to take a regex apart.
 from __future__ import annotations
 
 import re
+import unicodedata
 
-# Combining diacritical marks (basic, extended, supplement, for symbols, half marks).
-COMBINING_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+
+def _mark_ranges() -> str:
+    """Every combining mark (Unicode categories Mn, Mc, Me) as a character-class body:
+    Latin accents in NFD, but also Arabic harakat, Hebrew points and the vowel
+    signs of Devanagari and other Indic scripts, which Python's \\w leaves out
+    (without them "किताब" or a vocalised "مُحَمَّد" would fall apart into pieces)."""
+    ranges: list[list[int]] = []
+    # Planes 0 and 1 hold every script's marks; plane 14 only variation selectors.
+    for code in [*range(0x0300, 0x20000), *range(0xE0100, 0xE01F0)]:
+        if unicodedata.category(chr(code)).startswith("M"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+# Combining marks of every script.
+COMBINING_MARKS = _mark_ranges()
 WORD_PATTERN = rf"[\w{COMBINING_MARKS}]+"
 PUNCTUATION_PATTERN = rf"[^\w\s{COMBINING_MARKS}]"
 

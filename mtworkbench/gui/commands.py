@@ -103,3 +103,16 @@ class SetSettingCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.project.set_setting(self.name, self.old)
+
+
+class SetTargetLanguageCommand(QUndoCommand):
+    def __init__(self, project: Project, code: str) -> None:
+        super().__init__("Change target language")
+        self.project, self.new = project, code
+        self.old = ""
+
+    def redo(self) -> None:
+        self.old = self.project.set_target_language(self.new)
+
+    def undo(self) -> None:
+        self.project.set_target_language(self.old)

@@ -47,6 +47,20 @@ def ask_recover(parent: QWidget | None, offer: RecoveryOffer) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def ask_target_language(parent: QWidget | None, current: str) -> tuple[str, bool]:
+    """The project's target language code (e.g. de, zh, ja); (code, accepted)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    return QInputDialog.getText(
+        parent,
+        "Target language",
+        "Language code of the translations and references (e.g. de, zh, ja).\n"
+        "It picks each metric's defaults (tokenizer, METEOR's language settings),\n"
+        "word snapping in Annotate and the Judge labels. Metric options you set win.",
+        text=current,
+    )
+
+
 def ask_changed_on_disk(parent: QWidget | None, path: Path, summary: list[str]) -> str:
     """The bundle changed on disk since it was loaded, and we are saving: 'reload', 'save_as', 'merge' or 'cancel'."""
     changes = "\n".join(f"  • {line}" for line in summary[:12]) or "  • (its content differs)"

@@ -24,6 +24,7 @@ from mtworkbench.core.errors import BundleChangedOnDisk, DataError
 from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
+from mtworkbench.gui.commands import SetTargetLanguageCommand
 from mtworkbench.gui.models.navigator import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
@@ -98,6 +99,12 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)  # shows a segment id
         self.statusBar().addPermanentWidget(self.status_label)
+        # Said once per project: which script of the project no installed font draws.
+        self.font_notice = QLabel()
+        self.font_notice.setObjectName("font-notice")
+        self.font_notice.setWordWrap(True)
+        self.font_notice.hide()
+        self.statusBar().addWidget(self.font_notice, 1)
 
         self._build_menus()
         # Bound methods, not lambdas: Qt drops them when the window is destroyed.
@@ -174,6 +181,8 @@ class MainWindow(QMainWindow):
         self.action_redo.setShortcuts(redo_keys)
         edit.addAction(self.action_undo)
         edit.addAction(self.action_redo)
+        edit.addSeparator()
+        self.action_target_language = self._action(edit, "&Target language…", self.edit_target_language)
 
         view = self.menuBar().addMenu("&View")
         for dock in self.docks:
@@ -526,10 +535,32 @@ class MainWindow(QMainWindow):
 
     # --- reactions --------------------------------------------------------------------
     def _on_project_replaced(self, project: Project) -> None:
+        self._check_fonts(project)
         self.navigator_model.set_project(project)
         self.navigator.expandToDepth(0)
         self._update_title()
         self._update_status()
+
+    def edit_target_language(self) -> None:
+        """Ask for the project's target language code (undoable); it picks every language default."""
+        from mtworkbench.core.language import language_label
+
+        project = self.session.project
+        code, ok = dialogs.ask_target_language(self, project.target_language)
+        if not ok or code.strip() == project.target_language:
+            return
+        self.session.undo_stack.push(SetTargetLanguageCommand(project, code))
+        self.statusBar().showMessage(
+            f"Target language: {code.strip() or '(none)'} — {language_label(code)}", 5000
+        )
+
+    def _check_fonts(self, project: Project) -> None:
+        from mtworkbench.gui import script_fonts
+
+        notice = script_fonts.missing_font_notice(script_fonts.project_texts(project))
+        self.font_notice.setText(notice or "")
+        self.font_notice.setToolTip(notice or "")
+        self.font_notice.setVisible(bool(notice))
 
     def _on_project_changed(self, event) -> None:
         if isinstance(event, SegmentChanged):

@@ -127,6 +127,9 @@ class Metric(ABC):
     # keeps none: per-segment reference data (chrF's n-gram counters, ~50 KB a
     # segment) would otherwise hold gigabytes for a million segments.
     stream_above: ClassVar[int] = 50_000
+    # The target language whose defaults configured this metric (set by
+    # metrics.language_defaults.create_metric_for); None when no language is known.
+    language: str | None = None
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -317,8 +320,12 @@ class Metric(ABC):
         """(short key, value) pairs of the signature; by default every option."""
         return [(self.signature_keys.get(k, k), v) for k, v in self.options.items()]
 
+    def language_fields(self) -> list[tuple[str, Any]]:
+        """``[("lang", "zh")]`` when a target language chose the defaults, first in the signature."""
+        return [("lang", self.language)] if self.language else []
+
     def make_signature(self, n_refs: int | None = None) -> Signature:
-        return Signature(self.name, n_refs, tuple(self.signature_fields()))
+        return Signature(self.name, n_refs, tuple(self.language_fields() + self.signature_fields()))
 
     def signature(self, n_refs: int | None = None) -> str:
         """``name|nrefs:2|opt:value|...|version:X`` in sacrebleu's style."""

@@ -61,7 +61,7 @@ from mtworkbench.metrics.base import (
 )
 from mtworkbench.metrics.ngram_match import ReferenceNgrams
 from mtworkbench.metrics.ngrams import Ngram, closest_length, max_counts, ngram_counts
-from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer
+from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer, tokenizer_signature
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 # sacrebleu's floor for log(0)
@@ -393,7 +393,7 @@ class BLEU(Metric):
         fields: list[tuple[str, Any]] = [
             ("case", "lc" if o["lowercase"] else "mixed"),
             ("eff", "yes" if o["effective_order"] == "yes" else "no"),
-            ("tok", o["tokenize"]),
+            ("tok", tokenizer_signature(o["tokenize"])),
             ("smooth", "mteval" if o["mteval"] else smooth),
         ]
         if o["max_order"] != 4:

@@ -31,6 +31,7 @@ from mtworkbench.metrics.gtm_grid import (
     greedy_select,
     gtm_tokens,
 )
+from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 
 __all__ = ["GTM", "GTMResult", "AlignedBlock", "RejectedRun", "gtm_tokens", "score_segment", "prf", "SegmentOutcome"]
 
@@ -146,7 +147,16 @@ class GTM(Metric):
             "greedy = GTM 1.4's run selection; exact = the true maximum matching",
             choices=("greedy", "exact"),
         ),
+        Option(
+            "tokenize",
+            str,
+            "none",
+            "sacrebleu tokenizer run before GTM's whitespace split (zh, ja-mecab, ko-mecab "
+            "for languages written without spaces; none = GTM 1.4)",
+            choices=TOKENIZERS,
+        ),
     )
+    signature_keys = {"tokenize": "tok"}
     stat_names = ("mms", "hyp_len", "mean_ref_len")  # type: ignore[assignment]
 
     def __init__(self, **options: Any) -> None:
@@ -172,14 +182,16 @@ class GTM(Metric):
     def progress_step(self, n: int) -> int:
         return max(1, n // 100)
 
-    # References are kept as texts (score_segment tokenises both sides).
-    reference_options: ClassVar[tuple[str, ...]] = ()
+    # References are kept as texts (score_segment tokenises both sides), pre-tokenised
+    # for languages written without spaces.
+    reference_options: ClassVar[tuple[str, ...]] = ("tokenize",)
 
     def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[str]:
         """The references present; a segment without any scores 0 (GTM 1.4 does not refuse it)."""
-        return [r for r in refs if r is not None]
+        return [pretokenize(r, self.options["tokenize"]) for r in refs if r is not None]
 
     def statistics_row(self, segment: int, hypothesis: str, prepared: list[str]) -> tuple[float, ...]:
+        hypothesis = pretokenize(hypothesis, self.options["tokenize"])
         out = score_segment(hypothesis, prepared, self.exponent, self.options["mode"])
         if out.fell_back:
             self._fallbacks.append(segment)
@@ -239,9 +251,10 @@ class GTM(Metric):
     def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> GTMResult:
         """The grid, the chosen and rejected runs and the scores of segment
         ``segment`` (against reference stream ``ref`` only, if given)."""
-        refs = [text for _, text in data.reference_choices(segment, ref)]
+        name = self.options["tokenize"]
+        refs = [pretokenize(text, name) for _, text in data.reference_choices(segment, ref)]
         out = score_segment(
-            data.hypotheses[segment], refs, self.exponent, self.options["mode"],
+            pretokenize(data.hypotheses[segment], name), refs, self.exponent, self.options["mode"],
             keep_rejections=True,
         )
         hyp_tokens, grid, sel, mms, mean_ref = (

@@ -162,7 +162,7 @@ class LEPOR(Metric):
         Option("alpha", float, 9.0, "recall weight in HPR"),
         Option("beta", float, 1.0, "precision weight in HPR"),
         Option("lowercase", parse_bool, True, "compare lowercased words"),
-        Option("tokenize", str, "none", "tokenizer", choices=("none", "13a")),
+        Option("tokenize", str, "none", "tokenizer (zh, ja-mecab, ko-mecab for languages without spaces)", choices=("none", "13a", "zh", "ja-mecab", "ko-mecab")),
     )
     signature_keys = {"lowercase": "lc", "tokenize": "tok"}
 

@@ -173,13 +173,20 @@ class NEE(Metric):
         Option("possessives", parse_bool, True, "remove possessive 's and s'"),
         Option("lang", _parse_lang, "all", "language of the number words (en, de, fr, es, it, pt, nl; all; none; auto = the input's target language)"),
         Option("reference", _parse_reference, "first", "reference stream whose entities count: first annotated, or 1..k"),
+        Option("tokenize", str, "none", "word segmenter for languages without spaces (zh, ja-mecab, ko-mecab)", choices=("none", "zh", "ja-mecab", "ko-mecab")),
+        Option("unicode", str, "none", "nfkc: fold full-width digits and letters first (zh, ja, ko)", choices=("none", "nfkc")),
     )
     signature_keys: ClassVar[dict[str, str]] = {
         "diacritics": "diac",
         "possessives": "poss",
         "numbers": "num",
         "reference": "ref",
+        "tokenize": "tok",
     }
+
+    def language_fields(self) -> list[str]:
+        # the ``lang`` option (set from the target language) already says it
+        return [] if self.options["lang"] == self.language else super().language_fields()
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -200,6 +207,8 @@ class NEE(Metric):
             numbers=self.options["numbers"],
             possessives=self.options["possessives"],
             lang=lang,
+            segmenter=self.options["tokenize"],
+            nfkc=self.options["unicode"] == "nfkc",
         )
 
     def reference_stream(self, data: ScoringInput) -> int:

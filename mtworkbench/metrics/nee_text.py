@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache, cache
 
+from mtworkbench.core.segmenter import segment_spans
 from mtworkbench.core.text import TOKEN_RE  # words with their combining marks, or one punctuation character
 
 _APOSTROPHES = {"'", "\u2019", "\u02bc"}
@@ -45,6 +46,11 @@ class Normalisation:
     numbers: bool = True
     possessives: bool = True
     lang: str = "all"
+    # Languages written without spaces (zh, ja, ko): the sacrebleu tokenizer
+    # that splits words first (as BLEU does), and NFKC, which folds full-width
+    # digits and letters (１２ -> 12, ＡＢＣ -> ABC) before anything else.
+    segmenter: str = "none"
+    nfkc: bool = False
 
 
 def strip_diacritics(text: str) -> str:
@@ -82,7 +88,7 @@ def _normalised(text: str, norm: Normalisation) -> tuple[Token, ...]:
 
 
 def _normalise_uncached(text: str, norm: Normalisation) -> list[Token]:
-    tokens = raw_tokens(text)
+    tokens = _script_tokens(text, norm) if (norm.nfkc or norm.segmenter != "none") else raw_tokens(text)
     if norm.possessives:
         tokens = _drop_possessives(tokens)
     if norm.diacritics or norm.case:
@@ -101,6 +107,35 @@ def _char_normalise(text: str, norm: Normalisation) -> str:
     if norm.case:
         text = text.casefold()  # casefold: "Straße" and "STRASSE" compare equal
     return text
+
+
+def _nfkc_with_offsets(text: str) -> tuple[str, list[int]]:
+    """NFKC character by character, with the original index of every output
+    character (a few characters expand: ㎏ -> kg)."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        folded = unicodedata.normalize("NFKC", ch) if not ch.isascii() else ch
+        out.append(folded)
+        where.extend([i] * len(folded))
+    return "".join(out), where
+
+
+def _script_tokens(text: str, norm: Normalisation) -> list[Token]:
+    """Tokens of ``text`` after NFKC and the word segmenter, with offsets into
+    the original ``text``. Each segmenter word is then tokenised as NEE
+    tokenises (punctuation apart)."""
+    if norm.nfkc:
+        folded, where = _nfkc_with_offsets(text)
+    else:
+        folded, where = text, list(range(len(text)))
+    spans = segment_spans(folded, norm.segmenter)
+    tokens: list[Token] = []
+    for start, end in spans:
+        for m in TOKEN_RE.finditer(folded, start, end):
+            a, b = m.start(), m.end()
+            tokens.append(Token(m.group(), where[a], where[b - 1] + 1))
+    return tokens
 
 
 def _drop_possessives(tokens: list[Token]) -> list[Token]:

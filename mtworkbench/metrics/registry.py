@@ -50,7 +50,15 @@ def metric_class(name: str) -> type[Metric]:
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def create_metric(spec: str) -> Metric:
-    """``'bleu:tokenize=none'`` -> a configured BLEU instance."""
+def create_metric(spec: str, language: str | None = None) -> Metric:
+    """``'bleu:tokenize=none'`` -> a configured BLEU instance.
+
+    ``language``: the target language, whose defaults (tokenizer, Meteor
+    preset, ...) fill the options the spec leaves unset (language_defaults).
+    """
+    if language:
+        from mtworkbench.metrics.language_defaults import create_metric_for
+
+        return create_metric_for(spec, language)
     name, options = parse_spec(spec)
     return metric_class(name)(**options)

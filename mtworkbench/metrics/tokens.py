@@ -16,9 +16,11 @@ from collections.abc import Callable
 from functools import cache, lru_cache, partial
 from typing import Any
 
+from mtworkbench.core.segmenter import SEGMENTERS, segmenter
 from mtworkbench.metrics.base import MetricError, ScoringInput
 
-TOKENIZERS: tuple[str, ...] = ("13a", "intl", "none")
+TOKENIZERS: tuple[str, ...] = ("13a", "intl", "none", "zh", "ja-mecab", "ko-mecab")
+
 
 
 # Characters without which a pattern of sacrebleu's 13a post-tokenizer cannot
@@ -141,7 +143,29 @@ def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
         from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
         return NoneTokenizer()
+    if name in SEGMENTERS:
+        return segmenter(name)  # zh, ja-mecab, ko-mecab (core.segmenter)
     raise MetricError(f"unknown tokenizer {name!r}; valid: {', '.join(TOKENIZERS)}")
+
+
+def tokenizer_signature(name: str) -> str:
+    """The tokenizer's name as sacrebleu's signature prints it
+    (``ja-mecab-0.996-IPA``, ``ko-mecab-0.996/ko-0.9.2-KO``; others unchanged)."""
+    if name in ("ja-mecab", "ko-mecab"):
+        try:
+            return sacrebleu_tokenizer(name).signature()
+        except MetricError:
+            return name
+    return name
+
+
+def pretokenize(text: str, tokenizer: str) -> str:
+    """``text`` as a word-level metric sees it before splitting on whitespace:
+    unchanged for ``none``, else sacrebleu's tokenizer output (for languages
+    written without spaces, SPECS.md "Target languages")."""
+    if tokenizer == "none":
+        return text
+    return sacrebleu_tokenizer(tokenizer)(text.rstrip())
 
 
 def tokenize(text: str, tokenizer: str, lowercase: bool) -> list[str]:

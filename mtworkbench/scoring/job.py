@@ -101,8 +101,9 @@ class ScoringOutcome:
 
 
 def make_metric(spec: str, project: Any) -> Metric:
-    """The metric of ``spec``, bound to the project (e.g. to its trained learned model)."""
-    metric = create_metric(spec)
+    """The metric of ``spec``, bound to the project (e.g. to its trained learned model),
+    with the language defaults of the project's target language (tokenizer, Meteor preset)."""
+    metric = create_metric(spec, getattr(project, "target_language", None) or None)
     metric.bind(project)
     return metric
 

@@ -113,7 +113,7 @@ def test_score_json_carries_precision_and_recall(tmp_path, capsys):
     assert greedy["corpus_precision"] == pytest.approx(5 / 6)
     assert greedy["corpus_recall"] == pytest.approx(5 / 7)
     assert greedy["corpus"] == pytest.approx(2 * (5 / 6) * (5 / 7) / (5 / 6 + 5 / 7))
-    assert exact["options"] == {"e": 1.0, "mode": "exact"}
+    assert exact["options"] == {"e": 1.0, "mode": "exact", "tokenize": "none"}
     assert exact["exact_fallback_segments"] == []
     assert exact["precision"] == [0.75, 1.0]
 

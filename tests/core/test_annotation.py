@@ -194,3 +194,33 @@ def test_find_in_reference_and_document_entities():
     rows = document_entities(project, "r1", "d1")
     assert [(r.span.segment, r.text, r.span.annotator) for r in rows] == [("s1", "Bonn", "b"), ("s3", "Paris", "a")]
     assert [r.text for r in document_entities(project, "r1", "d1", "a")] == ["Paris"]
+
+
+# --- languages written without spaces (issue 13) -----------------------------------
+def test_snapping_and_finding_use_the_metrics_words_for_zh_and_ja():
+    from mtworkbench.core.annotation import find_occurrences, snap_to_words
+
+    zh = "国家主席习近平今天访问了美国。"
+    assert snap_to_words(zh, 4, 7, "zh") == (4, 7)
+    assert snap_to_words(zh, 4, 7) == (0, len(zh) - 1)  # no language: the whole run of letters
+    assert find_occurrences(zh, "习近平", language="zh") == [(4, 7)]
+    assert find_occurrences(zh, "习近平") == []
+    ja = "昨日東京大学に行きました。"
+    assert snap_to_words(ja, 3, 4, "ja") == (2, 6)  # MeCab: 東京大学 is one word
+    assert find_occurrences(ja, "東京", language="ja") == []  # not a whole MeCab word
+    assert find_occurrences(ja, "東京大学", language="ja") == [(2, 6)]
+    ar = "زار محمد القاهرة أمس"
+    assert snap_to_words(ar, 5, 7, "ar") == (4, 8)
+
+
+def test_marks_of_any_script_stay_inside_their_word():
+    from mtworkbench.core.annotation import find_occurrences, snap_to_words
+
+    vocalised = "زار مُحَمَّد القاهرة"  # Arabic with harakat
+    a, b = snap_to_words(vocalised, 6, 7, "ar")
+    assert vocalised[a:b] == "مُحَمَّد"
+    assert find_occurrences(vocalised, "مُحَمَّد") == [(4, 12)]
+    hindi = "राम ने किताब पढ़ी"  # Devanagari vowel signs are marks
+    a, b = snap_to_words(hindi, 5, 6, "hi")
+    assert hindi[a:b] == "ने"
+    assert find_occurrences("Paris Parisian Paris", "Paris") == [(0, 5), (15, 20)]

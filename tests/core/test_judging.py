@@ -305,3 +305,12 @@ def test_display_options_default_off_and_toggle():
     assert project.judge_queues["ann"].highlight_overlap is True
     with pytest.raises(ModelError, match="unknown option"):
         session.set_option("colour", True)
+
+
+def test_fluency_labels_name_the_target_language():
+    from mtworkbench.core.judging import fluency_labels
+
+    assert fluency_labels("en") == FLUENCY_LABELS
+    assert fluency_labels("de")[5] == "Flawless German"
+    assert fluency_labels("zh-CN")[1] == "Incomprehensible Chinese"
+    assert fluency_labels(None)[3] == "Non-native in the target language"

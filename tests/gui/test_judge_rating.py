@@ -434,3 +434,19 @@ def test_a_queue_naming_a_removed_system_says_so(qtbot, window, workspace, judgi
     assert "no longer in the project" in view.message.text()
     keys(qtbot, view, K.Key_3, K.Key_3, K.Key_Return)  # nothing to rate, nothing raised
     assert window.session.project.judgments == []
+
+
+@pytest.mark.parametrize(
+    "language, flawless",
+    [("de", "Flawless German"), ("zh", "Flawless Chinese"), ("", "Flawless in the target language"),
+     ("qqq", "Flawless in the target language")],
+)
+def test_fluency_scale_names_the_target_language(qtbot, window, workspace, judging, language, flawless):
+    view = judging
+    window.session.project.target_language = language
+    view.refresh()
+    assert flawless in view.fluency.buttons[5].text()
+    assert flawless in view.fluency.buttons[5].toolTip()
+    assert not any("English" in b.text() for b in view.fluency.buttons.values())
+    keys(qtbot, view, K.Key_4, K.Key_5, K.Key_Return)  # rating still works
+    assert [(j.adequacy, j.fluency) for j in window.session.project.judgments] == [(4, 5)]

@@ -286,8 +286,8 @@ def test_bad_options(spec, message):
 
 def test_signature_and_spec():
     metric = create_metric("gtm:e=2,mode=exact")
-    assert metric.options == {"e": 2.0, "mode": "exact"}
-    assert metric.signature(2).startswith("gtm|nrefs:2|e:2.0|mode:exact|version:")
+    assert metric.options == {"e": 2.0, "mode": "exact", "tokenize": "none"}
+    assert metric.signature(2).startswith("gtm|nrefs:2|e:2.0|mode:exact|tok:none|version:")
     assert metric.spec() == "gtm:e=2.0,mode=exact"
 
 

@@ -25,8 +25,8 @@ def created(monkeypatch):
     """Every metric the service creates, in order."""
     made = []
 
-    def counting_create(spec):
-        metric = create_metric(spec)
+    def counting_create(spec, language=None):
+        metric = create_metric(spec, language)
         made.append((spec, metric))
         return metric
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, paired_test
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
@@ -63,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
     )
+    add_tgt_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -70,11 +72,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.n is not None and args.n < 1:
         raise UsageError(f"--n must be a positive number, got {args.n}")
-    metric = create_metric(args.metric)
+    project_language = None
     if args.bundle:
-        systems = _bundle_systems(args)
+        systems, project_language = _bundle_systems(args)
     else:
         systems = _file_systems(args)
+    language = chosen_language(args, project_language)
+    metric = create_metric(args.metric, language)
+    print_notices([metric], "compare")
+    for _, data in systems:
+        data.target_language = language
     if len(systems) < 2:
         raise UsageError("give at least two systems to compare")
     names = [name for name, _ in systems]
@@ -146,7 +153,7 @@ def _file_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
     return [(name, ScoringInput(files[path], refs)) for name, path in parsed]
 
 
-def _bundle_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
+def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringInput]], str | None]:
     from mtworkbench.core.scoring import scoring_input
     from mtworkbench.io.bundle import load_bundle
 
@@ -167,7 +174,7 @@ def _bundle_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
             )
     if not project.references:
         raise DataError(f"{args.bundle}: the project has no references")
-    return [(sid, scoring_input(project, sid)) for sid in ids]
+    return [(sid, scoring_input(project, sid)) for sid in ids], project.target_language or None
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:

@@ -13,6 +13,7 @@ import json
 import sys
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language
 from mtworkbench.core.errors import DataError
 
 
@@ -39,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exact search for grids up to N tokens per side and reference "
         "(default: the metric's limit); larger segments are left out and counted",
     )
+    add_tgt_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -64,6 +66,7 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[s
         from mtworkbench.io.bundle import load_bundle
 
         project = load_bundle(args.bundle)
+        tokenizer = _word_tokenizer(chosen_language(args, project.target_language))
         systems = args.system or [s.id for s in project.systems]
         if not systems:
             raise DataError(f"{args.bundle}: the project has no systems to study")
@@ -75,8 +78,8 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[s
                     + ", ".join(s.id for s in project.systems)
                 )
             data = scoring_input(project, sid)
-            refs = [data.references_for(i) for i in range(data.n_segments)]
-            out.append((sid, list(data.hypotheses), refs))
+            refs = [[pretokenize(r, tokenizer) for r in data.references_for(i)] for i in range(data.n_segments)]
+            out.append((sid, [pretokenize(h, tokenizer) for h in data.hypotheses], refs))
         return out
     if args.system:
         raise UsageError("--system needs a bundle")
@@ -90,8 +93,26 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[s
             raise UsageError(f"file {path} is given twice")
         files[path] = read_lines(path)
     check_same_length(files)
-    refs = [[files[p][i] for p in args.ref] for i in range(len(files[args.hyp]))]
-    return [(args.hyp, files[args.hyp], refs)]
+    tokenizer = _word_tokenizer(chosen_language(args))
+    refs = [
+        [pretokenize(files[p][i], tokenizer) for p in args.ref] for i in range(len(files[args.hyp]))
+    ]
+    return [(args.hyp, [pretokenize(h, tokenizer) for h in files[args.hyp]], refs)]
+
+
+def _word_tokenizer(language: str | None) -> str:
+    """GTM's tokens for the target language: sacrebleu's tokenizer first for
+    languages written without spaces (as ``gtm`` scores them), else none."""
+    from mtworkbench.core.language import language_profile
+
+    profile = language_profile(language)
+    return "none" if profile is None else profile.word_tokenizer
+
+
+def pretokenize(text: str, tokenizer: str) -> str:
+    from mtworkbench.metrics.tokens import pretokenize as run
+
+    return run(text, tokenizer)
 
 
 def run(args: argparse.Namespace) -> int:

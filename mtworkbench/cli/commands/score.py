@@ -8,6 +8,7 @@ import os
 import sys
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--system", action="append", default=[], help="with a bundle: only these systems")
     p.add_argument("--metric", action="append", default=[], metavar="SPEC", help="metric spec (repeatable)")
+    add_tgt_lang_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="with a bundle: worker processes for systems x metrics (default: all cores; 1: none)")
@@ -48,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         from mtworkbench.scoring.store import load_project
 
         project = load_project(args.bundle)  # with its persisted scores
+        # --tgt-lang overrides the project's language for this run (the file is not changed)
+        project.target_language = chosen_language(args, project.target_language) or ""
         metric_specs = metric_specs or list(project.settings.metrics)
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
@@ -65,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("give a bundle, or --hyp and at least one --ref")
         if not metric_specs:
             raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
-        metrics = [create_metric(spec) for spec in metric_specs]
+        language = chosen_language(args)
+        metrics = [create_metric(spec, language) for spec in metric_specs]
+        print_notices(metrics, "score")
         data = read_plain_input(args.hyp, args.ref, args.ref_format)
+        data.target_language = language
         scores = [metric.score(data) for metric in metrics]
         n_segments = data.n_segments
 

@@ -87,6 +87,8 @@ class EntityTextView(QTextEdit):
         self.colors: dict[str, QColor] = {}
         self.type_keys: set[str] = set()
         self.snap_enabled = True
+        # The project's target language: snapping uses its words (zh characters, ja MeCab words).
+        self.language_of: Callable[[], str | None] = lambda: None
         self.selected_span: str | None = None
         self.current_segment: str = ""
         self.gutter = _Gutter(self)
@@ -173,7 +175,7 @@ class EntityTextView(QTextEdit):
         text = self.segment_text(seg_a) or ""
         snap = self.snap_enabled if snap is None else snap
         if snap:
-            snapped = snap_to_words(text, start, end)
+            snapped = snap_to_words(text, start, end, self.language_of())
         else:
             snapped = (start, end) if text[start:end].strip() else None
         if snapped is None:

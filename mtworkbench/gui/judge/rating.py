@@ -43,6 +43,7 @@ from mtworkbench.core.events import (
     ReferenceRemoved,
     SystemAdded,
     SystemRemoved,
+    TargetLanguageChanged,
 )
 from mtworkbench.core.judging import (
     ADEQUACY_LABELS,
@@ -53,6 +54,7 @@ from mtworkbench.core.judging import (
     JudgeSession,
     QueueItem,
     RatingEntry,
+    fluency_labels,
 )
 from mtworkbench.core.model import ModelError, ProjectEvent
 from mtworkbench.core.overlap import word_overlap
@@ -76,6 +78,7 @@ ACCENT = "#1d4ed8"
 _RELEVANT = (
     AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS
     | {SystemAdded, SystemRemoved, ReferenceRemoved, AnnotationsReset}
+    | {TargetLanguageChanged}  # the fluency scale names the target language
 )
 # Events after which the judge's queue is opened again.
 _REOPEN = JUDGE_ROSTER | {JudgeQueueChanged, SystemRemoved}
@@ -128,6 +131,10 @@ class ScaleRow(QFrame):
             button.setCheckable(True)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys belong to the view
             button.setMinimumHeight(36)
+            # Labels name the target language ("Incomprehensible Norwegian Bokmål"):
+            # they may be cut in a narrow window (the tooltip has them whole)
+            # rather than widen the whole main window.
+            button.setMinimumWidth(48)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             button.setObjectName(f"{name.lower()}-{rating}")
             button.setToolTip(f"{name}: {labels[rating]} (key {rating})")
@@ -141,6 +148,12 @@ class ScaleRow(QFrame):
         layout.addWidget(self.heading)
         layout.addLayout(row)
         self.set_state(None, expecting=False)
+
+    def set_labels(self, labels: dict[int, str]) -> None:
+        """New wording for the five ratings (the fluency scale names the target language)."""
+        for rating, button in self.buttons.items():
+            button.setText(f"{rating}   {labels[rating]}")
+            button.setToolTip(f"{self.name}: {labels[rating]} (key {rating})")
 
     def set_state(self, rating: int | None, expecting: bool) -> None:
         # A non-exclusive moment lets every button be unchecked (no rating yet).
@@ -338,6 +351,8 @@ class RatingView(QWidget):
         return self.queue.current if self.queue is not None else None
 
     def refresh(self) -> None:
+        # "Flawless German" for a German target; never English for another language.
+        self.fluency.set_labels(fluency_labels(self.session.project.target_language))
         item = self.current_item()
         shown = None if item is None else (self.judge, item.index, item.judgment)
         if shown != self._shown:

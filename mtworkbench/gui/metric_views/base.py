@@ -111,7 +111,9 @@ class MetricDetailView(QWidget):
 
     # --- for subclasses -----------------------------------------------------------
     def make_metric(self, spec: str) -> Metric:
-        return create_metric(spec)
+        # the project's target language picks the tokenizer etc., as when scoring
+        language = self.project.target_language if self.project is not None else None
+        return create_metric(spec, language or None)
 
     def explain(self, project: Project, system_id: str, segment_id: str) -> Any:
         data = segment_input(project, system_id, [segment_id])

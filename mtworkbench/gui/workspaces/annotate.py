@@ -147,6 +147,7 @@ class AnnotateWorkspace(Workspace):
         # --- editor tab --------------------------------------------------------------------
         self.view = EntityTextView()
         self.view.spans_for = self._layer_spans
+        self.view.language_of = lambda: self.project.target_language or None
         self.view.snap_enabled = self.snap_box.isChecked()
         self.find_bar = FindBar()
         self.find_bar.hide()
