@@ -17,8 +17,7 @@ from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, r
 from mtworkbench.core.model import Project
 from mtworkbench.core.scoring import scoring_input
 from mtworkbench.metrics.base import Metric
-from mtworkbench.metrics.learned import bind_project_model
-from mtworkbench.metrics.registry import create_metric
+from mtworkbench.metrics.external import project_metric
 
 
 @dataclass
@@ -41,7 +40,7 @@ def score_project(
     """Score ``systems`` (default: all) of the project with each metric spec."""
     all_systems = [s.id for s in project.systems]
     wanted = list(all_systems if systems is None else systems)
-    metrics = [bind_project_model(create_metric(spec), project) for spec in specs]
+    metrics = [project_metric(spec, project) for spec in specs]  # ext:NAME = imported scores
     inputs = {sid: scoring_input(project, sid) for sid in wanted}
     n_seg = len(project.segments)
     out: list[SystemScores] = []

@@ -46,7 +46,7 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 # --- saving ---------------------------------------------------------------------------
 def project_to_dict(project: Project) -> dict[str, Any]:
-    return {
+    out = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": project.name,
@@ -110,6 +110,9 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "judge_queues": project.judge_queues,
         "learned_model": project.learned_model,
     }
+    if project.external_scores:  # optional: absent keeps older bundles byte-identical
+        out["external_scores"] = project.external_scores
+    return out
 
 
 def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
@@ -175,7 +178,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     r = _Reader(file)
     r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
            optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
-                     "settings", "judge_queues", "learned_model"})
+                     "settings", "judge_queues", "learned_model", "external_scores"})
 
     documents: list[Document] = []
     seen_segments: dict[str, str] = {}
@@ -309,6 +312,10 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     project.judge_queues = queues
     learned = data.get("learned_model")
     project.learned_model = None if learned is None else r.obj(learned, "$.learned_model")
+    if data.get("external_scores"):
+        from mtworkbench.io.external_scores import check_bundle_value
+
+        project.external_scores = check_bundle_value(data["external_scores"], project, file)
     return project
 
 

@@ -155,8 +155,10 @@ def _run_meta(args: argparse.Namespace, human, rows: list[int], rated: list[str]
     h_seg = human.matrix[rows]
     h_sys = human.system_scores()[rows]
     data = {
-        spec: MetaEvalData(h_seg, np.asarray(sc.segments, float)[rows], h_sys,
-                           np.asarray(sc.corpus, float)[rows], bool(sc.metric.higher_is_better))
+        spec: MetaEvalData(human_segments=h_seg, human_systems=h_sys,
+                           metric_segments=np.asarray(sc.segments, float)[rows],
+                           metric_systems=np.asarray(sc.corpus, float)[rows],
+                           higher_is_better=bool(sc.metric.higher_is_better))
         for spec, sc in zip(args.metric, scored)
     }
     ev = evaluate_metrics(data, args.stat, args.level, args.group_by, args.clusters,

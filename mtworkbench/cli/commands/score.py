@@ -44,11 +44,11 @@ def run(args: argparse.Namespace) -> int:
     if args.bundle:
         from mtworkbench.core.scoring import scoring_input
         from mtworkbench.io.bundle import load_bundle
-        from mtworkbench.metrics.learned import bind_project_model
+        from mtworkbench.metrics.external import project_metric
 
         project = load_bundle(args.bundle)
         metric_specs = metric_specs or list(project.settings.metrics)
-        metrics = [bind_project_model(create_metric(spec), project) for spec in metric_specs]
+        metrics = [project_metric(spec, project) for spec in metric_specs]
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
             if not project.has_system(system_id):
