@@ -7,6 +7,8 @@ from pathlib import Path
 
 from mtworkbench.cli import UsageError
 
+MTME = "mt-metrics-eval"
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from mtworkbench.io.corpus import IMPORT_FORMATS
@@ -16,10 +18,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="create a project bundle from corpus files",
         description="Create a project from a source file, reference files and system outputs.",
     )
-    p.add_argument("--source", required=True, help="source file (or the one WMT XML file)")
+    p.add_argument("directory", nargs="?", metavar="DIR",
+                   help="--format mt-metrics-eval: the test-set directory (e.g. wmt22/)")
+    p.add_argument("--source", help="source file (or the one WMT XML file)")
     p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
-    p.add_argument("--format", choices=IMPORT_FORMATS, default="plain")
+    p.add_argument("--format", choices=IMPORT_FORMATS + (MTME,), default="plain")
+    p.add_argument("--lp", metavar="SRC-TGT", help="--format mt-metrics-eval: the language pair (e.g. en-de)")
     p.add_argument("--src-lang", default="")
     p.add_argument("--tgt-lang", default="")
     p.add_argument("-o", "--output", required=True, help="bundle to write (*.mtwb.json)")
@@ -43,6 +48,12 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import save_bundle
     from mtworkbench.io.corpus import import_corpus
 
+    if args.format == MTME:
+        return _run_mt_metrics_eval(args)
+    if args.directory or args.lp:
+        raise UsageError("DIR and --lp go with --format mt-metrics-eval")
+    if not args.source:
+        raise UsageError("--source is required")
     project = import_corpus(
         args.format,
         source=args.source,
@@ -57,4 +68,32 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {out}: {len(project.segments)} segments, {len(project.references)} references, "
         f"{len(project.systems)} systems"
     )
+    return 0
+
+
+def _run_mt_metrics_eval(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.mt_metrics_eval import import_mt_metrics_eval_dir
+
+    if not args.directory or not args.lp:
+        raise UsageError("--format mt-metrics-eval needs DIR and --lp SRC-TGT")
+    if args.source or args.ref or args.system:
+        raise UsageError("--format mt-metrics-eval reads everything from DIR; no --source, --ref or --system")
+    result = import_mt_metrics_eval_dir(args.directory, args.lp)
+    project = result.project
+    out = Path(args.output)
+    save_bundle(project, out)
+    print(
+        f"wrote {out}: {len(project.segments)} segments in {len(project.documents)} documents, "
+        f"{len(project.references)} references, {len(project.systems)} systems"
+    )
+    for name, n in result.human_segment_scores.items():
+        print(f"human scores {name}: {n} segment scores (use --human {name})")
+    for name, scores in result.human_system_scores.items():
+        print(f"human system scores {name} (read, not stored: system level uses segment means): "
+              + ", ".join(f"{s} {v}" for s, v in scores.items()))
+    if result.metrics:
+        print("metric scores: " + ", ".join(f"ext:{m}" for m in result.metrics))
+    for note in result.notes:
+        print(f"note: {note}")
     return 0
