@@ -50,8 +50,8 @@ def bar_chart(title: str, categories: Sequence[str], series: Sequence[Sequence[f
         hi = lo + 1.0
     span = hi - lo
     step = _nice_step(span / 5)
-    lo_tick = math.floor(lo / step) * step
-    hi_tick = math.ceil(hi / step) * step
+    lo_tick = math.floor(lo / step + 1e-9) * step
+    hi_tick = math.ceil(hi / step - 1e-9) * step  # 100.00000000001 stays under the 100 tick
     span = hi_tick - lo_tick
 
     def y(v: float) -> float:
