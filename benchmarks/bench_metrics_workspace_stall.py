@@ -44,7 +44,7 @@ def run(mode: str, n_segments: int, n_systems: int, specs: list[str]) -> tuple[f
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from mtworkbench.gui.metrics import scoring_job
+    from mtworkbench.scoring import job as scoring_job
     from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
 

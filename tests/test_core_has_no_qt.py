@@ -10,8 +10,8 @@ import sys
 def test_core_metrics_io_import_no_qt():
     code = (
         "import sys, json, importlib, pkgutil\n"
-        "import mtworkbench.core, mtworkbench.metrics, mtworkbench.io, mtworkbench.analysis, mtworkbench.cli\n"
-        "for pkg in (mtworkbench.core, mtworkbench.metrics, mtworkbench.io, mtworkbench.analysis):\n"
+        "import mtworkbench.core, mtworkbench.metrics, mtworkbench.io, mtworkbench.analysis, mtworkbench.scoring, mtworkbench.cli\n"
+        "for pkg in (mtworkbench.core, mtworkbench.metrics, mtworkbench.io, mtworkbench.analysis, mtworkbench.scoring):\n"
         "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        try:\n"
         "            importlib.import_module(m.name)\n"

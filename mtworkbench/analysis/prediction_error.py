@@ -25,7 +25,8 @@ import numpy as np
 from mtworkbench.analysis.correlation import coefficient
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
-from mtworkbench.metrics.base import Metric, ScoringInput
+from mtworkbench.core.scoring_input import ScoringInput
+from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.registry import metric_class
 
 MAX_ORDER = 16

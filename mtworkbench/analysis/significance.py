@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
-from mtworkbench.metrics.base import Metric, MetricError
+from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.metrics.base import Metric
 
 DEFAULT_SEED = 12345
 DEFAULT_SAMPLES = {"paired-bs": 1000, "paired-ar": 10000}

@@ -18,7 +18,8 @@ import sys
 
 from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
-from mtworkbench.metrics.base import MetricError, MetricSpecError
+from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.metrics.base import MetricSpecError
 
 
 class UsageError(Exception):

@@ -23,13 +23,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mtworkbench.core.model import EntitySpan, ModelError, Project
-from mtworkbench.metrics.nee_text import TOKEN_RE
-
-_WORD_RE = re.compile(TOKEN_RE.pattern.split("|")[0])  # letters, digits, marks
+from mtworkbench.core.text import TOKEN_RE, WORD_RE
 
 
 def _is_word_char(ch: str) -> bool:
-    return bool(_WORD_RE.fullmatch(ch))
+    return bool(WORD_RE.fullmatch(ch))
 
 
 # --- selections -------------------------------------------------------------------

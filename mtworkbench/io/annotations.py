@@ -18,7 +18,7 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import EntitySpan, EntityTypeStyle, Project, Reference
 from mtworkbench.io.entity_records import AnnotatedText, FormatError
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 FORMATS: tuple[str, ...] = ("muc", "conll", "brat", "jsonl")
 _SUFFIXES = {

@@ -24,7 +24,7 @@ from mtworkbench.io.entity_records import (
     read_utf8,
     split_lines,
 )
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 _T_RE = re.compile(r"T[^\t ]*\t(\S+) (\d+) (\d+)\t(.*)$")
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.entity_records import AnnotatedText, FormatError, check_mentions, read_utf8, split_lines
-from mtworkbench.metrics.base import EntityMention
-from mtworkbench.metrics.nee_text import TOKEN_RE
+from mtworkbench.core.scoring_input import EntityMention
+from mtworkbench.core.text import TOKEN_RE
 
 
 @dataclass

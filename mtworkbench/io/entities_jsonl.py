@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mtworkbench.io.entity_records import AnnotatedText, FormatError, check_mentions, read_utf8, split_lines
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 
 def parse_record(line: str, lineno: int | None = None, path: str | Path | None = None) -> AnnotatedText:

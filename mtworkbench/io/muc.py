@@ -25,7 +25,7 @@ from mtworkbench.io.entity_records import (
     read_utf8,
     split_lines,
 )
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 ELEMENTS = ("ENAMEX", "TIMEX", "NUMEX")
 _ELEMENT_OF_TYPE = {"DATE": "TIMEX", "TIME": "TIMEX", "MONEY": "NUMEX", "PERCENT": "NUMEX"}

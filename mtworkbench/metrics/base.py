@@ -15,107 +15,24 @@ Metrics are configured with options parsed from a spec string such as
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from mtworkbench import __version__
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
-
-
-class MetricError(ValueError):
-    """Bad metric input or settings; the message is shown to the user as is."""
+from mtworkbench.core.scoring_input import (  # noqa: F401 - re-exported: metrics import them from here
+    EntityMention,
+    MetricError,
+    MetricScore,
+    ScoringInput,
+)
 
 
 class MetricSpecError(MetricError):
     """Unknown metric or option in a spec; the CLI exits with status 2."""
-
-
-@dataclass(frozen=True)
-class EntityMention:
-    """A named entity marked in a reference: characters ``[start, end)``."""
-
-    start: int
-    end: int
-    type: str
-
-
-@dataclass
-class ScoringInput:
-    """What a metric sees: hypotheses and reference streams aligned by segment.
-
-    ``references[k][i]`` is the k-th reference of segment i. A segment without a
-    k-th reference has ``None`` there (variable number of references per segment);
-    an empty string is a reference of length 0.
-    """
-
-    hypotheses: Sequence[str]
-    references: Sequence[Sequence[str | None]]
-    sources: Sequence[str] | None = None
-    # Document and paragraph id per segment (paragraph ids unique across documents).
-    documents: Sequence[str] | None = None
-    paragraphs: Sequence[str] | None = None
-    # entities[k][i]: the entity mentions annotated in references[k][i].
-    entities: Sequence[Sequence[Sequence[EntityMention]]] | None = None
-    # The language of hypotheses and references (e.g. "de"), when known.
-    target_language: str | None = None
-
-    def __post_init__(self) -> None:
-        n = len(self.hypotheses)
-        if not self.references:
-            raise MetricError("at least one reference stream is needed")
-        for k, stream in enumerate(self.references):
-            if len(stream) != n:
-                raise MetricError(
-                    f"reference stream {k + 1} has {len(stream)} segments, "
-                    f"the hypothesis has {n}"
-                )
-        for name in ("sources", "documents", "paragraphs"):
-            seq = getattr(self, name)
-            if seq is not None and len(seq) != n:
-                raise MetricError(f"{name} has {len(seq)} entries, expected {n}")
-        if self.entities is not None:
-            if len(self.entities) != len(self.references) or any(
-                len(s) != n for s in self.entities
-            ):
-                raise MetricError("entities must have one list per reference and segment")
-
-    @property
-    def n_segments(self) -> int:
-        return len(self.hypotheses)
-
-    @property
-    def n_references(self) -> int:
-        return len(self.references)
-
-    def references_for(self, i: int) -> list[str]:
-        """The references present for segment i, in stream order."""
-        return [s[i] for s in self.references if s[i] is not None]
-
-    def reference_choices(self, i: int, ref: int | None = None) -> list[tuple[int, str]]:
-        """(stream index, text) of segment i's references, or only stream ``ref``."""
-        if not 0 <= i < self.n_segments:
-            raise MetricError(f"segment {i} is out of range (0..{self.n_segments - 1})")
-        if ref is None:
-            return [(k, s[i]) for k, s in enumerate(self.references) if s[i] is not None]
-        if not 0 <= ref < self.n_references:
-            raise MetricError(f"reference {ref} is out of range (0..{self.n_references - 1})")
-        text = self.references[ref][i]
-        return [] if text is None else [(ref, text)]
-
-    def subset(self, indices: Sequence[int]) -> ScoringInput:
-        pick = lambda seq: None if seq is None else [seq[i] for i in indices]  # noqa: E731
-        return ScoringInput(
-            hypotheses=[self.hypotheses[i] for i in indices],
-            references=[[s[i] for i in indices] for s in self.references],
-            sources=pick(self.sources),
-            documents=pick(self.documents),
-            paragraphs=pick(self.paragraphs),
-            entities=None if self.entities is None else [[s[i] for i in indices] for s in self.entities],
-            target_language=self.target_language,
-        )
 
 
 @dataclass(frozen=True)
@@ -163,55 +80,6 @@ def parse_float_list(raw: str) -> tuple[float, ...]:
     return tuple(float(p) for p in parse_plus_list(raw))
 
 
-@dataclass
-class MetricScore:
-    """A metric's scores on one system: what the CLI prints and views show."""
-
-    metric: str
-    options: dict[str, Any]
-    signature: str
-    corpus: float
-    segments: np.ndarray
-    stats: np.ndarray
-    stat_names: tuple[str, ...]
-    # Further per-segment lists (e.g. "precision") and corpus-level values
-    # (e.g. "corpus_precision") that the JSON entry carries beside "segments".
-    extras: dict[str, Any] = field(default_factory=dict)
-    system: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "metric": self.metric,
-            "system": self.system,
-            "options": _jsonable(self.options),
-            "signature": self.signature,
-            "corpus": _num(self.corpus),
-            "segments": [_num(x) for x in np.asarray(self.segments, dtype=float)],
-        }
-        for key, value in self.extras.items():
-            out[key] = _jsonable(value)
-        return out
-
-
-def _num(x: float) -> float | None:
-    x = float(x)
-    return x if np.isfinite(x) else None
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return [_jsonable(v) for v in value.tolist()]
-    if isinstance(value, (np.floating, float)):
-        return _num(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 class Metric(ABC):
     """Base class: sufficient statistics plus a pure aggregation.
 
@@ -245,6 +113,13 @@ class Metric(ABC):
 
     def validate_options(self) -> None:
         """Check option values together; raise MetricSpecError with a clear message."""
+
+    def bind(self, project: Any) -> None:
+        """Take what this metric needs from the project before scoring it (nothing by default).
+
+        The scoring service calls it once per metric instance; the learned metric
+        takes the project's trained model here.
+        """
 
     @property
     def stat_names(self) -> tuple[str, ...]:  # pragma: no cover - overridden

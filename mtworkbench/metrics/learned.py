@@ -41,7 +41,7 @@ coefficients, intercept, gamma, feature scaling; never pickle) in
 ``project.learned_model`` or a file, and :class:`LearnedModel` recomputes the
 decision function with numpy alone. ``--metric learned`` reads the parameters
 from ``model=PATH.json`` or, for a bundle, from the project
-(:func:`bind_project_model`). Sufficient statistics are ``[decision, 1]``: the
+(:meth:`LearnedMetric.bind`). Sufficient statistics are ``[decision, 1]``: the
 corpus score is the mean decision value.
 """
 
@@ -255,6 +255,12 @@ class LearnedMetric(Metric):
             model = LearnedModel.from_json(model, "project learned_model")
         self._model = model
 
+    def bind(self, project: Any) -> None:
+        """Without ``model=``, score with the project's trained model, if it has one."""
+        model = getattr(project, "learned_model", None)
+        if not self.options["model"] and model:
+            self.set_model(model)
+
     @property
     def model(self) -> LearnedModel:
         if self.options["model"]:
@@ -286,18 +292,6 @@ class LearnedMetric(Metric):
         totals = np.asarray(totals, dtype=float)
         with np.errstate(invalid="ignore", divide="ignore"):
             return totals[..., 0] / totals[..., 1]
-
-
-def bind_model(metric: Metric, model: dict[str, Any] | None) -> Metric:
-    """Give a ``learned`` metric without ``model=`` these trained parameters, if any."""
-    if isinstance(metric, LearnedMetric) and not metric.options["model"] and model:
-        metric.set_model(model)
-    return metric
-
-
-def bind_project_model(metric: Metric, project: Any) -> Metric:
-    """Give a ``learned`` metric without ``model=`` the project's trained model, if any."""
-    return bind_model(metric, getattr(project, "learned_model", None))
 
 
 # --- training ------------------------------------------------------------------------------

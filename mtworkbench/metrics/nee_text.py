@@ -14,17 +14,13 @@ still gets diacritics, case and possessives, and digits compare as digits.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-# A word is a run of letters, digits, underscores and combining marks (text in
-# NFD keeps its accents inside the word); every other non-space character is a
-# token of its own, so "dell'Italia" yields "dell", "'", "Italia".
-_COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-TOKEN_RE = re.compile(rf"[\w{_COMBINING}]+|[^\w\s{_COMBINING}]")
+from mtworkbench.core.text import TOKEN_RE  # words with their combining marks, or one punctuation character
+
 _APOSTROPHES = {"'", "\u2019", "\u02bc"}
 _HYPHENS = {"-", "\u2010", "\u2011"}
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mtworkbench.analysis.prediction_error import curve_from_scores, prediction_error_curve
-from mtworkbench.metrics.base import ScoringInput
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.registry import create_metric
 
 REFS = [

@@ -12,7 +12,7 @@ from scipy import stats as sstats
 
 from mtworkbench.analysis.correlation import correlate
 from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-from mtworkbench.analysis.project_scores import score_project
+from mtworkbench.scoring.project_scores import score_project
 from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 from mtworkbench.io.plaintext import import_plain, read_lines
 

@@ -17,7 +17,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.core.score_cache import (
+from mtworkbench.scoring.cache import (
     ScoreCache,
     ScoreEntry,
     cache_for,
@@ -25,7 +25,7 @@ from mtworkbench.core.score_cache import (
     pack_input,
 )
 from mtworkbench.core.scoring import scoring_input
-from mtworkbench.metrics.base import MetricScore
+from mtworkbench.core.scoring_input import MetricScore
 
 
 def entry(value: float) -> ScoreEntry:

@@ -18,7 +18,7 @@ from mtworkbench.analysis.correlation import (
     williams_from_scores,
 )
 from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-from mtworkbench.analysis.project_scores import score_project
+from mtworkbench.scoring.project_scores import score_project
 from mtworkbench.core.jobs import check_cancel
 from mtworkbench.core.model import (
     Document,
@@ -30,7 +30,7 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.gui.analysis.human_choices import human_choices
-from mtworkbench.gui.analysis.worker import running_workers
+from mtworkbench.gui.worker import running_workers
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
 
@@ -288,7 +288,7 @@ def test_export_buttons_use_the_file_dialog(qtbot, workspace, tmp_path, monkeypa
 
 
 def test_cancel_stops_the_worker_and_keeps_gui_responsive(qtbot, workspace, monkeypatch):
-    from mtworkbench.gui.analysis import worker as worker_module
+    from mtworkbench.gui.workspaces import analysis as workspace_module
 
     started = threading.Event()
 
@@ -300,7 +300,7 @@ def test_cancel_stops_the_worker_and_keeps_gui_responsive(qtbot, workspace, monk
             time.sleep(0.01)
         raise AssertionError("the job was never cancelled")
 
-    monkeypatch.setattr(worker_module, "run_analysis", slow_job)
+    monkeypatch.setattr(workspace_module, "run_analysis", slow_job)
     ws = workspace
     qtbot.mouseClick(ws.compute_button, Qt.MouseButton.LeftButton)
     assert ws.is_computing() and not ws.compute_button.isEnabled() and ws.cancel_button.isEnabled()
@@ -315,7 +315,7 @@ def test_cancel_stops_the_worker_and_keeps_gui_responsive(qtbot, workspace, monk
 
 
 def test_closing_the_workspace_mid_computation_stops_the_worker(qtbot, monkeypatch):
-    from mtworkbench.gui.analysis import worker as worker_module
+    from mtworkbench.gui.workspaces import analysis as workspace_module
 
     started = threading.Event()
     stopped = threading.Event()
@@ -329,7 +329,7 @@ def test_closing_the_workspace_mid_computation_stops_the_worker(qtbot, monkeypat
         finally:
             stopped.set()
 
-    monkeypatch.setattr(worker_module, "run_analysis", slow_job)
+    monkeypatch.setattr(workspace_module, "run_analysis", slow_job)
     session = ProjectSession()
     ws = AnalysisWorkspace(session)
     session.replace_project(judged_project(n_segments=5, n_systems=2), None)
@@ -457,7 +457,7 @@ def test_import_scores_dialog_then_compute_on_the_demo(qtbot, demo_copy, tmp_pat
     assert list(ws.reliability_view.curves) == ["chrf", "wer"]
     assert "no inter-judge curve" in ws.reliability_note.text()
     # The scores are in the project's cache now: the Metrics workspace will not score them again.
-    from mtworkbench.core.score_cache import cache_for
+    from mtworkbench.scoring.cache import cache_for
 
     assert not cache_for(project).missing([s.id for s in project.systems], ["chrf", "wer"])
 

@@ -19,7 +19,7 @@ from mtworkbench.gui.metric_views import (
 )
 from mtworkbench.gui.metric_views.colours import BLUE, GREEN, VERMILLION, tint
 from mtworkbench.io.bundle import load_bundle
-from mtworkbench.metrics.base import ScoringInput
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.meteor import Meteor
 from mtworkbench.metrics.nee import NEE
 from tests.gui.metric_view_helpers import DEMO_NEE_BY_TYPE, annotate_demo

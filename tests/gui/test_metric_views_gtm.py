@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from mtworkbench.gui.metric_views import VIEWS, GTMGridView
 from mtworkbench.io.bundle import load_bundle
-from mtworkbench.metrics.base import ScoringInput
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.gtm import GTM
 from tests.gui.metric_view_helpers import big_grid_tokens, one_segment_project
 

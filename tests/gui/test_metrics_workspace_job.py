@@ -10,9 +10,9 @@ import sacrebleu
 from metrics_synthetic import synthetic_project
 
 from mtworkbench.core.jobs import Cancelled
-from mtworkbench.core.score_cache import ScoreCache, pack_input
+from mtworkbench.scoring.cache import ScoreCache, pack_input
 from mtworkbench.core.scoring import scoring_input
-from mtworkbench.gui.metrics.scoring_job import InputReader, ScoringRequest, run_scoring
+from mtworkbench.scoring.job import InputReader, ScoringRequest, run_scoring
 
 
 def store_all(cache, outcome):

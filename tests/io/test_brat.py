@@ -7,7 +7,7 @@ import pytest
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.brat import brat_paths, format_brat, read_brat, write_brat
 from mtworkbench.io.entity_records import AnnotatedText
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 
 def write_pair(tmp_path, txt: str, ann: str):

@@ -7,7 +7,7 @@ import pytest
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.conll import format_conll, read_conll, sentence_mentions, write_conll
 from mtworkbench.io.entity_records import AnnotatedText
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 CONLL2003 = """-DOCSTART- -X- -X- O
 

@@ -9,7 +9,7 @@ import pytest
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.entities_jsonl import format_record, read_entities_jsonl, write_entities_jsonl
 from mtworkbench.io.entity_records import AnnotatedText
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 
 def test_reads_records_with_and_without_segment(tmp_path):

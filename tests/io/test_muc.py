@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.entity_records import AnnotatedText
 from mtworkbench.io.muc import format_inline, parse_inline, read_muc, write_muc
-from mtworkbench.metrics.base import EntityMention
+from mtworkbench.core.scoring_input import EntityMention
 
 
 def test_parse_the_three_elements():

@@ -29,7 +29,7 @@ from typing import Any
 from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, paired_test
 from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
-from mtworkbench.metrics.base import ScoringInput
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
 
 

@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.human_scores import collect_human_scores
-    from mtworkbench.analysis.project_scores import score_project
+    from mtworkbench.scoring.project_scores import score_project
     from mtworkbench.analysis.reliability import MetricStats, reliability
     from mtworkbench.io.bundle import load_bundle
 

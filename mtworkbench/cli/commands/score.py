@@ -8,7 +8,7 @@ import sys
 
 from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
-from mtworkbench.metrics.base import MetricScore, ScoringInput
+from mtworkbench.core.scoring_input import MetricScore, ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
 
 
@@ -42,13 +42,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either a bundle or --hyp/--ref files, not both")
     metric_specs = list(args.metric)
     if args.bundle:
-        from mtworkbench.core.scoring import scoring_input
         from mtworkbench.io.bundle import load_bundle
-        from mtworkbench.metrics.external import project_metric
 
         project = load_bundle(args.bundle)
         metric_specs = metric_specs or list(project.settings.metrics)
-        metrics = [project_metric(spec, project) for spec in metric_specs]
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
             if not project.has_system(system_id):
@@ -56,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.bundle}: no system {system_id!r}; systems: "
                     + ", ".join(s.id for s in project.systems)
                 )
-        jobs = [(sid, scoring_input(project, sid)) for sid in systems]
+        scores = score_bundle_systems(project, metric_specs, systems)
         n_segments = len(project.segments)
     else:
         if not args.hyp or not args.ref:
@@ -65,13 +62,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
         metrics = [create_metric(spec) for spec in metric_specs]
         data = read_plain_input(args.hyp, args.ref, args.ref_format)
-        jobs = [(None, data)]
+        scores = [metric.score(data) for metric in metrics]
         n_segments = data.n_segments
-
-    scores: list[MetricScore] = []
-    for metric in metrics:
-        for system_id, data in jobs:
-            scores.append(metric.score(data, system=system_id))
 
     if args.json:
         out = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
@@ -80,6 +72,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_table(scores, n_segments)
     return 0
+
+
+def score_bundle_systems(project, specs: list[str], systems: list[str]) -> list[MetricScore]:
+    """Every system with every metric, metric by metric, through the scoring service."""
+    from mtworkbench.scoring.cache import ScoreCache
+    from mtworkbench.scoring.job import ScoringRequest, run_scoring
+
+    request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0, use_processes=False)
+    outcome = run_scoring(project, ScoreCache(), request)
+    for spec in specs:
+        if spec in outcome.failures:
+            raise outcome.failures[spec]
+    scored = {(item.spec, item.system): item.entry.score for item in outcome.items}
+    return [scored[(spec, system)] for spec in specs for system in systems]
 
 
 def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> ScoringInput:

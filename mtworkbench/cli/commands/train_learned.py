@@ -92,7 +92,7 @@ def human_correlation(project, human_spec: str) -> dict:
     """Segment-level Pearson (Fisher interval) of the learned score with a human score."""
     from mtworkbench.analysis.correlation import correlate
     from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-    from mtworkbench.analysis.project_scores import score_project
+    from mtworkbench.scoring.project_scores import score_project
 
     human = collect_human_scores(project, human_spec)
     rated = human.rated_systems()

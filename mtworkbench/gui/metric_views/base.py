@@ -15,40 +15,15 @@ from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
-from mtworkbench.metrics.base import Metric, MetricError, ScoringInput
+from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.scoring_input import MetricError, ScoringInput
+from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.registry import create_metric
 
 
 def segment_input(project: Project, system_id: str, segment_ids: list[str]) -> ScoringInput:
-    """The system's outputs for ``segment_ids`` against every reference of the project.
-
-    Cheaper than ``scoring_input(project, ...).subset(...)`` on a large project:
-    only the asked segments are read.
-    """
-    system = project.system(system_id)
-    refs = project.references
-    entities = [
-        [
-            [_mention(s) for s in project.spans_for(ref.id, sid)]
-            for sid in segment_ids
-        ]
-        for ref in refs
-    ]
-    return ScoringInput(
-        hypotheses=[system.texts.get(sid, "") for sid in segment_ids],
-        references=[[ref.texts.get(sid) for sid in segment_ids] for ref in refs],
-        sources=[project.segment(sid).source for sid in segment_ids],
-        documents=[project.document_of(sid) for sid in segment_ids],
-        paragraphs=[project.paragraph_of(sid) for sid in segment_ids],
-        entities=entities,
-        target_language=project.target_language or None,
-    )
-
-
-def _mention(span: Any):
-    from mtworkbench.metrics.base import EntityMention
-
-    return EntityMention(span.start, span.end, span.type)
+    """The system's outputs for ``segment_ids`` against every reference of the project."""
+    return scoring_input(project, system_id, segment_ids=segment_ids)
 
 
 class MetricDetailView(QWidget):

@@ -26,7 +26,8 @@ from mtworkbench.gui.metric_views.base import MetricDetailView, segment_input
 from mtworkbench.gui.metric_views.colours import GREEN, VERMILLION, tint
 from mtworkbench.gui.metric_views.table_model import RowsModel
 from mtworkbench.gui.metric_views.text_panes import Mark, MarkedTextPane, TextBlock
-from mtworkbench.metrics.base import MetricError, MetricSpecError
+from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.nee import NEE, NEEExplanation
 
 FOUND = GREEN

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from mtworkbench.metrics.base import MetricError
+from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
 
 

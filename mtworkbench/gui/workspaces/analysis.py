@@ -3,7 +3,7 @@
 Pick a human score (a judge, a score scale or all judges; adequacy, fluency or
 a numeric score; optionally z-normalised per judge), metrics, a level and a
 correlation method, and press Compute. Scoring and statistics run on a worker
-thread (``gui/analysis/worker.py``) with progress and cancel; scores come from
+thread (``gui/worker.py``) with progress and cancel; scores come from
 and go to the project's score cache, so metrics the Metrics workspace already
 computed are not scored again.
 
@@ -41,7 +41,7 @@ from mtworkbench.analysis.correlation import INTERVALS, METHODS
 from mtworkbench.analysis.human_scores import collect_human_scores
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project, ProjectEvent
-from mtworkbench.core.score_cache import cache_for
+from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.analysis import import_scores
 from mtworkbench.gui.analysis.correlation_table import (
@@ -51,15 +51,15 @@ from mtworkbench.gui.analysis.correlation_table import (
 )
 from mtworkbench.gui.analysis.human_choices import human_choices
 from mtworkbench.gui.analysis.import_scores import ImportScoresCommand
-from mtworkbench.gui.analysis.job import LEVELS, AnalysisOutcome, AnalysisRequest
 from mtworkbench.gui.analysis.plot_export import export_plot
 from mtworkbench.gui.analysis.reliability_view import ReliabilityView
 from mtworkbench.gui.analysis.scatter_view import ScatterView
-from mtworkbench.gui.analysis.worker import AnalysisWorker, start_worker
+from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspaces.base import Workspace
-from mtworkbench.metrics.base import MetricError
 from mtworkbench.metrics.registry import metric_names
 from mtworkbench.metrics.spec import parse_spec
+from mtworkbench.scoring.analysis_job import LEVELS, AnalysisOutcome, AnalysisRequest, run_analysis
+from mtworkbench.scoring.cache import cache_for
 
 JUDGMENT_EVENTS = {"judge_added", "judge_removed", "judgment_added", "judgment_changed", "judgment_removed",
                    "judgments_reset"}
@@ -88,7 +88,7 @@ class AnalysisWorkspace(Workspace):
 
     def __init__(self, session, parent=None) -> None:
         super().__init__(session, parent)
-        self.worker: AnalysisWorker | None = None
+        self.worker: JobWorker | None = None
         self.outcome: AnalysisOutcome | None = None
         self.cache = cache_for(session.project)
 
@@ -415,7 +415,12 @@ class AnalysisWorkspace(Workspace):
         if not human.rated_systems():
             self.status.setText(f"No system has {human.label} scores.")
             return False
-        worker = AnalysisWorker(self.project, self.cache, human, request)
+        project, cache = self.project, self.cache
+
+        def job(progress, cancel, deliver):
+            return run_analysis(project, cache, human, request, progress=progress, cancel=cancel)
+
+        worker = JobWorker(job, project=project, cache=cache)
         worker.progress_changed.connect(self._on_progress)
         worker.succeeded.connect(self._on_succeeded)
         worker.failed.connect(self._on_failed)
@@ -429,7 +434,7 @@ class AnalysisWorkspace(Workspace):
         # A closed workspace cancels its job; the worker outlives it until the thread ends.
         self.destroyed.connect(worker.cancel)
         self.status.setText(f"Scoring {len(human.rated_systems())} system(s) with {len(request.specs)} metric(s)…")
-        start_worker(worker)
+        worker.start()
         return True
 
     def cancel(self) -> None:
@@ -462,7 +467,7 @@ class AnalysisWorkspace(Workspace):
         worker = self.sender()
         if worker is not self.worker:
             return
-        self.worker = None  # start_worker's keep-alive deletes it
+        self.worker = None  # the worker deletes itself once its thread has finished
         self.progress.hide()
         self.cancel_button.setEnabled(False)
         self.compute_button.setEnabled(self.human_combo.count() > 0)

@@ -1,6 +1,6 @@
 """The Metrics workspace: corpus table, sentence browser and per-segment detail views.
 
-Scoring runs in the background (``gui/metrics/worker.py``) with a progress bar
+Scoring runs in the background (``gui/worker.py``) with a progress bar
 and a cancel button; results live in the project's ``ScoreCache`` and are
 reused until the texts or annotations they came from change. The workspace
 scores on its own when it is shown and results are missing, and again shortly
@@ -30,21 +30,22 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project, ProjectEvent
-from mtworkbench.core.score_cache import HARMLESS_EVENTS, cache_for
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetSettingCommand
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
-from mtworkbench.gui.metrics.scoring_job import (
+from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
+from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
+from mtworkbench.gui.worker import JobWorker
+from mtworkbench.gui.workspaces.base import Workspace
+from mtworkbench.metrics.spec import parse_spec
+from mtworkbench.scoring.cache import HARMLESS_EVENTS, cache_for
+from mtworkbench.scoring.job import (
     DEFAULT_CI_SAMPLES,
     InputReader,
     ScoringRequest,
+    run_scoring,
     segment_matrix,
 )
-from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
-from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
-from mtworkbench.gui.metrics.worker import ScoringWorker
-from mtworkbench.gui.workspaces.base import Workspace
-from mtworkbench.metrics.spec import parse_spec
 
 try:  # the detail views are their own package; the workspace works without them
     from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
@@ -71,7 +72,7 @@ class MetricsWorkspace(Workspace):
         self.paired_method = "paired-bs"
         self.paired: dict[str, tuple[tuple, object]] = {}
         self.errors: dict[str, str] = {}
-        self.worker: ScoringWorker | None = None
+        self.worker: JobWorker | None = None
         self._restart_after_worker = False
         self._texts_dirty = True
         self._human_dirty = True
@@ -256,7 +257,13 @@ class MetricsWorkspace(Workspace):
         self._preparing = None
 
     def _start_worker(self, request: ScoringRequest, prepared: dict) -> None:
-        worker = ScoringWorker(self.project, self.cache, request, prepared=prepared)
+        project, cache = self.project, self.cache
+
+        def job(progress, cancel, deliver):
+            return run_scoring(project, cache, request, progress=progress, cancel=cancel, deliver=deliver,
+                               prepared=prepared)
+
+        worker = JobWorker(job, project=project, cache=cache)
         self.destroyed.connect(worker.cancel)  # the job outlives a closed workspace only briefly
         worker.progress_changed.connect(self._on_progress)
         worker.item_ready.connect(self._on_item)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtworkbench.core.model import Project, ProjectEvent
-from mtworkbench.metrics.base import MetricScore, ScoringInput
+from mtworkbench.core.scoring_input import MetricScore, ScoringInput
 
 # Events that cannot change any metric score (metrics read texts and entity spans only).
 HARMLESS_EVENTS = frozenset(

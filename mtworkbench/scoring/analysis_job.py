@@ -1,7 +1,7 @@
 """The Analysis workspace's job: plain Python, no Qt.
 
-``run_analysis`` scores the rated systems with each metric (through the Metrics
-workspace's ``run_scoring``, so results already in the project's score cache are
+``run_analysis`` scores the rated systems with each metric (through the scoring
+service's ``run_scoring``, the one the Metrics workspace uses, so results already in the project's score cache are
 reused and new ones are shared back), then correlates every metric with the
 human score at the chosen level, builds the scatter summaries and, on request,
 the reliability curves (seed 000, figure 4). It reports ``progress(done, total)``
@@ -37,12 +37,11 @@ from mtworkbench.analysis.reliability import (
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.model import Project
-from mtworkbench.core.score_cache import ScoreCache
-from mtworkbench.gui.metrics.scoring_job import (
+from mtworkbench.scoring.cache import ScoreCache
+from mtworkbench.scoring.job import (
     DEFAULT_CI_SAMPLES,
     ScoredItem,
     ScoringRequest,
-    make_metric,
     run_scoring,
 )
 
@@ -185,7 +184,7 @@ def run_analysis(
             outcome.errors[spec] = "no system could be scored"
             continue
         layouts.append(layout)
-        outcome.higher_is_better[spec] = bool(make_metric(spec, project.learned_model).higher_is_better)
+        outcome.higher_is_better[spec] = bool(scored.metrics[spec].higher_is_better)
         m, h = level_pairs(layout.segments, layout.corpus, human, request.level, rows)
         pairs[spec] = (m, h)
         outcome.correlations.append(
@@ -202,7 +201,7 @@ def run_analysis(
 
     if request.with_reliability and layouts:
         metrics = [
-            MetricStats(layout.spec, make_metric(layout.spec, project.learned_model).aggregate, layout.stats)
+            MetricStats(layout.spec, scored.metrics[layout.spec].aggregate, layout.stats)
             for layout in layouts
         ]
         try:

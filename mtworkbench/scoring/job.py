@@ -1,10 +1,15 @@
-"""The Metrics workspace's scoring job: plain Python, no Qt.
+"""Running metrics over a project: the one scoring path, plain Python, no Qt.
 
 ``run_scoring`` scores every (system, metric) pair that the project's
 ``ScoreCache`` does not already hold, adds bootstrap 95% intervals and paired
 significance tests against a baseline, and reports ``progress(done, total)``
 and honours ``cancel()`` like every core job. The GUI runs it on a worker
-thread (``worker.py``).
+thread (``gui/worker.py``); the command line calls it directly (through
+:func:`~mtworkbench.scoring.project_scores.score_project`).
+
+Each spec becomes one metric instance (:func:`make_metric`: created, then
+bound to the project), reused for every system, so statistics a metric keeps
+of the references (NIST's information weights, for one) are computed once.
 
 Large jobs go to a pool of worker *processes*: the metrics are pure Python, and
 in a thread they would hold the GIL (and run the garbage collector over their
@@ -36,9 +41,11 @@ from mtworkbench.core.jobs import (
     report,
 )
 from mtworkbench.core.model import Project
-from mtworkbench.core.score_cache import ScoreCache, ScoreEntry, pack_input
 from mtworkbench.core.scoring import scoring_input
-from mtworkbench.metrics.base import Metric, MetricError
+from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.metrics.base import Metric
+from mtworkbench.metrics.registry import create_metric
+from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000
@@ -76,32 +83,51 @@ class ScoringOutcome:
     paired: dict[str, tuple[tuple, Any]] = field(default_factory=dict)
     # spec -> message, for metrics that could not score this project
     errors: dict[str, str] = field(default_factory=dict)
+    # spec -> the error itself (the command line tells spec errors from data errors by type)
+    failures: dict[str, MetricError] = field(default_factory=dict)
+    # spec -> the metric instance that scored every system (bound to the project)
+    metrics: dict[str, Metric] = field(default_factory=dict)
     used_processes: bool = False
 
+    def fail(self, spec: str, error: MetricError) -> None:
+        """Record the first error of ``spec``; its other systems are skipped."""
+        self.errors.setdefault(spec, str(error))
+        self.failures.setdefault(spec, error)
 
-def make_metric(spec: str, learned_model: dict | None) -> Metric:
-    from mtworkbench.metrics.learned import bind_model
-    from mtworkbench.metrics.registry import create_metric
 
-    return bind_model(create_metric(spec), learned_model)
+def make_metric(spec: str, project: Any) -> Metric:
+    """The metric of ``spec``, bound to the project (e.g. to its trained learned model)."""
+    metric = create_metric(spec)
+    metric.bind(project)
+    return metric
+
+
+def make_metrics(specs: Sequence[str], project: Any, outcome: ScoringOutcome) -> dict[str, Metric]:
+    """One metric instance per spec; a spec that cannot be made is recorded as failed."""
+    metrics: dict[str, Metric] = {}
+    for spec in specs:
+        try:
+            metrics[spec] = make_metric(spec, project)
+        except MetricError as exc:
+            outcome.fail(spec, exc)
+    return metrics
 
 
 def score_one(
-    spec: str,
-    learned_model: dict | None,
+    metric: Metric,
     data: Any,
     ci_samples: int,
     seed: int,
     progress: ProgressCallback | None = None,
     cancel: CancelCheck | None = None,
+    system: str | None = None,
 ) -> ScoreEntry:
     """Score one system with one metric, plus its bootstrap interval."""
     from mtworkbench.analysis.significance import bootstrap_ci
 
     if isinstance(data, bytes):
         data = pickle.loads(data)
-    metric = make_metric(spec, learned_model)
-    score = metric.score(data, progress=progress, cancel=cancel)
+    score = metric.score(data, progress=progress, cancel=cancel, system=system)
     ci = None
     if ci_samples > 0 and data.n_segments > 0:
         check_cancel(cancel)
@@ -110,8 +136,7 @@ def score_one(
 
 
 def paired_one(
-    spec: str,
-    learned_model: dict | None,
+    metric: Metric,
     systems: list[tuple[str, np.ndarray]],
     method: str,
     n_samples: int,
@@ -120,7 +145,6 @@ def paired_one(
 ) -> Any:
     from mtworkbench.analysis.significance import paired_test
 
-    metric = make_metric(spec, learned_model)
     return paired_test(metric, systems, method=method, n_samples=n_samples, seed=seed, cancel=cancel)
 
 
@@ -155,12 +179,29 @@ def _child_cancel(job_id: int) -> CancelCheck:
     return lambda: _IN_CHILD_CANCEL is not None and _IN_CHILD_CANCEL.value >= job_id
 
 
-def _child_score(job_id: int, *args: Any) -> ScoreEntry:
-    return score_one(*args, cancel=_child_cancel(job_id))
+# The metrics a worker process has unpickled for the running job, by spec: one
+# instance per spec and process, reused for every system it scores.
+_CHILD_METRICS: dict[tuple[int, str], Metric] = {}
 
 
-def _child_paired(job_id: int, *args: Any) -> Any:
-    return paired_one(*args, cancel=_child_cancel(job_id))
+def _child_metric(job_id: int, spec: str, blob: bytes) -> Metric:
+    key = (job_id, spec)
+    metric = _CHILD_METRICS.get(key)
+    if metric is None:
+        if any(k[0] != job_id for k in _CHILD_METRICS):
+            _CHILD_METRICS.clear()  # an earlier job's metrics (and their reference caches) go
+        metric = _CHILD_METRICS[key] = pickle.loads(blob)
+    return metric
+
+
+def _child_score(job_id: int, spec: str, metric_blob: bytes, data: bytes, ci_samples: int, seed: int,
+                 system: str) -> ScoreEntry:
+    metric = _child_metric(job_id, spec, metric_blob)
+    return score_one(metric, data, ci_samples, seed, cancel=_child_cancel(job_id), system=system)
+
+
+def _child_paired(job_id: int, spec: str, metric_blob: bytes, *args: Any) -> Any:
+    return paired_one(_child_metric(job_id, spec, metric_blob), *args, cancel=_child_cancel(job_id))
 
 
 def process_pool() -> ProcessPoolExecutor:
@@ -246,7 +287,7 @@ def run_scoring(
     fingerprint but never become current (the cache generation moved on).
     """
     outcome = ScoringOutcome()
-    learned = project.learned_model
+    outcome.metrics = make_metrics(request.specs, project, outcome)
     inputs: dict[str, PreparedInput] = dict(prepared or {})
     reader = InputReader(project, cache)
     for system in request.systems:
@@ -264,7 +305,7 @@ def run_scoring(
                 outcome.items.append(item)
                 if deliver is not None:
                     deliver(item)
-            else:
+            elif spec in outcome.metrics:
                 todo.append((system, spec))
 
     n_segments = len(project.segments)
@@ -273,21 +314,21 @@ def run_scoring(
     results: list[ScoredItem] = []
     if use_processes:
         try:
-            results = _score_in_processes(todo, inputs, learned, request, outcome, progress, cancel, deliver, total)
+            results = _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total)
             outcome.used_processes = True
         except (BrokenProcessPool, OSError, pickle.PicklingError):
             shutdown_pool()
             use_processes = False
     if not use_processes:
-        results = _score_in_thread(todo, inputs, learned, request, outcome, progress, cancel, deliver, total)
+        results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
     outcome.items.extend(results)
 
-    _paired_tests(outcome, inputs, learned, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
+    _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
     report(progress, total, total)
     return outcome
 
 
-def _score_in_thread(todo, inputs, learned, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
     done: list[ScoredItem] = []
     for k, (system, spec) in enumerate(todo):
         check_cancel(cancel)
@@ -300,9 +341,10 @@ def _score_in_thread(todo, inputs, learned, request, outcome, progress, cancel, 
             report(progress, int(1000 * (k + (d / t if t else 0))), 1000 * total)
 
         try:
-            entry = score_one(spec, learned, blob, request.ci_samples, request.seed, sub_progress, cancel)
+            entry = score_one(outcome.metrics[spec], blob, request.ci_samples, request.seed, sub_progress, cancel,
+                              system=system)
         except MetricError as exc:
-            outcome.errors[spec] = str(exc)
+            outcome.fail(spec, exc)
             continue
         item = ScoredItem(system, spec, fp, generation, entry)
         done.append(item)
@@ -312,13 +354,16 @@ def _score_in_thread(todo, inputs, learned, request, outcome, progress, cancel, 
     return done
 
 
-def _score_in_processes(todo, inputs, learned, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
     pool = process_pool()
     job_id = next(_JOB_IDS)
+    # Each metric is pickled once, bound as it is; every process unpickles it once per job.
+    metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
     futures: dict[Future, tuple[str, str]] = {}
     for system, spec in todo:
         blob = inputs[system][0]
-        future = pool.submit(_child_score, job_id, spec, learned, blob, request.ci_samples, request.seed)
+        future = pool.submit(_child_score, job_id, spec, metric_blobs[spec], blob, request.ci_samples, request.seed,
+                             system)
         futures[future] = (system, spec)
     done_items: list[ScoredItem] = []
     pending = set(futures)
@@ -334,7 +379,7 @@ def _score_in_processes(todo, inputs, learned, request, outcome, progress, cance
                 try:
                     entry = future.result()
                 except MetricError as exc:
-                    outcome.errors[spec] = str(exc)
+                    outcome.fail(spec, exc)
                     continue
                 _blob, fp, generation = inputs[system]
                 item = ScoredItem(system, spec, fp, generation, entry)
@@ -353,7 +398,7 @@ def _score_in_processes(todo, inputs, learned, request, outcome, progress, cance
     return done_items
 
 
-def _paired_tests(outcome, inputs, learned, request, cache, progress, cancel, done_tasks, total, use_processes) -> None:
+def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks, total, use_processes) -> None:
     baseline = request.baseline
     if not baseline or baseline not in request.systems or len(request.systems) < 2:
         return
@@ -370,14 +415,16 @@ def _paired_tests(outcome, inputs, learned, request, cache, progress, cancel, do
         result = cache.lookup_paired(key)
         if result is None:
             systems = [(s, by_key[(s, spec)].entry.score.stats) for s in order]
-            args = (spec, learned, systems, request.paired_method, request.paired_samples, request.seed)
+            args = (systems, request.paired_method, request.paired_samples, request.seed)
+            metric = outcome.metrics[spec]
             try:
                 if use_processes:
-                    result = _wait_for(process_pool().submit(_child_paired, next(_JOB_IDS), *args), cancel)
+                    blob = pickle.dumps(metric)
+                    result = _wait_for(process_pool().submit(_child_paired, next(_JOB_IDS), spec, blob, *args), cancel)
                 else:
-                    result = paired_one(*args, cancel=cancel)
+                    result = paired_one(metric, *args, cancel=cancel)
             except MetricError as exc:
-                outcome.errors.setdefault(spec, str(exc))
+                outcome.fail(spec, exc)
                 continue
         outcome.paired[spec] = (key, result)
 
