@@ -239,14 +239,15 @@ def compare_systems(
     project: Project,
     system_a: str,
     system_b: str,
-    metrics: Sequence[str] = ("bleu", "chrf"),
+    scored: Sequence[Any],
     reference: str | None = None,
     frequency_file: str | Path | None = None,
     top_ngrams: int = 20,
     top_sentences: int = 5,
 ) -> SystemComparison:
-    from mtworkbench.analysis.project_scores import score_project
-
+    """The analyses; ``scored`` holds each metric's scores of the project's systems
+    (``scoring.project_scores.SystemScores``: spec, metric, segments, corpus, stats
+    with rows in project system order), at least of A and B."""
     for s in (system_a, system_b):
         if not project.has_system(s):
             raise DataError(f"no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
@@ -270,9 +271,8 @@ def compare_systems(
     refs = [tok(ref_texts[seg_ids[i]]) for i in present]
     outs = [[tok(project.system(s).texts[seg_ids[i]]) for i in present] for s in (system_a, system_b)]
 
-    # Metric scores of both systems (the project's own scoring path, ext: included).
     rows = [s.id for s in project.systems]
-    scored = score_project(project, list(metrics), [system_a, system_b])
+    metrics = [sc.spec for sc in scored]
     ia, ib = rows.index(system_a), rows.index(system_b)
     corpus = {sc.spec: [float(sc.corpus[ia]), float(sc.corpus[ib])] for sc in scored}
 

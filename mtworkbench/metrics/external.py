@@ -112,14 +112,3 @@ def external_metric(spec: str, project: Any) -> ExternalMetric:
         raise MetricSpecError(f"unknown external metric {spec!r}; imported: "
                               + (", ".join(PREFIX + n for n in scores) or "(none; use 'mtworkbench metrics import-scores')"))
     return ExternalMetric(name, scores[name], project.segment_ids)
-
-
-def project_metric(spec: str, project: Any) -> Metric:
-    """Any metric spec in a project: ``ext:NAME`` from its imported scores, a
-    ``learned`` metric with its trained model, everything else from the registry."""
-    if is_external(spec):
-        return external_metric(spec, project)
-    from mtworkbench.metrics.learned import bind_project_model
-    from mtworkbench.metrics.registry import create_metric
-
-    return bind_project_model(create_metric(spec), project)

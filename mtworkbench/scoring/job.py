@@ -44,6 +44,7 @@ from mtworkbench.core.model import Project
 from mtworkbench.core.scoring import scoring_input
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
+from mtworkbench.metrics.external import external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 
@@ -97,6 +98,8 @@ class ScoringOutcome:
 
 def make_metric(spec: str, project: Any) -> Metric:
     """The metric of ``spec``, bound to the project (e.g. to its trained learned model)."""
+    if is_external(spec):  # ext:NAME: scores imported into the project, bound at creation
+        return external_metric(spec, project)
     metric = create_metric(spec)
     metric.bind(project)
     return metric

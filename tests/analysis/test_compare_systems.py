@@ -17,6 +17,7 @@ from mtworkbench.analysis.compare_systems import (
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.io.bundle import save_bundle
+from mtworkbench.scoring.project_scores import score_project
 
 
 def test_bucket_labels_follow_compare_mt():
@@ -72,7 +73,9 @@ def small_project(path=None):
 
 
 def test_compare_systems_buckets_and_differences():
-    cmp = compare_systems(small_project(), "A", "B", ["chrf"], top_ngrams=3, top_sentences=1)
+    project = small_project()
+    scored = score_project(project, ["chrf"])
+    cmp = compare_systems(project, "A", "B", scored, top_ngrams=3, top_sentences=1)
     # Reference lengths 6, 3, 12 tokens: two in "<10", one in "[10,20)".
     counts = {b.label: b.segments for b in cmp.length_buckets}
     assert counts["<10"] == 2 and counts["[10,20)"] == 1 and sum(counts.values()) == 3

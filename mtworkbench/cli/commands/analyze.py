@@ -6,6 +6,7 @@ import argparse
 import json
 
 from mtworkbench.cli import UsageError
+from mtworkbench.core.errors import DataError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.compare_systems import compare_systems
     from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.scoring.project_scores import score_project
 
     if len(args.system) != 2:
         raise UsageError("give exactly two systems: --system A --system B")
@@ -42,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--ngrams and --sentences must be at least 1")
     project = load_bundle(args.bundle)
     metrics = args.metric or ["bleu", "chrf"] + [f"ext:{n}" for n in project.external_scores]
-    cmp = compare_systems(project, args.system[0], args.system[1], metrics, args.reference, args.freq_file,
+    for s in args.system:
+        if not project.has_system(s):
+            raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
+    scored = score_project(project, metrics, args.system)
+    cmp = compare_systems(project, args.system[0], args.system[1], scored, args.reference, args.freq_file,
                           args.ngrams, args.sentences)
     if args.html:
         from mtworkbench.analysis.compare_html import render_html

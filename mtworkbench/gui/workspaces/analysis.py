@@ -402,7 +402,7 @@ class AnalysisWorkspace(Workspace):
             # modules, so its options are checked by the worker (reported per metric).
             try:
                 name, _options = parse_spec(spec)
-                if name not in metric_names():
+                if name not in metric_names() and name[len("ext:"):] not in self.project.external_scores:
                     raise MetricError(f"unknown metric {name!r}; valid metrics: {', '.join(metric_names())}")
             except MetricError as exc:
                 dialogs.error(self, "Invalid metric", f"{spec}: {exc}")
