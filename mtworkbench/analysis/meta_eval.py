@@ -313,14 +313,15 @@ def compute_stat(
     return StatResult(stat, level, tc.accuracy, tc.n_pairs, details=details)
 
 
-def oriented(data: MetaEvalData, stat: str, level: str) -> tuple[np.ndarray, np.ndarray]:
-    """(human, metric) arrays the statistic reads; accuracies see lower-is-better negated."""
+def oriented(data: MetaEvalData, stat: str, level: str, always: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(human, metric) arrays the statistic reads; accuracies (and, with ``always``,
+    correlations) see lower-is-better metrics negated."""
     if uses_segments(stat, level):
         h, m = data.human_segments, data.metric_segments
     else:
         h, m = data.human_systems, data.metric_systems
     m = np.asarray(m, float)
-    if stat not in METHODS and not data.higher_is_better:
+    if (always or stat not in METHODS) and not data.higher_is_better:
         m = -m
     return np.asarray(h, float), m
 
@@ -445,7 +446,9 @@ def evaluate_metrics(
     for name, d in data.items():
         h, m = oriented(d, stat, level)
         human = h
-        arrays[name] = m
+        # Clusters compare metrics, so every metric is oriented there (TER's correlation counts
+        # as agreement); the reported correlations keep their raw sign.
+        arrays[name] = oriented(d, stat, level, always=True)[1]
         results.append(compute_stat(stat, level, h, m, group_by))
     out = MetaEvaluation(results, list(data))
     if clusters and human is not None:

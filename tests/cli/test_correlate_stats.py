@@ -85,3 +85,19 @@ def test_stat_usage_errors(bundle, capsys):
     # Without --stat the output keeps its keys.
     out = run_json(capsys, ["correlate", str(bundle), "--human", "da", "--metric", "ext:COMET", "--json"])
     assert set(out["results"][0]) == {"metric", "human", "level", "method", "r", "n", "ci", "p"}
+
+
+def test_clusters_orient_lower_is_better_metrics(tmp_path, capsys):
+    path = make_project(tmp_path / "p.mtwb.json")
+    import_lines(tmp_path, capsys, path)
+    # 1 - COMET, declared lower-is-better: the same information, the other way up.
+    import_lines(tmp_path, capsys, path, name="ERR", values={s: [1 - v for v in EXT[s]] for s in SYSTEMS},
+                 extra=("--higher-is-better", "no"))
+    out = run_json(capsys, ["correlate", str(path), "--human", "da", "--metric", "ext:COMET", "--metric",
+                            "ext:ERR", "--stat", "pearson", "--clusters", "--permutations", "50", "--json"])
+    r = {res["metric"]: res["r"] for res in out["results"]}
+    assert r["ext:ERR"] == pytest.approx(-r["ext:COMET"])  # reported correlations keep their sign
+    clusters = out["clusters"]["metrics"]
+    # In the clusters ERR is negated: equal to COMET, so a swap changes nothing beyond rounding.
+    assert clusters[0]["value"] == pytest.approx(clusters[1]["value"]) == pytest.approx(r["ext:COMET"])
+    assert out["clusters"]["p_values"][0][1] > 0.05 and [c["rank"] for c in clusters] == [1, 1]
