@@ -117,3 +117,44 @@ def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
     assert got["ext:XCOMET"]["r"] == correlate(m, h, "pearson", "fisher").r
     # Noise sd 0.5 on a 1-5 scale: it agrees with people far better than WER does.
     assert got["ext:XCOMET"]["r"] > abs(got["wer"]["r"])
+
+
+def test_compare_two_systems_writes_and_opens_the_report(qtbot, tmp_path, monkeypatch):
+    from tests.gui.test_analysis import judged_project
+
+    from mtworkbench.gui.analysis import compare_report
+    from mtworkbench.gui.session import ProjectSession
+    from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+
+    session = ProjectSession()
+    ws = AnalysisWorkspace(session)
+    qtbot.addWidget(ws)
+    session.replace_project(judged_project(), None)
+    ws.show()
+    qtbot.waitExposed(ws)
+    target = tmp_path / "report.html"
+    opened = []
+    monkeypatch.setattr(compare_report.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(compare_report.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()))
+
+    def fill_dialog():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QDialog)
+        dialog.system_a.setCurrentText("sys0")
+        dialog.system_b.setCurrentText("sys0")
+        dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+        assert "two different systems" in dialog.message.text()
+        dialog.system_b.setCurrentText("sys3")
+        dialog.metrics.setText("chrf; wer")
+        dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+
+    QTimer.singleShot(0, fill_dialog)
+    qtbot.mouseClick(ws.compare_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: opened == [str(target)], timeout=30_000)
+    html = target.read_text(encoding="utf-8")
+    # sys0 keeps 95% of the reference's words, sys3 50%: A's chrF is higher in the report.
+    assert "<h1>sys0 vs sys3</h1>" in html and html.count("<svg") >= 3
+    import re
+
+    a, b = map(float, re.search(r"<tr><td>chrf</td><td class=n>([\d.]+)</td><td class=n>([\d.]+)</td>", html).groups())
+    assert a > b

@@ -190,6 +190,10 @@ class AnalysisWorkspace(Workspace):
         left.addLayout(buttons)
         left.addWidget(self.progress)
         left.addWidget(self.status)
+        self.compare_button = QPushButton("Compare two systems…")  # compare-mt analyses, an HTML report
+        self.compare_button.setObjectName("compare-systems")
+        self.compare_button.clicked.connect(self.compare_systems)
+        left.addWidget(self.compare_button)
 
         # --- results (right) --------------------------------------------------------------
         self.table_model = CorrelationTableModel(self)
@@ -436,6 +440,11 @@ class AnalysisWorkspace(Workspace):
         self.status.setText(f"Scoring {len(human.rated_systems())} system(s) with {len(request.specs)} metric(s)…")
         worker.start()
         return True
+
+    def compare_systems(self) -> None:
+        from mtworkbench.gui.analysis.compare_report import compare_systems_interactively
+
+        self.compare_worker = compare_systems_interactively(self, self.project)
 
     def cancel(self) -> None:
         if self.is_computing():
