@@ -111,7 +111,9 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "learned_model": project.learned_model,
     }
     if project.external_scores:  # optional: absent keeps older bundles byte-identical
-        out["external_scores"] = project.external_scores
+        from mtworkbench.io.external_scores import bundle_value
+
+        out["external_scores"] = bundle_value(project)
     return out
 
 

@@ -210,7 +210,25 @@ def default_metric_name(path: str | Path) -> str:
     return Path(path).stem
 
 
-# --- bundle validation ------------------------------------------------------------------
+# --- bundle saving and validation -------------------------------------------------------
+def bundle_value(project: Project) -> dict[str, Any]:
+    """What the bundle stores: the imported scores of systems and segments the project
+    still has (a system removed in the app keeps its scores in memory, so undo brings
+    them back, but a saved file never names a system it lacks)."""
+    segments = set(project.segment_ids)
+    out: dict[str, Any] = {}
+    for metric, rec in project.external_scores.items():
+        systems = {
+            system: {"segments": {k: v for k, v in entry.get("segments", {}).items() if k in segments},
+                     "system": entry.get("system")}
+            for system, entry in rec.get("systems", {}).items() if project.has_system(system)
+        }
+        out[metric] = {"higher_is_better": rec.get("higher_is_better", True), "systems": systems,
+                       "provenance": rec.get("provenance", [])}
+    return out
+
+
+
 def check_bundle_value(value: Any, project: Project, file: str | None) -> dict[str, Any]:
     """Validate ``$.external_scores`` of a bundle against the loaded project."""
     base = "$.external_scores"

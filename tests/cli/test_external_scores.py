@@ -169,3 +169,15 @@ def test_reliability_accepts_external_metric(tmp_path, capsys):
     out = json.loads(run(capsys, ["reliability", str(bundle), "--human", "da", "--metric", "ext:COMET",
                                   "--json"]).out)
     assert [c["label"] for c in out["curves"]] == ["ext:COMET"]
+
+
+def test_a_removed_system_is_not_saved_with_its_scores(tmp_path, capsys):
+    bundle = make_project(tmp_path / "p.mtwb.json")
+    import_lines(tmp_path, capsys, bundle)
+    project = load_bundle(bundle)
+    removal = project.remove_system("B")
+    save_bundle(project, bundle)
+    reloaded = load_bundle(bundle)  # loads: no score names a missing system
+    assert set(reloaded.external_scores["COMET"]["systems"]) == {"A", "C", "D"}
+    project.restore_system(removal)  # undo brings the scores back with the system
+    assert "B" in json.loads(dumps(project))["external_scores"]["COMET"]["systems"]
