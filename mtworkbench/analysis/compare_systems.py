@@ -41,6 +41,7 @@ FREQ_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 ALPHA = 1.0
 MAX_NGRAM = 4
 CHARACTER_LANGUAGES = ("ja", "ko", "th")
+SPAN_PROTOCOLS = ("mqm", "esa")
 
 
 def tokenizer_for(language: str) -> tuple[str, Callable[[str], list[str]]]:
@@ -344,6 +345,8 @@ def error_buckets(project: Project, system_a: str, system_b: str, length_bucket:
     for j in project.judgments:
         if j.system not in (system_a, system_b):
             continue
+        # An MQM/ESA judgment without errors still says "rated, no errors".
+        found = found or getattr(j, "protocol", "") in SPAN_PROTOCOLS
         for span in _error_spans(j):
             found = True
             severity = str(getattr(span, "severity", None) or (span.get("severity") if isinstance(span, dict)

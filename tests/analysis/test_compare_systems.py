@@ -104,3 +104,24 @@ def test_analyze_cli_json_and_html(tmp_path, capsys):
     assert main(["analyze", str(bundle), "--system", "A"]) == 2
     assert main(["analyze", str(bundle), "--system", "A", "--system", "Z"]) == 1
     assert "no system 'Z'" in capsys.readouterr().err
+
+
+def test_error_counts_by_length_bucket_where_spans_exist():
+    import dataclasses
+
+    from mtworkbench.core import model
+
+    if "errors" not in {f.name for f in dataclasses.fields(model.Judgment)} or not hasattr(model, "ErrorSpan"):
+        pytest.skip("this model has no MQM/ESA error spans yet (they come with the MQM protocols)")
+    project = small_project()
+    project.add_judge("rater")
+    major, minor = model.ErrorSpan(0, 3, "major", "accuracy"), model.ErrorSpan(4, 7, "minor", "fluency")
+    # s1 (6 reference tokens, "<10"): A one minor, B a major and a minor; s3 (12, "[10,20)"): B one major.
+    for k, (system, seg, errors) in enumerate([("A", "s1", (minor,)), ("B", "s1", (major, minor)),
+                                               ("B", "s3", (major,)), ("A", "s3", ())]):
+        project.add_judgment(model.Judgment(f"e{k}", "rater", system, seg, score=0.0, scale="mqm",
+                                            protocol="mqm", errors=errors))
+    scored = score_project(project, ["chrf"])
+    buckets = {b.label: b.counts for b in compare_systems(project, "A", "B", scored).errors}
+    assert buckets["<10"] == {"minor": [1, 1], "major": [0, 1]}
+    assert buckets["[10,20)"] == {"major": [0, 1]}
