@@ -56,8 +56,9 @@ class ExternalMetric(Metric):
         if system is None:
             raise MetricError(f"{self.name}: imported scores belong to a system; score it through the project")
         if system not in self._segments:
-            raise MetricError(f"{self.name}: no imported scores for system {system!r}; systems with scores: "
-                              + (", ".join(self._segments) or "(none)"))
+            # No file was imported for this system: every segment unscored (NaN), so a
+            # correlation over several systems uses the ones that have scores.
+            return np.full(n_segments, np.nan)
         scores = self._segments[system]
         if len(scores) != n_segments:
             raise MetricError(f"{self.name}: {len(scores)} imported scores for {system!r}, "

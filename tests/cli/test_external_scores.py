@@ -181,3 +181,15 @@ def test_a_removed_system_is_not_saved_with_its_scores(tmp_path, capsys):
     assert set(reloaded.external_scores["COMET"]["systems"]) == {"A", "C", "D"}
     project.restore_system(removal)  # undo brings the scores back with the system
     assert "B" in json.loads(dumps(project))["external_scores"]["COMET"]["systems"]
+
+
+def test_a_system_without_imported_scores_is_left_out(tmp_path, capsys):
+    bundle = make_project(tmp_path / "p.mtwb.json")
+    import_lines(tmp_path, capsys, bundle, values={s: EXT[s] for s in ("A", "B", "C")})
+    out = json.loads(run(capsys, ["correlate", str(bundle), "--human", "da", "--metric", "ext:COMET",
+                                  "--json"]).out)
+    # D has human scores but no metric scores: its 5 items drop out of the 19 rated.
+    assert out["results"][0]["n"] == 14
+    scored = json.loads(run(capsys, ["score", str(bundle), "--metric", "ext:COMET", "--json"]).out)
+    by_system = {s["system"]: s for s in scored["scores"]}
+    assert by_system["D"]["corpus"] is None and by_system["D"]["segments"] == [None] * 5
