@@ -123,7 +123,7 @@ def _record(project: Project, metric: str, higher_is_better: bool | None) -> dic
         project.external_scores[metric] = rec
         spec = f"ext:{metric}"
         if spec not in project.settings.metrics:  # shown like every other metric from now on
-            project.settings.metrics = [*project.settings.metrics, spec]
+            project.set_setting("metrics", [*project.settings.metrics, spec])
     elif higher_is_better is not None:
         rec["higher_is_better"] = higher_is_better
     return rec

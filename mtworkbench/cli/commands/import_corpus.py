@@ -7,11 +7,10 @@ from pathlib import Path
 
 from mtworkbench.cli import UsageError
 
-MTME = "mt-metrics-eval"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.io.corpus import IMPORT_FORMATS
+    from mtworkbench.io.formats import CORPUS_FORMATS, LAYOUT_FORMATS
 
     p = subparsers.add_parser(
         "import",
@@ -23,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source", help="source file (or the one WMT XML file)")
     p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
-    p.add_argument("--format", choices=IMPORT_FORMATS + (MTME,), default="plain")
+    p.add_argument("--format", choices=CORPUS_FORMATS.readable() + LAYOUT_FORMATS.readable(), default="plain",
+                   help=CORPUS_FORMATS.help() + "; " + LAYOUT_FORMATS.help() + ": DIR with --lp")
     p.add_argument("--lp", metavar="SRC-TGT", help="--format mt-metrics-eval: the language pair (e.g. en-de)")
     p.add_argument("--src-lang", default="")
     p.add_argument("--tgt-lang", default="")
@@ -47,11 +47,12 @@ def parse_system_args(values: list[str], fmt: str = "plain") -> list[tuple[str, 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import save_bundle
     from mtworkbench.io.corpus import import_corpus
+    from mtworkbench.io.formats import LAYOUT_FORMATS
 
-    if args.format == MTME:
-        return _run_mt_metrics_eval(args)
+    if args.format in LAYOUT_FORMATS:
+        return _run_layout(args)
     if args.directory or args.lp:
-        raise UsageError("DIR and --lp go with --format mt-metrics-eval")
+        raise UsageError("DIR and --lp go with --format " + "|".join(LAYOUT_FORMATS.names))
     if not args.source:
         raise UsageError("--source is required")
     project = import_corpus(
@@ -71,15 +72,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_mt_metrics_eval(args: argparse.Namespace) -> int:
+def _run_layout(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import save_bundle
-    from mtworkbench.io.mt_metrics_eval import import_mt_metrics_eval_dir
+    from mtworkbench.io.formats import LAYOUT_FORMATS
 
     if not args.directory or not args.lp:
-        raise UsageError("--format mt-metrics-eval needs DIR and --lp SRC-TGT")
+        raise UsageError(f"--format {args.format} needs DIR and --lp SRC-TGT")
     if args.source or args.ref or args.system:
-        raise UsageError("--format mt-metrics-eval reads everything from DIR; no --source, --ref or --system")
-    result = import_mt_metrics_eval_dir(args.directory, args.lp)
+        raise UsageError(f"--format {args.format} reads everything from DIR; no --source, --ref or --system")
+    result = LAYOUT_FORMATS.get(args.format).read(args.directory, args.lp)
     project = result.project
     out = Path(args.output)
     save_bundle(project, out)
