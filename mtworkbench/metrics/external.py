@@ -21,8 +21,17 @@ from mtworkbench.metrics.base import Metric, MetricError, MetricScore, MetricSpe
 PREFIX = "ext:"
 
 
-def is_external(spec: str) -> bool:
-    return spec.strip().startswith(PREFIX)
+def is_external(spec: str, project: Any = None) -> bool:
+    """``ext:NAME``; with a project, also a bare ``NAME`` it imported scores for, as long as
+    no built-in metric has that name (``--metric COMET`` then means ``ext:COMET``)."""
+    spec = spec.strip()
+    if spec.startswith(PREFIX):
+        return True
+    if project is None or ":" in spec or spec not in (getattr(project, "external_scores", None) or {}):
+        return False
+    from mtworkbench.metrics.registry import metric_names
+
+    return spec.lower() not in metric_names()
 
 
 class ExternalMetric(Metric):
@@ -107,7 +116,8 @@ class ExternalMetric(Metric):
 
 def external_metric(spec: str, project: Any) -> ExternalMetric:
     """The ``ext:NAME`` metric bound to the project's imported scores."""
-    name = spec.strip()[len(PREFIX):]
+    spec = spec.strip()
+    name = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
     scores = getattr(project, "external_scores", {}) or {}
     if name not in scores:
         raise MetricSpecError(f"unknown external metric {spec!r}; imported: "

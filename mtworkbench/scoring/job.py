@@ -98,7 +98,7 @@ class ScoringOutcome:
 
 def make_metric(spec: str, project: Any) -> Metric:
     """The metric of ``spec``, bound to the project (e.g. to its trained learned model)."""
-    if is_external(spec):  # ext:NAME: scores imported into the project, bound at creation
+    if is_external(spec, project):  # ext:NAME: scores imported into the project, bound at creation
         return external_metric(spec, project)
     metric = create_metric(spec)
     metric.bind(project)

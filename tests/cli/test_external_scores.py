@@ -193,3 +193,17 @@ def test_a_system_without_imported_scores_is_left_out(tmp_path, capsys):
     scored = json.loads(run(capsys, ["score", str(bundle), "--metric", "ext:COMET", "--json"]).out)
     by_system = {s["system"]: s for s in scored["scores"]}
     assert by_system["D"]["corpus"] is None and by_system["D"]["segments"] == [None] * 5
+
+
+def test_a_bare_imported_name_means_the_external_metric(tmp_path, capsys):
+    bundle = make_project(tmp_path / "p.mtwb.json")
+    import_lines(tmp_path, capsys, bundle)
+    with_prefix = json.loads(run(capsys, ["correlate", str(bundle), "--human", "da", "--metric", "ext:COMET",
+                                          "--json"]).out)["results"][0]
+    bare = json.loads(run(capsys, ["correlate", str(bundle), "--human", "da", "--metric", "COMET",
+                                   "--json"]).out)["results"][0]
+    assert bare["metric"] == "COMET" and bare["r"] == with_prefix["r"] and bare["n"] == 19
+    # A built-in metric keeps its name even if scores were imported under it.
+    import_lines(tmp_path, capsys, bundle, name="chrf")
+    out = json.loads(run(capsys, ["score", str(bundle), "--metric", "chrf", "--system", "A", "--json"]).out)
+    assert out["scores"][0]["metric"] == "chrf" and "imported" not in out["scores"][0]["signature"]
