@@ -98,6 +98,8 @@ class ExternalMetric(Metric):
     ) -> MetricScore:
         self._current = system
         result = super().score(data, progress, cancel, system)
+        # Direction travels with the score: views that know only the spec read it here.
+        result.extras["higher_is_better"] = self.higher_is_better
         given = self._system_scores.get(system)
         if given is not None:
             result.corpus = float(given)

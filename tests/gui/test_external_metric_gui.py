@@ -36,7 +36,8 @@ def with_external(demo_copy, tmp_path):
         f = tmp_path / f"comet.{system}.txt"
         f.write_text("".join(f"{v}\n" for v in values), encoding="utf-8")
         import_score_lines(project, "COMET", system, f)
-    project.settings.metrics = ["bleu", "ext:COMET"]
+        import_score_lines(project, "ERR", system, f, higher_is_better=False)
+    project.settings.metrics = ["bleu", "ext:COMET", "ext:ERR"]
     project.settings.baseline = "mt"
     save_bundle(project, demo_copy)
     return demo_copy, scores
@@ -52,6 +53,11 @@ def test_corpus_table_and_browser_show_imported_scores(qtbot, window, with_exter
     # The copy scores far lower on every segment: the paired test marks it significant.
     qtbot.waitUntil(lambda: corpus_value(workspace, "mt_copy", "ext:COMET").p_value is not None, timeout=30_000)
     assert corpus_value(workspace, "mt_copy", "ext:COMET").p_value < 0.05
+    # Higher is better: the copy's lower score is marked worse than the baseline.
+    assert corpus_value(workspace, "mt_copy", "ext:COMET").comparison("ext:COMET", cell.score) == -1
+    # The same numbers declared lower-is-better: the copy is marked better.
+    qtbot.waitUntil(lambda: corpus_value(workspace, "mt_copy", "ext:ERR").p_value is not None, timeout=30_000)
+    assert corpus_value(workspace, "mt_copy", "ext:ERR").comparison("ext:ERR", cell.score) == 1
     titles = [c.title for c in workspace.browser.model.columns]
     assert "ext:COMET" in titles
     workspace.grab().save(str(screenshot_dir / "metrics-external.png"))
