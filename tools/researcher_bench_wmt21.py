@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mtworkbench.cli import main as cli  # noqa: E402
+from mtworkbench.cli import main as cli
 
 METRICS = ["bleu", "chrf", "ter", "ext:sacrebleu-chrF"]
 

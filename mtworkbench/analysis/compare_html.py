@@ -57,8 +57,8 @@ def bar_chart(title: str, categories: Sequence[str], series: Sequence[Sequence[f
     def y(v: float) -> float:
         return top + plot_h * (1 - (v - lo_tick) / span)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">',
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+              f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}">'),
              f'<rect width="{width}" height="{height}" fill="white"/>',
              f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="14">{escape(title)}</text>']
     t = lo_tick
@@ -117,18 +117,18 @@ def render_html(cmp: SystemComparison, title: str | None = None) -> str:
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{escape(title)}</title>", f"<style>{CSS}</style></head><body>",
            f"<h1>{escape(title)}</h1>",
-           f'<p class="note">compare-mt analyses (Neubig et al. 2019) by mtworkbench {escape(__version__)}: '
-           f'system A = <span class="a">{a}</span>, system B = <span class="b">{b}</span>; reference '
-           f"{escape(cmp.reference)}; tokenizer {escape(cmp.tokenizer)}.</p>"]
+           (f'<p class="note">compare-mt analyses (Neubig et al. 2019) by mtworkbench {escape(__version__)}: '
+            f'system A = <span class="a">{a}</span>, system B = <span class="b">{b}</span>; reference '
+            f"{escape(cmp.reference)}; tokenizer {escape(cmp.tokenizer)}.</p>")]
     for note in cmp.notes:
         out.append(f'<p class="note">Note: {escape(note)}</p>')
 
     out.append("<h2>Corpus scores</h2><table><tr><th>metric</th>"
                f'<th class="a">{a}</th><th class="b">{b}</th><th>A − B</th></tr>')
     for m, (va, vb) in cmp.corpus.items():
-        d = None if va is None or vb is None else va - vb
+        delta = None if va is None or vb is None else va - vb
         out.append(f"<tr><td>{escape(m)}</td><td class=n>{_fmt(va)}</td><td class=n>{_fmt(vb)}</td>"
-                   f"<td class=n>{_fmt(d)}</td></tr>")
+                   f"<td class=n>{_fmt(delta)}</td></tr>")
     out.append("</table>")
 
     out.append("<h2>Score by reference length</h2>")
@@ -169,12 +169,12 @@ def render_html(cmp: SystemComparison, title: str | None = None) -> str:
 
     out.append("<h2>Sentences that differ most</h2>")
     for m in cmp.metrics:
-        rows = [d for d in cmp.differences if d.metric == m]
-        if not rows:
+        diffs = [d for d in cmp.differences if d.metric == m]
+        if not diffs:
             continue
         out.append(f"<h3>by {escape(m)}</h3><table class=sent><tr><th>segment</th><th>A</th><th>B</th>"
                    "<th>texts</th></tr>")
-        for d in rows:
+        for d in diffs:
             out.append(
                 f"<tr><td>{escape(d.segment)}</td><td class=n>{_fmt(d.score_a)}</td><td class=n>{_fmt(d.score_b)}</td>"
                 f"<td><b>src</b> {escape(d.source)}<br><b>ref</b> {escape(d.reference)}<br>"

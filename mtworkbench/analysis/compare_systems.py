@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ SPAN_PROTOCOLS = ("mqm", "esa")
 def tokenizer_for(language: str) -> tuple[str, Callable[[str], list[str]]]:
     """(name, function) of the sacrebleu tokenizer that suits the target language."""
     lang = (language or "").split("-")[0].split("_")[0].lower()
+    tok: Callable[[str], str]
     if lang == "zh":
         from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
@@ -65,7 +67,7 @@ def tokenizer_for(language: str) -> tuple[str, Callable[[str], list[str]]]:
 def bucket_labels(cutoffs: Sequence[int]) -> list[str]:
     """compare-mt's bucket names: <c0, then single values or [a,b), then >=c_last."""
     labels = [f"<{cutoffs[0]}"]
-    for prev, cur in zip(cutoffs, cutoffs[1:]):
+    for prev, cur in pairwise(cutoffs):
         labels.append(str(prev) if cur - 1 == prev else f"[{prev},{cur})")
     labels.append(f">={cutoffs[-1]}")
     return labels
@@ -192,7 +194,9 @@ def frequency_buckets(refs: list[list[str]], outs: list[list[list[str]]], freq: 
                 matches[k, b] += min(c, rc.get(w, 0))
     buckets = []
     for b, label in enumerate(bucket_labels(cutoffs)):
-        rec, prec, f = [], [], []
+        rec: list[float] = []
+        prec: list[float] = []
+        f: list[float] = []
         for k in range(len(outs)):
             m = matches[k, b]
             if m == 0:
@@ -200,7 +204,9 @@ def frequency_buckets(refs: list[list[str]], outs: list[list[list[str]]], freq: 
             else:
                 r, p = m / ref_total[b], m / out_total[k, b]
                 fm = 2 * p * r / (p + r)
-            rec.append(float(r)), prec.append(float(p)), f.append(float(fm))
+            rec.append(float(r))
+            prec.append(float(p))
+            f.append(float(fm))
         buckets.append(FrequencyBucket(label, int(ref_total[b]), matches[:, b].tolist(),
                                        out_total[:, b].tolist(), rec, prec, f))
     return buckets
@@ -275,7 +281,7 @@ def compare_systems(
     rows = [s.id for s in project.systems]
     metrics = [sc.spec for sc in scored]
     ia, ib = rows.index(system_a), rows.index(system_b)
-    corpus = {sc.spec: [float(sc.corpus[ia]), float(sc.corpus[ib])] for sc in scored}
+    corpus: dict[str, list[float | None]] = {sc.spec: [float(sc.corpus[ia]), float(sc.corpus[ib])] for sc in scored}
 
     # Score by reference length (all references present: length of the chosen one).
     lengths = np.array([len(tok(ref_texts.get(sid) or "")) for sid in seg_ids])
@@ -283,16 +289,16 @@ def compare_systems(
     length_buckets = []
     for b, label in enumerate(bucket_labels(LENGTH_CUTOFFS)):
         idx = np.flatnonzero(which == b)
-        scores = {}
+        scores: dict[str, list[float | None]] = {}
         for sc in scored:
-            vals = []
+            vals: list[float | None] = []
             for row in (ia, ib):
                 if len(idx) == 0:
                     vals.append(None)
                 else:
                     vals.append(float(sc.metric.aggregate(sc.stats[row][idx].sum(axis=0))))
             scores[sc.spec] = vals
-        length_buckets.append(LengthBucket(label, int(len(idx)), scores))
+        length_buckets.append(LengthBucket(label, len(idx), scores))
 
     # Word F-measure by frequency.
     if frequency_file:

@@ -296,13 +296,13 @@ def compute_stat(
         r, p = coefficient(m, h, stat)
         return StatResult(stat, level, r, len(m), p)
     if stat == "spa":
-        res = soft_pairwise_accuracy(human, metric, spa_permutations, spa_seed)
-        return StatResult(stat, level, res.spa, res.n_systems,
-                          details={"segments": res.n_segments, "permutations": res.n_permutations})
+        soft = soft_pairwise_accuracy(human, metric, spa_permutations, spa_seed)
+        return StatResult(stat, level, soft.spa, soft.n_systems,
+                          details={"segments": soft.n_segments, "permutations": soft.n_permutations})
     if level == "system":
         if stat == "pairwise-accuracy":
-            res = pairwise_accuracy(human, metric)
-            return StatResult(stat, level, res.accuracy, res.n_pairs, details={"agree": res.agree})
+            acc = pairwise_accuracy(list(human), list(metric))
+            return StatResult(stat, level, acc.accuracy, acc.n_pairs, details={"agree": acc.agree})
         tc = acc_eq(human.reshape(1, -1), metric.reshape(1, -1))
         return StatResult(stat, level, tc.accuracy, tc.n_pairs, details={"epsilon": tc.epsilon})
     hr, mr = group_rows(human, metric, group_by)

@@ -23,7 +23,7 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,7 @@ def file_provenance(path: str | Path, level: str, systems: list[str]) -> dict[st
     return {
         "file": Path(path).name,
         "sha256": hashlib.sha256(data).hexdigest(),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "level": level,
         "systems": systems,
     }
@@ -246,7 +246,7 @@ def check_bundle_value(value: Any, project: Project, file: str | None) -> dict[s
             fail(f"expected an object, found {type(rec).__name__}", p)
         unknown = set(rec) - {"higher_is_better", "systems", "provenance"}
         if unknown:
-            fail(f"unknown key {sorted(unknown)[0]!r}; expected higher_is_better, systems, provenance", p)
+            fail(f"unknown key {min(unknown)!r}; expected higher_is_better, systems, provenance", p)
         if not isinstance(rec.get("higher_is_better", True), bool):
             fail("expected true or false", f"{p}.higher_is_better")
         systems = rec.get("systems", {})

@@ -26,7 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.model import (
+    Document,
+    Judgment,
+    Paragraph,
+    Project,
+    Reference,
+    Segment,
+    System,
+)
 from mtworkbench.io.external_scores import import_mt_metrics_eval, read_system_scores
 from mtworkbench.io.plaintext import read_lines
 

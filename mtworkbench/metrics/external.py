@@ -16,7 +16,13 @@ from typing import Any
 import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
-from mtworkbench.metrics.base import Metric, MetricError, MetricScore, MetricSpecError, ScoringInput
+from mtworkbench.metrics.base import (
+    Metric,
+    MetricError,
+    MetricScore,
+    MetricSpecError,
+    ScoringInput,
+)
 
 PREFIX = "ext:"
 
@@ -40,9 +46,10 @@ class ExternalMetric(Metric):
 
     def __init__(self, metric_name: str, record: dict[str, Any], segment_ids: Sequence[str]) -> None:
         super().__init__()
-        self.name = PREFIX + metric_name  # instance name: "ext:COMET"
+        # One instance per imported metric, so name and direction are the instance's own.
+        self.name = PREFIX + metric_name  # type: ignore[misc]
         self.metric_name = metric_name
-        self.higher_is_better = bool(record.get("higher_is_better", True))
+        self.higher_is_better = bool(record.get("higher_is_better", True))  # type: ignore[misc]
         self._segments: dict[str, np.ndarray] = {}
         self._system_scores: dict[str, float | None] = {}
         for system, entry in record.get("systems", {}).items():
@@ -100,7 +107,7 @@ class ExternalMetric(Metric):
         result = super().score(data, progress, cancel, system)
         # Direction travels with the score: views that know only the spec read it here.
         result.extras["higher_is_better"] = self.higher_is_better
-        given = self._system_scores.get(system)
+        given = None if system is None else self._system_scores.get(system)
         if given is not None:
             result.corpus = float(given)
         return result
@@ -119,7 +126,7 @@ class ExternalMetric(Metric):
 def external_metric(spec: str, project: Any) -> ExternalMetric:
     """The ``ext:NAME`` metric bound to the project's imported scores."""
     spec = spec.strip()
-    name = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
+    name = spec.removeprefix(PREFIX)
     scores = getattr(project, "external_scores", {}) or {}
     if name not in scores:
         raise MetricSpecError(f"unknown external metric {spec!r}; imported: "

@@ -15,7 +15,14 @@ from mtworkbench.analysis.compare_systems import (
     ngram_matches,
 )
 from mtworkbench.cli import main
-from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.model import (
+    Document,
+    Paragraph,
+    Project,
+    Reference,
+    Segment,
+    System,
+)
 from mtworkbench.io.bundle import save_bundle
 from mtworkbench.scoring.project_scores import score_project
 

@@ -9,7 +9,13 @@ import pytest
 
 from mtworkbench.analysis import meta_eval as me
 from mtworkbench.cli import main
-from tests.cli.test_external_scores import EXT, HUMAN, SYSTEMS, import_lines, make_project
+from tests.cli.test_external_scores import (
+    EXT,
+    HUMAN,
+    SYSTEMS,
+    import_lines,
+    make_project,
+)
 
 
 def run_json(capsys, argv):

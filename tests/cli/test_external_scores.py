@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 
 import numpy as np
 import pytest
 from scipy import stats as sstats
 
 from mtworkbench.cli import main
-from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.model import (
+    Document,
+    Judgment,
+    Paragraph,
+    Project,
+    Reference,
+    Segment,
+    System,
+)
 from mtworkbench.io.bundle import dumps, load_bundle, save_bundle
 
 SYSTEMS = ["A", "B", "C", "D"]

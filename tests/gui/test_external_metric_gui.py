@@ -88,11 +88,16 @@ def test_settings_dialog_offers_imported_metrics(qtbot, window, with_external):
 
 
 def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
-    from tests.gui.test_analysis import RELIABILITY_DOCS, core_pairs, judged_project, run_compute, table_values
-
     from mtworkbench.analysis.correlation import correlate
     from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+    from tests.gui.test_analysis import (
+        RELIABILITY_DOCS,
+        core_pairs,
+        judged_project,
+        run_compute,
+        table_values,
+    )
 
     project = judged_project()
     # "Computed elsewhere": a noisy copy of the mean adequacy of each item.
@@ -126,11 +131,10 @@ def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
 
 
 def test_compare_two_systems_writes_and_opens_the_report(qtbot, tmp_path, monkeypatch):
-    from tests.gui.test_analysis import judged_project
-
     from mtworkbench.gui.analysis import compare_report
     from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+    from tests.gui.test_analysis import judged_project
 
     session = ProjectSession()
     ws = AnalysisWorkspace(session)

@@ -62,8 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.correlation import correlate, williams_from_scores
     from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-    from mtworkbench.scoring.project_scores import score_project
     from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.scoring.project_scores import score_project
 
     if args.bleu_orders is not None and not 1 <= args.bleu_orders <= 16:
         raise UsageError("--bleu-orders must be between 1 and 16")

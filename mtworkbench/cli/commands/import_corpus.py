@@ -8,7 +8,6 @@ from pathlib import Path
 from mtworkbench.cli import UsageError
 
 
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     from mtworkbench.io.formats import CORPUS_FORMATS, LAYOUT_FORMATS
 

@@ -49,7 +49,11 @@ def _missing_action(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import load_bundle, save_bundle
-    from mtworkbench.io.external_scores import default_metric_name, import_mt_metrics_eval, import_score_lines
+    from mtworkbench.io.external_scores import (
+        default_metric_name,
+        import_mt_metrics_eval,
+        import_score_lines,
+    )
 
     higher = None if args.higher_is_better is None else args.higher_is_better == "yes"
     if args.format == "lines":
