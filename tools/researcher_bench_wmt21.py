@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mtworkbench.cli import main as cli
+from mtworkbench.cli import main as cli  # noqa: E402 - after the sys.path line above
 
 METRICS = ["bleu", "chrf", "ter", "ext:sacrebleu-chrF"]
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.metrics.signature import Signature
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -112,12 +113,14 @@ class ExternalMetric(Metric):
             result.corpus = float(given)
         return result
 
-    def signature(self, n_refs: int | None = None) -> str:
-        parts = [self.name, "imported"]
+    def make_signature(self, n_refs: int | None = None) -> Signature:
+        # No references were used here; the fields say which files the scores came from.
+        return Signature(self.name, None, tuple(self.signature_fields()))
+
+    def signature_fields(self) -> list[tuple[str, Any]]:
         files = [p for p in self._provenance if self._current is None or self._current in p.get("systems", [])]
-        for p in files:
-            parts.append(f"{p.get('level', 'segment')}:{p.get('file')}@sha256:{str(p.get('sha256', ''))[:12]}")
-        return "|".join(parts)
+        return [("imported", f"{p.get('level', 'segment')}:{p.get('file')}@sha256:{str(p.get('sha256', ''))[:12]}")
+                for p in files]
 
     def spec(self) -> str:
         return self.name
