@@ -154,10 +154,12 @@ class ExternalImport:
     skipped: list[str] = field(default_factory=list)
 
 
-def import_score_lines(project: Project, metric: str, system: str, path: str | Path,
+def import_score_lines(project: Project, metric: str, path: str | Path, system: str | None = None,
                        higher_is_better: bool | None = None) -> ExternalImport:
     """Segment scores of one system, one per line in segment order."""
     metric = check_metric_name(metric)
+    if not system:
+        raise DataError(f"{path}: one score per line belongs to one system: name it")
     _check_system(project, system, path)
     segments = _segment_map(project, read_score_lines(path), path, system)
     rec = _record(project, metric, higher_is_better)
@@ -166,12 +168,13 @@ def import_score_lines(project: Project, metric: str, system: str, path: str | P
     return ExternalImport(metric, [system], "segment")
 
 
-def import_mt_metrics_eval(project: Project, metric: str, path: str | Path,
+def import_mt_metrics_eval(project: Project, metric: str, path: str | Path, system: str | None = None,
                            higher_is_better: bool | None = None) -> ExternalImport:
     """All systems of an mt-metrics-eval ``.seg.score`` or ``.sys.score`` file.
 
     Systems the project does not have (e.g. references scored as systems) are
-    skipped and reported; every project system present must be complete.
+    skipped and reported; every project system present must be complete. The file
+    names its systems, so ``system`` is not used.
     """
     metric = check_metric_name(metric)
     parsed = read_system_scores(path)

@@ -113,6 +113,15 @@ CORPUS_FORMATS = FormatRegistry("corpus", (
                "mtworkbench.io.corpus:import_tsv_corpus", "mtworkbench.io.tsv:export_tsv"),
 ))
 
+# Metric scores computed elsewhere, stored in the project as metric ext:NAME (io.external_scores).
+#   read(project, metric, path, system=None, higher_is_better=None) -> ExternalImport
+METRIC_SCORE_FORMATS = FormatRegistry("metric score", (
+    FileFormat("lines", "one score per line of one system (line i = segment i)", (".txt",),
+               "mtworkbench.io.external_scores:import_score_lines"),
+    FileFormat("mt-metrics-eval", "mt-metrics-eval SYSTEM<TAB>SCORE file, all systems (NAME-REF.seg.score or .sys.score)",
+               (".score",), "mtworkbench.io.external_scores:import_mt_metrics_eval"),
+))
+
 # Directory layouts of a whole evaluation set, one language pair -> a Project (with
 # human and metric scores): no suffixes, so no file dialog offers them.
 #   read(directory, language_pair) -> MtmeImport (the project and what was read)

@@ -35,8 +35,8 @@ def with_external(demo_copy, tmp_path):
     for system, values in scores.items():
         f = tmp_path / f"comet.{system}.txt"
         f.write_text("".join(f"{v}\n" for v in values), encoding="utf-8")
-        import_score_lines(project, "COMET", system, f)
-        import_score_lines(project, "ERR", system, f, higher_is_better=False)
+        import_score_lines(project, "COMET", f, system)
+        import_score_lines(project, "ERR", f, system, higher_is_better=False)
     project.settings.metrics = ["bleu", "ext:COMET", "ext:ERR"]
     project.settings.baseline = "mt"
     save_bundle(project, demo_copy)
@@ -109,7 +109,7 @@ def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
         values = [np.mean(human[(system, sid)]) + rng.normal(0, 0.5) for sid in project.segment_ids]
         f = tmp_path / f"{system}.txt"
         f.write_text("".join(f"{v}\n" for v in values), encoding="utf-8")
-        import_score_lines(project, "XCOMET", system, f)
+        import_score_lines(project, "XCOMET", f, system)
     assert project.settings.metrics[-1] == "ext:XCOMET"  # listed like every other metric
     session = ProjectSession()
     ws = AnalysisWorkspace(session)

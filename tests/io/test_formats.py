@@ -9,9 +9,16 @@ import sys
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.formats import ANNOTATION_FORMATS, CORPUS_FORMATS, JUDGMENT_FORMATS, LAYOUT_FORMATS, SCORE_FORMATS
+from mtworkbench.io.formats import (
+    ANNOTATION_FORMATS,
+    CORPUS_FORMATS,
+    JUDGMENT_FORMATS,
+    LAYOUT_FORMATS,
+    METRIC_SCORE_FORMATS,
+    SCORE_FORMATS,
+)
 
-REGISTRIES = [CORPUS_FORMATS, ANNOTATION_FORMATS, JUDGMENT_FORMATS, SCORE_FORMATS]
+REGISTRIES = [CORPUS_FORMATS, ANNOTATION_FORMATS, JUDGMENT_FORMATS, SCORE_FORMATS, METRIC_SCORE_FORMATS]
 
 
 @pytest.mark.parametrize("registry", REGISTRIES, ids=lambda r: r.kind)

@@ -88,3 +88,12 @@ def test_layout_errors_name_the_file(tmp_path, capsys):
                  str(tmp_path / "x.mtwb.json")]) == 1
     assert "sources/de-en.txt: missing" in capsys.readouterr().err
     assert main(["import", "--format", "mt-metrics-eval", str(root), "-o", str(tmp_path / "x.mtwb.json")]) == 2
+
+
+def test_layout_and_metric_score_registries_name_real_readers():
+    from mtworkbench.io.formats import LAYOUT_FORMATS, METRIC_SCORE_FORMATS
+    from mtworkbench.io.mt_metrics_eval import import_mt_metrics_eval_dir
+
+    assert LAYOUT_FORMATS.get("mt-metrics-eval").read is import_mt_metrics_eval_dir
+    assert LAYOUT_FORMATS.get("mt-metrics-eval").suffixes == ()  # a directory: no file dialog offers it
+    assert METRIC_SCORE_FORMATS.names == ("lines", "mt-metrics-eval")

@@ -6,10 +6,10 @@ import argparse
 
 from mtworkbench.cli import UsageError
 
-FORMATS = ("lines", "mt-metrics-eval")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from mtworkbench.io.formats import METRIC_SCORE_FORMATS
+
     p = subparsers.add_parser(
         "metrics",
         help="import metric scores computed elsewhere",
@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("files", nargs="+", metavar="FILE")
     imp.add_argument("--metric", metavar="NAME", help="the metric's name (used as ext:NAME)")
     imp.add_argument("--system", metavar="ID", help="the system the scores belong to (--format lines)")
-    imp.add_argument("--format", choices=FORMATS, default="lines")
+    imp.add_argument("--format", choices=METRIC_SCORE_FORMATS.readable(), default="lines",
+                     help=METRIC_SCORE_FORMATS.help())
     imp.add_argument("--higher-is-better", choices=("yes", "no"), default=None,
                      help="whether higher scores are better (default yes; kept when re-importing)")
     imp.set_defaults(func=run_import)
@@ -49,11 +50,8 @@ def _missing_action(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import load_bundle, save_bundle
-    from mtworkbench.io.external_scores import (
-        default_metric_name,
-        import_mt_metrics_eval,
-        import_score_lines,
-    )
+    from mtworkbench.io.external_scores import default_metric_name
+    from mtworkbench.io.formats import METRIC_SCORE_FORMATS
 
     higher = None if args.higher_is_better is None else args.higher_is_better == "yes"
     if args.format == "lines":
@@ -65,11 +63,9 @@ def run_import(args: argparse.Namespace) -> int:
         raise UsageError("--system only applies to --format lines (mt-metrics-eval files name their systems)")
     project = load_bundle(args.bundle)
     reports = []
-    if args.format == "lines":
-        reports.append(import_score_lines(project, args.metric, args.system, args.files[0], higher))
-    else:
-        for path in args.files:
-            reports.append(import_mt_metrics_eval(project, args.metric or default_metric_name(path), path, higher))
+    read = METRIC_SCORE_FORMATS.get(args.format).read
+    for path in args.files:
+        reports.append(read(project, args.metric or default_metric_name(path), path, args.system, higher))
     save_bundle(project, args.bundle)
     for path, rep in zip(args.files, reports):
         skipped = f"; skipped (not in the bundle): {', '.join(rep.skipped)}" if rep.skipped else ""
