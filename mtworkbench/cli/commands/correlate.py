@@ -15,6 +15,12 @@ STATS = ("pearson", "spearman", "kendall", "pairwise-accuracy", "acc-eq", "spa")
 GROUPINGS = ("item", "system", "none")
 
 
+# How a judge name with ':' is written (analysis.human_scores.parse_human_spec).
+HUMAN_HELP = (
+    "the human score NAME[:FIELD]; a name containing ':' works as is (judge a:b: 'a:b:adequacy'); "
+    "a name that itself ends in :adequacy, :fluency or :score goes in double quotes: '\"x:score\":fluency'"
+)
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "correlate",
@@ -27,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
-    p.add_argument("--human", required=True, metavar="NAME[:FIELD]", help="the human score")
+    p.add_argument("--human", required=True, metavar="NAME[:FIELD]",
+                   help=HUMAN_HELP)
     p.add_argument("--metric", action="append", required=True, metavar="SPEC", help="metric spec (repeatable)")
     p.add_argument("--level", choices=LEVELS, default=None,
                    help="segment or system (default: segment; system for --stat pairwise-accuracy and spa)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -23,6 +24,7 @@ from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.external import PREFIX as EXT_PREFIX
 from mtworkbench.metrics.external import is_external
 from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
+from mtworkbench.gui.plain import tooltip
 
 
 def parse_metric_list(text: str, external: Sequence[str] = ()) -> list[str]:
@@ -66,7 +68,7 @@ class MetricSettingsDialog(QDialog):
             try:
                 cls = metric_class(name)
             except Exception as exc:  # noqa: BLE001 - a metric whose module cannot load is still listed
-                item.setToolTip(f"cannot load: {exc}")
+                item.setToolTip(tooltip(f"cannot load: {exc}"))
             else:
                 options = ", ".join(f"{o.name}={o.default}" for o in cls.option_specs)
                 item.setToolTip(options or "no options")
@@ -92,6 +94,7 @@ class MetricSettingsDialog(QDialog):
         self.message = QLabel()
         self.message.setObjectName("settings-message")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # quotes the spec that failed
         self.message.setStyleSheet("color: #b3261e")
         form = QFormLayout()
         form.addRow("Metrics (one spec per line, e.g. gtm:e=2)", self.specs_edit)
