@@ -49,7 +49,7 @@ def _missing_action(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle import bundle_transaction
     from mtworkbench.io.external_scores import default_metric_name
     from mtworkbench.io.formats import METRIC_SCORE_FORMATS
 
@@ -61,12 +61,12 @@ def run_import(args: argparse.Namespace) -> int:
             raise UsageError("--format lines takes one FILE (the scores of one system)")
     elif args.system:
         raise UsageError("--system only applies to --format lines (mt-metrics-eval files name their systems)")
-    project = load_bundle(args.bundle)
     reports = []
     read = METRIC_SCORE_FORMATS.get(args.format).read
-    for path in args.files:
-        reports.append(read(project, args.metric or default_metric_name(path), path, args.system, higher))
-    save_bundle(project, args.bundle)
+    # Locked read-modify-write: a concurrent writer's update is not lost; on an error nothing is saved.
+    with bundle_transaction(args.bundle) as project:
+        for path in args.files:
+            reports.append(read(project, args.metric or default_metric_name(path), path, args.system, higher))
     for path, rep in zip(args.files, reports):
         skipped = f"; skipped (not in the bundle): {', '.join(rep.skipped)}" if rep.skipped else ""
         print(f"{args.bundle}: ext:{rep.metric} {rep.level} scores of {len(rep.systems)} system(s) "
