@@ -256,6 +256,8 @@ class Project:
         # the learned metric's trained parameters (the JSON object metrics.learned reads).
         self.judge_queues: dict[str, JudgeQueue] = {}
         self.learned_model: dict[str, Any] | None = None
+        # Metric scores computed elsewhere (io.external_scores owns the JSON shape).
+        self.external_scores: dict[str, dict[str, Any]] = {}
         self._listeners: list[Callable[[ProjectEvent], None]] = []
         self._ids = itertools.count(1)
         self._reindex()

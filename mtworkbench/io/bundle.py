@@ -85,7 +85,7 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 
 # --- saving ---------------------------------------------------------------------------
 def project_to_dict(project: Project) -> dict[str, Any]:
-    return {
+    out = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": project.name,
@@ -153,6 +153,11 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
     }
+    if project.external_scores:  # optional: absent keeps older bundles byte-identical
+        from mtworkbench.io.external_scores import bundle_value
+
+        out["external_scores"] = bundle_value(project)
+    return out
 
 
 def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
@@ -286,7 +291,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     r = _Reader(file)
     r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
            optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
-                     "settings", "judge_queues", "learned_model"})
+                     "settings", "judge_queues", "learned_model", "external_scores"})
 
     documents: list[Document] = []
     seen_segments: dict[str, str] = {}
@@ -428,6 +433,10 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
         project.set_judge_queue(judge, JudgeQueue.from_json(queue, f"$.judge_queues.{judge}", file))
     learned = data.get("learned_model")
     project.set_learned_model(None if learned is None else check_learned_model(learned, "$.learned_model", file))
+    if data.get("external_scores"):
+        from mtworkbench.io.external_scores import check_bundle_value
+
+        project.external_scores = check_bundle_value(data["external_scores"], project, file)
     return project
 
 

@@ -115,6 +115,23 @@ CORPUS_FORMATS = FormatRegistry("corpus", (
                "mtworkbench.io.mqm:import_mqm_corpus"),  # ratings go back out with `judgments export`
 ))
 
+# Metric scores computed elsewhere, stored in the project as metric ext:NAME (io.external_scores).
+#   read(project, metric, path, system=None, higher_is_better=None) -> ExternalImport
+METRIC_SCORE_FORMATS = FormatRegistry("metric score", (
+    FileFormat("lines", "one score per line of one system (line i = segment i)", (".txt",),
+               "mtworkbench.io.external_scores:import_score_lines"),
+    FileFormat("mt-metrics-eval", "mt-metrics-eval SYSTEM<TAB>SCORE file, all systems (NAME-REF.seg.score or .sys.score)",
+               (".score",), "mtworkbench.io.external_scores:import_mt_metrics_eval"),
+))
+
+# Directory layouts of a whole evaluation set, one language pair -> a Project (with
+# human and metric scores): no suffixes, so no file dialog offers them.
+#   read(directory, language_pair) -> MtmeImport (the project and what was read)
+LAYOUT_FORMATS = FormatRegistry("layout", (
+    FileFormat("mt-metrics-eval", "Google mt-metrics-eval test-set directory", (),
+               "mtworkbench.io.mt_metrics_eval:import_mt_metrics_eval_dir"),
+))
+
 # One annotator's entity spans on one reference.
 #   read(path, segment_ids, texts) -> ReadRecords (io.annotations)
 #   write(path, records, reference_texts) -> list[Path]

@@ -156,6 +156,12 @@ class Metric(ABC):
         takes the project's trained model here.
         """
 
+    def binding_digest(self) -> str:
+        """What this metric took from outside its options (``bind``, imported data), as
+        text for the persisted score store's key: a score is reused only while this is
+        unchanged. Empty when the options say everything."""
+        return ""
+
     @property
     def stat_names(self) -> tuple[str, ...]:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -11,6 +11,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     Values stay strings; each metric's options convert and check them.
     """
     spec = spec.strip()
+    if spec.startswith("ext:") and len(spec) > 4:
+        return spec, {}  # imported scores (metrics.external): the whole spec names them, no options
     name, _, rest = spec.partition(":")
     name = name.strip().lower()
     if not name:

@@ -44,6 +44,7 @@ from mtworkbench.core.model import Project
 from mtworkbench.core.scoring import scoring_input
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
+from mtworkbench.metrics.external import external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, store_for
@@ -103,6 +104,8 @@ class ScoringOutcome:
 def make_metric(spec: str, project: Any) -> Metric:
     """The metric of ``spec``, bound to the project (e.g. to its trained learned model),
     with the language defaults of the project's target language (tokenizer, Meteor preset)."""
+    if is_external(spec, project):  # ext:NAME: scores imported into the project, bound at creation
+        return external_metric(spec, project)
     metric = create_metric(spec, getattr(project, "target_language", None) or None)
     metric.bind(project)
     return metric

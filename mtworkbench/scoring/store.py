@@ -96,6 +96,7 @@ def binding_fingerprint(metric: Metric) -> str:
             parts.append(hashlib.blake2b(Path(model_file).read_bytes(), digest_size=16).hexdigest())
         except OSError:
             parts.append(f"missing:{model_file}")
+    parts.append(metric.binding_digest())
     return "\n".join(parts)
 
 

@@ -9,9 +9,16 @@ import sys
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.formats import ANNOTATION_FORMATS, CORPUS_FORMATS, JUDGMENT_FORMATS, SCORE_FORMATS
+from mtworkbench.io.formats import (
+    ANNOTATION_FORMATS,
+    CORPUS_FORMATS,
+    JUDGMENT_FORMATS,
+    LAYOUT_FORMATS,
+    METRIC_SCORE_FORMATS,
+    SCORE_FORMATS,
+)
 
-REGISTRIES = [CORPUS_FORMATS, ANNOTATION_FORMATS, JUDGMENT_FORMATS, SCORE_FORMATS]
+REGISTRIES = [CORPUS_FORMATS, ANNOTATION_FORMATS, JUDGMENT_FORMATS, SCORE_FORMATS, METRIC_SCORE_FORMATS]
 
 
 @pytest.mark.parametrize("registry", REGISTRIES, ids=lambda r: r.kind)
@@ -48,7 +55,7 @@ def test_cli_choices_come_from_the_registries():
 
     parser = build_parser()
     actions = {a.dest: a for a in parser._subparsers._group_actions[0].choices["import"]._actions}
-    assert tuple(actions["format"].choices) == CORPUS_FORMATS.readable()
+    assert tuple(actions["format"].choices) == CORPUS_FORMATS.readable() + LAYOUT_FORMATS.readable()
 
 
 def test_registry_modules_import_nothing_heavy():

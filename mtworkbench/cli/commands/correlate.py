@@ -11,6 +11,8 @@ from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
 
 LEVELS = ("segment", "system")
+STATS = ("pearson", "spearman", "kendall", "pairwise-accuracy", "acc-eq", "spa")
+GROUPINGS = ("item", "system", "none")
 
 
 # How a judge name with ':' is written (analysis.human_scores.parse_human_spec).
@@ -34,8 +36,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--human", required=True, metavar="NAME[:FIELD]",
                    help=HUMAN_HELP)
     p.add_argument("--metric", action="append", required=True, metavar="SPEC", help="metric spec (repeatable)")
-    p.add_argument("--level", choices=LEVELS, default="segment")
+    p.add_argument("--level", choices=LEVELS, default=None,
+                   help="segment or system (default: segment; system for --stat pairwise-accuracy and spa)")
     p.add_argument("--method", choices=("pearson", "spearman", "kendall"), default="pearson")
+    p.add_argument("--stat", choices=STATS, default=None,
+                   help="the statistic: a correlation (as --method) or WMT's pairwise-accuracy, "
+                        "acc-eq (tie-calibrated, segment level) or spa (soft pairwise accuracy, system level)")
+    p.add_argument("--group-by", choices=GROUPINGS, default="item",
+                   help="segment-level accuracies: compare systems on each segment (item, WMT's default), "
+                        "segments within each system, or all items pooled")
+    p.add_argument("--clusters", action="store_true",
+                   help="with --stat: rank the metrics into significance clusters (PERM-BOTH)")
+    p.add_argument("--permutations", type=int, default=1000, metavar="K",
+                   help="resamples of the cluster permutation test")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level of the clusters")
     p.add_argument("--z", action="store_true", help="z-normalise each judge's scores before averaging")
     p.add_argument("--ci", choices=("fisher", "bootstrap", "none"), default="fisher",
                    help="confidence interval (default: Fisher z)")
@@ -64,6 +78,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--confidence must be between 0 and 1")
     if args.bootstrap < 1:
         raise UsageError("--bootstrap must be at least 1")
+    if args.stat in ("pearson", "spearman", "kendall"):
+        args.method = args.stat
+    if args.level is None:
+        args.level = "system" if args.stat in ("pairwise-accuracy", "spa") else "segment"
+    meta = args.stat in ("pairwise-accuracy", "acc-eq", "spa")
+    if meta and (args.williams or args.bleu_orders):
+        raise UsageError("--williams and --bleu-orders go with correlations, not --stat " + args.stat)
+    if args.clusters and not args.stat:
+        raise UsageError("--clusters needs --stat")
+    if args.stat == "spa" and args.level != "system":
+        raise UsageError("spa is a system-level statistic: use --level system")
+    if args.permutations < 1:
+        raise UsageError("--permutations must be at least 1")
     project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
@@ -77,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(f"no selected system has human scores {args.human!r}")
     rows = [human.systems.index(s) for s in rated]
     scored = score_project(project, args.metric, rated)
+    if meta or args.clusters:
+        return _run_meta(args, human, rows, rated, scored)
     results = []
     pairs = {}
     for spec, sc in zip(args.metric, scored):
@@ -121,6 +150,53 @@ def run(args: argparse.Namespace) -> int:
             f"{n}: {'-' if e is None else f'{e:.4f}'}" for n, e in zip(pe["orders"], pe["prediction_error"])))
     for t in payload.get("williams", []):
         print(f"Williams {t['a']} vs {t['b']}: t = {_f(t['t']).strip()}, df = {t['df']}, p = {_p(t['p']).strip()}")
+    return 0
+
+
+def _run_meta(args: argparse.Namespace, human, rows: list[int], rated: list[str], scored) -> int:
+    """--stat pairwise-accuracy | acc-eq | spa (or any --stat with --clusters)."""
+    import numpy as np
+
+    from mtworkbench.analysis.meta_eval import MetaEvalData, evaluate_metrics
+
+    h_seg = human.matrix[rows]
+    h_sys = human.system_scores()[rows]
+    data = {
+        spec: MetaEvalData(human_segments=h_seg, human_systems=h_sys,
+                           metric_segments=np.asarray(sc.segments, float)[rows],
+                           metric_systems=np.asarray(sc.corpus, float)[rows],
+                           higher_is_better=bool(sc.metric.higher_is_better))
+        for spec, sc in zip(args.metric, scored)
+    }
+    ev = evaluate_metrics(data, args.stat, args.level, args.group_by, args.clusters,
+                          args.permutations, args.seed, args.alpha)
+    results = []
+    for spec, res in zip(args.metric, ev.results):
+        value = None if not math.isfinite(res.value) else float(res.value)
+        p = None if res.p is None or not math.isfinite(res.p) else float(res.p)
+        # "r" carries the value too, so readers of plain correlations read this alike.
+        results.append({"metric": spec, "human": args.human, "level": args.level, "method": args.stat,
+                        "stat": args.stat, "r": value, "value": value, "n": res.n, "ci": [None, None],
+                        "p": p, **res.details})
+    payload: dict = {"results": results}
+    if ev.clusters is not None:
+        payload["clusters"] = ev.clusters.to_json()
+    if args.json:
+        print(json.dumps(payload, ensure_ascii=False))
+        return 0
+    print(f"{args.human}{' (z)' if args.z else ''} vs metrics, {args.level} level, {args.stat}, "
+          f"{len(rated)} system(s)")
+    width = max(len(s) for s in args.metric)
+    print(f"{'metric':<{width}}  {'value':>8}  {'n':>6}  details")
+    for r in results:
+        extra = ", ".join(f"{k} {v:.6g}" if isinstance(v, float) else f"{k} {v}"
+                          for k, v in r.items() if k in ("epsilon", "group_by", "groups", "agree", "segments"))
+        print(f"{r['metric']:<{width}}  {_f(r['value'])}  {r['n']:>6}  {extra}")
+    if ev.clusters is not None:
+        c = ev.clusters
+        print(f"significance clusters (PERM-BOTH, {c.permutations} resamples, alpha {c.alpha}):")
+        for m, v, rank in zip(c.metrics, c.values, c.ranks):
+            print(f"  {rank:>3}  {m:<{width}}  {_f(v)}")
     return 0
 
 

@@ -9,19 +9,23 @@ from mtworkbench.cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.io.formats import CORPUS_FORMATS
+    from mtworkbench.io.formats import CORPUS_FORMATS, LAYOUT_FORMATS
 
     p = subparsers.add_parser(
         "import",
         help="create a project bundle from corpus files",
         description="Create a project from a source file, reference files and system outputs.",
     )
-    p.add_argument("--source", required=True, help="source file (or the one WMT XML file)")
+    p.add_argument("directory", nargs="?", metavar="DIR",
+                   help="--format mt-metrics-eval: the test-set directory (e.g. wmt22/)")
+    p.add_argument("--source", help="source file (or the one WMT XML file)")
     p.add_argument("--ref", action="append", default=[],
                    help="reference file (repeat for several); mqm: a system whose texts are also a reference "
                         "(default: the systems named ref.../Human...; 'none' for none)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
-    p.add_argument("--format", choices=CORPUS_FORMATS.readable(), default="plain", help=CORPUS_FORMATS.help())
+    p.add_argument("--format", choices=CORPUS_FORMATS.readable() + LAYOUT_FORMATS.readable(), default="plain",
+                   help=CORPUS_FORMATS.help() + "; " + LAYOUT_FORMATS.help() + ": DIR with --lp")
+    p.add_argument("--lp", metavar="SRC-TGT", help="--format mt-metrics-eval: the language pair (e.g. en-de)")
     p.add_argument("--src-lang", default="")
     p.add_argument("--tgt-lang", default="")
     p.add_argument("-o", "--output", required=True, help="bundle to write (*.mtwb.json)")
@@ -44,7 +48,14 @@ def parse_system_args(values: list[str], fmt: str = "plain") -> list[tuple[str, 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import save_bundle
     from mtworkbench.io.corpus import import_corpus
+    from mtworkbench.io.formats import LAYOUT_FORMATS
 
+    if args.format in LAYOUT_FORMATS:
+        return _run_layout(args)
+    if args.directory or args.lp:
+        raise UsageError("DIR and --lp go with --format " + "|".join(LAYOUT_FORMATS.names))
+    if not args.source:
+        raise UsageError("--source is required")
     project = import_corpus(
         args.format,
         source=args.source,
@@ -59,4 +70,32 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {out}: {len(project.segments)} segments, {len(project.references)} references, "
         f"{len(project.systems)} systems"
     )
+    return 0
+
+
+def _run_layout(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.formats import LAYOUT_FORMATS
+
+    if not args.directory or not args.lp:
+        raise UsageError(f"--format {args.format} needs DIR and --lp SRC-TGT")
+    if args.source or args.ref or args.system:
+        raise UsageError(f"--format {args.format} reads everything from DIR; no --source, --ref or --system")
+    result = LAYOUT_FORMATS.get(args.format).read(args.directory, args.lp)
+    project = result.project
+    out = Path(args.output)
+    save_bundle(project, out)
+    print(
+        f"wrote {out}: {len(project.segments)} segments in {len(project.documents)} documents, "
+        f"{len(project.references)} references, {len(project.systems)} systems"
+    )
+    for name, n in result.human_segment_scores.items():
+        print(f"human scores {name}: {n} segment scores (use --human {name})")
+    for name, scores in result.human_system_scores.items():
+        print(f"human system scores {name} (read, not stored: system level uses segment means): "
+              + ", ".join(f"{s} {v}" for s, v in scores.items()))
+    if result.metrics:
+        print("metric scores: " + ", ".join(f"ext:{m}" for m in result.metrics))
+    for note in result.notes:
+        print(f"note: {note}")
     return 0

@@ -38,12 +38,13 @@ class Cell:
     ci_upper: float | None = None
     p_value: float | None = None
     error: str = ""
+    higher_is_better: bool | None = None  # from the score when its spec does not tell (ext:NAME)
 
     def comparison(self, spec: str, baseline_score: float | None) -> int:
         """+1 significantly better than the baseline, -1 significantly worse, 0 otherwise."""
         if self.p_value is None or baseline_score is None or self.p_value >= SIGNIFICANCE_LEVEL:
             return 0
-        higher_is_better = metric_info(spec)[1]
+        higher_is_better = metric_info(spec)[1] if self.higher_is_better is None else self.higher_is_better
         diff = self.score - baseline_score
         if diff == 0:
             return 0
@@ -314,6 +315,7 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
                 ci_lower=None if ci is None else ci.lower,
                 ci_upper=None if ci is None else ci.upper,
                 p_value=p_values.get((system, spec)),
+                higher_is_better=entry.score.extras.get("higher_is_better"),
             )
         rows.append(row)
     return rows

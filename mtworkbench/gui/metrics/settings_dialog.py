@@ -17,19 +17,32 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from collections.abc import Sequence
+
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.metrics.base import MetricSpecError
+from mtworkbench.metrics.external import PREFIX as EXT_PREFIX
+from mtworkbench.metrics.external import is_external
 from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
 from mtworkbench.gui.plain import tooltip
 
 
-def parse_metric_list(text: str) -> list[str]:
-    """One spec per line (or comma-free separated by ';'); validated; duplicates dropped."""
+def parse_metric_list(text: str, external: Sequence[str] = ()) -> list[str]:
+    """One spec per line (or comma-free separated by ';'); validated; duplicates dropped.
+
+    ``external`` names the project's imported metrics, valid as ``ext:NAME``.
+    """
     specs: list[str] = []
     for raw in text.replace(";", "\n").splitlines():
         spec = raw.strip()
         if not spec:
             continue
-        create_metric(spec)  # raises MetricSpecError with the reason
+        if is_external(spec):
+            if spec[len(EXT_PREFIX):] not in external:
+                raise MetricSpecError(f"unknown external metric {spec!r}; imported: "
+                                      + (", ".join(EXT_PREFIX + n for n in external) or "(none)"))
+        else:
+            create_metric(spec)  # raises MetricSpecError with the reason
         if spec not in specs:
             specs.append(spec)
     if not specs:
@@ -40,8 +53,10 @@ def parse_metric_list(text: str) -> list[str]:
 class MetricSettingsDialog(QDialog):
     """Metric specs one per line, with a list to add any registered metric."""
 
-    def __init__(self, specs: list[str], ci_samples: int, paired_method: str, parent=None) -> None:
+    def __init__(self, specs: list[str], ci_samples: int, paired_method: str, parent=None,
+                 external: Sequence[str] = ()) -> None:
         super().__init__(parent)
+        self.external = list(external)
         self.setWindowTitle("Metrics and significance")
         self.resize(560, 480)
         self.specs_edit = QPlainTextEdit("\n".join(specs))
@@ -57,6 +72,10 @@ class MetricSettingsDialog(QDialog):
             else:
                 options = ", ".join(f"{o.name}={o.default}" for o in cls.option_specs)
                 item.setToolTip(options or "no options")
+            self.available.addItem(item)
+        for name in self.external:  # scores imported with 'mtworkbench metrics import-scores'
+            item = QListWidgetItem(EXT_PREFIX + name)
+            item.setToolTip("imported scores")
             self.available.addItem(item)
         add = QPushButton("Add selected metric")
         add.setObjectName("add-metric")
@@ -103,7 +122,7 @@ class MetricSettingsDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.result_specs = parse_metric_list(self.specs_edit.toPlainText())
+            self.result_specs = parse_metric_list(self.specs_edit.toPlainText(), self.external)
         except MetricError as exc:
             self.message.setText(str(exc))  # shown in the dialog; the user fixes the line
             return

@@ -195,6 +195,10 @@ class AnalysisWorkspace(Workspace):
         left.addLayout(buttons)
         left.addWidget(self.progress)
         left.addWidget(self.status)
+        self.compare_button = QPushButton("Compare two systems…")  # compare-mt analyses, an HTML report
+        self.compare_button.setObjectName("compare-systems")
+        self.compare_button.clicked.connect(self.compare_systems)
+        left.addWidget(self.compare_button)
 
         # --- results (right) --------------------------------------------------------------
         self.table_model = CorrelationTableModel(self)
@@ -408,7 +412,7 @@ class AnalysisWorkspace(Workspace):
             # modules, so its options are checked by the worker (reported per metric).
             try:
                 name, _options = parse_spec(spec)
-                if name not in metric_names():
+                if name not in metric_names() and name[len("ext:"):] not in self.project.external_scores:
                     raise MetricError(f"unknown metric {name!r}; valid metrics: {', '.join(metric_names())}")
             except MetricError as exc:
                 dialogs.error(self, "Invalid metric", f"{spec}: {exc}")
@@ -442,6 +446,11 @@ class AnalysisWorkspace(Workspace):
         self.status.setText(f"Scoring {len(human.rated_systems())} system(s) with {len(request.specs)} metric(s)…")
         worker.start()
         return True
+
+    def compare_systems(self) -> None:
+        from mtworkbench.gui.analysis.compare_report import compare_systems_interactively
+
+        self.compare_worker = compare_systems_interactively(self, self.project)
 
     def cancel(self) -> None:
         if self.is_computing():

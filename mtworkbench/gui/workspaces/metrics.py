@@ -363,7 +363,8 @@ class MetricsWorkspace(Workspace):
 
     # --- settings ---------------------------------------------------------------------------------
     def open_settings(self) -> None:
-        dialog = MetricSettingsDialog(self.specs, self.ci_samples, self.paired_method, self)
+        dialog = MetricSettingsDialog(self.specs, self.ci_samples, self.paired_method, self,
+                                      external=list(self.project.external_scores))
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.apply_settings(dialog.result_specs, dialog.ci_samples.value(), dialog.paired_method.currentText())

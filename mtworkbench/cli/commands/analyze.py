@@ -1,0 +1,94 @@
+"""``mtworkbench analyze``: compare-mt's analyses of two systems of a bundle."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from mtworkbench.cli import UsageError
+from mtworkbench.core.errors import DataError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "analyze",
+        help="where does system A beat system B (compare-mt analyses)",
+        description=(
+            "compare-mt's analyses of two systems: scores by reference-length bucket, word F-measure by "
+            "word-frequency bucket, the n-grams each system matches more often, the sentences that differ "
+            "most by each metric, and MQM/ESA error counts by bucket where error spans exist."
+        ),
+    )
+    p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
+    p.add_argument("--system", action="append", default=[], metavar="ID", help="system A, then system B")
+    p.add_argument("--metric", action="append", default=[], metavar="SPEC",
+                   help="metrics to bucket and rank sentences by (default: bleu, chrf and every imported ext: metric)")
+    p.add_argument("--reference", metavar="ID", help="the reference (default: the first)")
+    p.add_argument("--freq-file", metavar="FILE", help="word frequencies as WORD<TAB>COUNT lines "
+                                                      "(default: counted in the reference)")
+    p.add_argument("--ngrams", type=int, default=20, metavar="N", help="n-grams listed per direction")
+    p.add_argument("--sentences", type=int, default=5, metavar="N", help="sentences per metric and direction")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--html", metavar="OUT.html", help="also write a self-contained HTML report")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtworkbench.analysis.compare_systems import compare_systems
+    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.scoring.project_scores import score_project
+
+    if len(args.system) != 2:
+        raise UsageError("give exactly two systems: --system A --system B")
+    if args.ngrams < 1 or args.sentences < 1:
+        raise UsageError("--ngrams and --sentences must be at least 1")
+    project = load_bundle(args.bundle)
+    metrics = args.metric or ["bleu", "chrf"] + [f"ext:{n}" for n in project.external_scores]
+    for s in args.system:
+        if not project.has_system(s):
+            raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
+    scored = score_project(project, metrics, args.system)
+    cmp = compare_systems(project, args.system[0], args.system[1], scored, args.reference, args.freq_file,
+                          args.ngrams, args.sentences)
+    if args.html:
+        from mtworkbench.analysis.compare_html import render_html
+        from mtworkbench.io.atomic import atomic_write_text
+
+        atomic_write_text(args.html, render_html(cmp), keep_backup=False)
+    if args.json:
+        print(json.dumps(cmp.to_json(), ensure_ascii=False))
+        return 0
+    _print_text(cmp)
+    if args.html:
+        print(f"wrote {args.html}")
+    return 0
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+def _print_text(cmp) -> None:
+    a, b = cmp.system_a, cmp.system_b
+    print(f"A = {a}, B = {b}; reference {cmp.reference}; tokenizer {cmp.tokenizer}")
+    for note in cmp.notes:
+        print(f"note: {note}")
+    print("corpus: " + "; ".join(f"{m} {_f(v[0])} vs {_f(v[1])}" for m, v in cmp.corpus.items()))
+    print("\nscore by reference length")
+    for lb in cmp.length_buckets:
+        print(f"  {lb.label:>8} {lb.segments:>6} seg  " + "  ".join(
+            f"{m} {_f(v[0])}/{_f(v[1])}" for m, v in lb.scores.items()))
+    print(f"\nword F-measure by frequency (from {cmp.frequency_source})")
+    for fb in cmp.frequency_buckets:
+        print(f"  {fb.label:>12} {fb.reference_words:>7} words  F {_f(fb.fmeasure[0])} / {_f(fb.fmeasure[1])}")
+    for label, rows in ((a, cmp.ngrams_a), (b, cmp.ngrams_b)):
+        print(f"\nn-grams matched more by {label} (matches A/B, share)")
+        for g in rows:
+            print(f"  {g.ngram}\t{g.matches_a}/{g.matches_b}\t{g.score:.3f}")
+    print("\nsentences that differ most")
+    for d in cmp.differences:
+        print(f"  {d.metric} segment {d.segment}: {_f(d.score_a)} vs {_f(d.score_b)} ({d.difference:+.4f})")
+    if cmp.errors is not None:
+        print("\nhuman error counts by reference length")
+        for eb in cmp.errors:
+            print(f"  {eb.label:>8} " + "  ".join(f"{s} {c[0]}/{c[1]}" for s, c in sorted(eb.counts.items())))
