@@ -200,6 +200,8 @@ class Project:
         # metric, both plain JSON objects owned by their modules.
         self.judge_queues: dict[str, dict[str, Any]] = {}
         self.learned_model: dict[str, Any] | None = None
+        # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
+        self.campaign: Any = None
         self._listeners: list[Callable[[ProjectEvent], None]] = []
         self._ids = itertools.count(1)
         self._reindex()

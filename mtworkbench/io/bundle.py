@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.campaign import campaign_from_json, campaign_to_json
 from mtworkbench.core.model import (
     RATING_RANGE,
     SYSTEM_KINDS,
@@ -109,6 +110,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         },
         "judge_queues": project.judge_queues,
         "learned_model": project.learned_model,
+        # Additive: only campaign bundles and work packages carry it (core.campaign).
+        **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
     }
 
 
@@ -175,7 +178,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     r = _Reader(file)
     r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
            optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
-                     "settings", "judge_queues", "learned_model"})
+                     "settings", "judge_queues", "learned_model", "campaign"})
 
     documents: list[Document] = []
     seen_segments: dict[str, str] = {}
@@ -309,6 +312,8 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     project.judge_queues = queues
     learned = data.get("learned_model")
     project.learned_model = None if learned is None else r.obj(learned, "$.learned_model")
+    if data.get("campaign") is not None:
+        project.campaign = campaign_from_json(data["campaign"], project, file)
     return project
 
 

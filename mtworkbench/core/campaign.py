@@ -1,0 +1,706 @@
+"""Work packages for teams: split a project among people, merge their work back.
+
+A *campaign* hands out *items* - reference segments to annotate (``by="annotator"``)
+or (system, segment, reference) triples to judge (``by="judge"``) - to people.
+``plan_campaign`` draws the assignment from a seed (the same project, people, overlap
+and seed always give the same campaign, id included); a share of the items
+(``overlap``) goes to two people, so their work on those items measures agreement.
+
+``make_package`` builds one person's package: a project holding only that person's
+segments, texts and own earlier work, plus the campaign (``project.campaign``) with
+``package`` naming the person and ``base`` fingerprinting the spans and judgments it
+started with. ``merge_package`` brings a package's spans and judgments back into the
+campaign's project as a three-way merge against that base: new work is added, work
+edited or deleted in the package is applied where the project still has the base
+version, and anything that clashes (the same item changed in two places) is kept in
+the project as it was and listed in ``campaign.conflicts`` with the package's version,
+so no work is lost. Each merge is recorded (who, when, which package, which ids), and a
+package already merged (same content hash) changes nothing.
+
+No Qt and no files here: ``mtworkbench.io.packages`` reads and writes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any
+
+from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.model import (
+    Document,
+    EntitySpan,
+    Judgment,
+    ModelError,
+    Paragraph,
+    Project,
+    Reference,
+    Segment,
+    System,
+)
+
+BY_KINDS = ("annotator", "judge")
+ANNOTATION_PROTOCOL = "entities"
+DEFAULT_JUDGE_PROTOCOL = "ldc"
+
+
+class CampaignError(DataError):
+    """A split or merge cannot be done as asked; the message says why."""
+
+
+# --- values -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CampaignItem:
+    """One unit of work. ``system`` is None for annotation items; ``reference`` is None
+    for a judge item of a segment no reference translates."""
+
+    id: str
+    segment: str
+    reference: str | None
+    system: str | None
+    people: tuple[str, ...]
+
+
+@dataclass
+class MergeRecord:
+    """Provenance of one merged package: who, when, which file, what it brought."""
+
+    package: str
+    person: str
+    sha256: str
+    merged_at: str
+    spans: list[str] = field(default_factory=list)
+    judgments: list[str] = field(default_factory=list)
+    removed_spans: list[str] = field(default_factory=list)
+    removed_judgments: list[str] = field(default_factory=list)
+    conflicts: int = 0
+
+
+@dataclass
+class Conflict:
+    """Work that could not be applied: the package's version, and the project's kept one."""
+
+    kind: str  # "span" or "judgment"
+    package: str
+    person: str
+    reason: str
+    theirs: dict[str, Any] | None
+    kept: dict[str, Any] | None
+
+
+@dataclass
+class Campaign:
+    id: str
+    by: str
+    protocol: str
+    seed: int
+    overlap: float
+    people: list[str]
+    items: list[CampaignItem]
+    package: str | None = None  # the person this package is for; None in the team's project
+    base: dict[str, dict[str, str]] = field(default_factory=lambda: {"spans": {}, "judgments": {}})
+    merges: list[MergeRecord] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    def items_of(self, person: str) -> list[CampaignItem]:
+        return [item for item in self.items if person in item.people]
+
+
+@dataclass(frozen=True)
+class PersonProgress:
+    """Items done / assigned for one person and protocol; ``shared`` items have 2+ people."""
+
+    person: str
+    protocol: str
+    done: int
+    assigned: int
+    shared: int
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.assigned if self.assigned else 1.0
+
+
+@dataclass
+class MergeReport:
+    """What one package brought; ``already_merged`` when its exact content was merged before."""
+
+    package: str
+    person: str
+    already_merged: bool = False
+    added_spans: int = 0
+    changed_spans: int = 0
+    removed_spans: int = 0
+    added_judgments: int = 0
+    changed_judgments: int = 0
+    removed_judgments: int = 0
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    @property
+    def changes(self) -> int:
+        return (self.added_spans + self.changed_spans + self.removed_spans + self.added_judgments
+                + self.changed_judgments + self.removed_judgments)
+
+
+# --- planning ---------------------------------------------------------------------------------
+def parse_overlap(text: str) -> float:
+    """``10%`` or ``0.1`` -> 0.1; anything else is refused."""
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        raise CampaignError(f"overlap must be a share like 10% or 0.1, not {text!r}") from None
+    if not 0 <= value <= 1:
+        raise CampaignError(f"overlap must be between 0% and 100%, not {text!r}")
+    return value
+
+
+def parse_people(text: str) -> list[str]:
+    people = [p.strip() for p in text.split(",")]
+    if not text.strip() or any(not p for p in people):
+        raise CampaignError(f"people must be names separated by commas, not {text!r}")
+    return people
+
+
+def _rng(*parts: object) -> random.Random:
+    # random() alone is stable across Python versions (shuffle/randrange are not promised).
+    digest = hashlib.sha256("\0".join(str(p) for p in parts).encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _shuffle(rng: random.Random, values: list[Any]) -> None:
+    for i in range(len(values) - 1, 0, -1):
+        j = min(int(rng.random() * (i + 1)), i)
+        values[i], values[j] = values[j], values[i]
+
+
+def texts_fingerprint(project: Project) -> str:
+    """A hash of every source, reference and system text (what a package must not change)."""
+    h = hashlib.sha256()
+    for seg in project.segments:
+        h.update(f"S\0{seg.id}\0{seg.source}\0".encode())
+    for ref in project.references:
+        for sid, text in sorted(ref.texts.items()):
+            h.update(f"R\0{ref.id}\0{sid}\0{text}\0".encode())
+    for sys_ in project.systems:
+        for sid, text in sorted(sys_.texts.items()):
+            h.update(f"Y\0{sys_.id}\0{sid}\0{text}\0".encode())
+    return h.hexdigest()
+
+
+def _units(project: Project, by: str, seed: int) -> list[tuple[str, str | None, str | None]]:
+    """(segment, reference, system) of every possible item, in document order."""
+    units: list[tuple[str, str | None, str | None]] = []
+    if by == "annotator":
+        for seg in project.segments:
+            for ref in project.references:
+                if seg.id in ref.texts:
+                    units.append((seg.id, ref.id, None))
+        if not units:
+            raise CampaignError("nothing to annotate: the project has no reference texts")
+        return units
+    if not project.systems:
+        raise CampaignError("nothing to judge: the project has no systems")
+    # One reference per document (as a seed-000 judge saw it), drawn from the seed.
+    refs = [r.id for r in project.references]
+    rng = _rng("campaign-reference", seed)
+    start = {doc.id: (min(int(rng.random() * len(refs)), len(refs) - 1) if refs else 0)
+             for doc in project.documents}
+    for seg in project.segments:
+        first = start[project.document_of(seg.id)]
+        chosen = next((refs[(first + k) % len(refs)] for k in range(len(refs))
+                       if seg.id in project.reference(refs[(first + k) % len(refs)]).texts), None)
+        for sys_ in project.systems:
+            units.append((seg.id, chosen, sys_.id))
+    return units
+
+
+def plan_campaign(project: Project, by: str, people: list[str], overlap: float = 0.0, seed: int = 0,
+                  protocol: str | None = None) -> Campaign:
+    """Assign every item to one person, and ``overlap`` of them to two."""
+    if by not in BY_KINDS:
+        raise CampaignError(f"split by must be one of {', '.join(BY_KINDS)}, not {by!r}")
+    if not people:
+        raise CampaignError("name at least one person")
+    if len(set(people)) != len(people):
+        dup = next(p for p in people if people.count(p) > 1)
+        raise CampaignError(f"person {dup!r} is named twice")
+    if not 0 <= overlap <= 1:
+        raise CampaignError(f"overlap must be between 0 and 1, not {overlap!r}")
+    if overlap > 0 and len(people) < 2:
+        raise CampaignError("overlap needs at least two people")
+    if by == "annotator":
+        protocol = ANNOTATION_PROTOCOL
+    elif not protocol:
+        protocol = DEFAULT_JUDGE_PROTOCOL
+    units = _units(project, by, seed)
+    order = list(range(len(units)))
+    _shuffle(_rng("campaign-order", seed, by, ",".join(people)), order)
+    n_shared = min(len(units), int(round(overlap * len(units))))
+    assigned: dict[int, tuple[str, ...]] = {}
+    n = len(people)
+    for k, index in enumerate(order[:n_shared]):
+        # Pairs walk round the people, so every neighbouring pair shares items.
+        pair = {people[k % n], people[(k + 1) % n]}
+        assigned[index] = tuple(p for p in people if p in pair)
+    for k, index in enumerate(order[n_shared:]):
+        assigned[index] = (people[(k + n_shared) % n],)
+    items = [CampaignItem(f"i{k + 1}", seg, ref, sys_, assigned[k]) for k, (seg, ref, sys_) in enumerate(units)]
+    ident = hashlib.sha256(
+        json.dumps([texts_fingerprint(project), by, protocol, people, overlap, seed]).encode()
+    ).hexdigest()[:16]
+    return Campaign(f"c-{ident}", by, protocol, seed, overlap, list(people), items)
+
+
+# --- packages -------------------------------------------------------------------------------------
+def content_key(thing: EntitySpan | Judgment) -> str:
+    """Everything but the id, canonically: two equal keys are the same piece of work."""
+    data = asdict(thing)
+    data.pop("id")
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def digest(thing: EntitySpan | Judgment) -> str:
+    return hashlib.sha256(content_key(thing).encode("utf-8")).hexdigest()[:16]
+
+
+def make_package(project: Project, campaign: Campaign, person: str) -> Project:
+    """One person's package: their segments, the texts they need and their own earlier work."""
+    if person not in campaign.people:
+        raise CampaignError(f"{person!r} is not one of the campaign's people")
+    mine = campaign.items_of(person)
+    segments = {item.segment for item in mine}
+    documents = []
+    for doc in project.documents:
+        paragraphs = [Paragraph(par.id, [Segment(s.id, s.source) for s in par.segments if s.id in segments])
+                      for par in doc.paragraphs]
+        paragraphs = [p for p in paragraphs if p.segments]
+        if paragraphs:
+            documents.append(Document(doc.id, paragraphs, dict(doc.attributes)))
+    name = f"{project.name} — {person}" if project.name else person
+    package = Project(documents, source_language=project.source_language,
+                      target_language=project.target_language, name=name)
+    package.settings = replace(project.settings, metrics=list(project.settings.metrics),
+                               entity_types=[replace(t) for t in project.settings.entity_types])
+    base: dict[str, dict[str, str]] = {"spans": {}, "judgments": {}}
+    if campaign.by == "annotator":
+        pairs = {(item.reference, item.segment) for item in mine}
+        for ref in project.references:
+            package.add_reference(Reference(ref.id, ref.translator,
+                                            {s: t for s, t in ref.texts.items() if (ref.id, s) in pairs}))
+        for span in project.spans:
+            if (span.reference, span.segment) in pairs and span.annotator == person:
+                package.add_span(span)
+                base["spans"][span.id] = digest(span)
+    else:
+        for ref in project.references:
+            package.add_reference(Reference(ref.id, ref.translator,
+                                            {s: t for s, t in ref.texts.items() if s in segments}))
+        wanted_systems = {item.system for item in mine}
+        for sys_ in project.systems:
+            if sys_.id in wanted_systems:
+                package.add_system(System(sys_.id, sys_.kind, {s: t for s, t in sys_.texts.items() if s in segments}))
+        package.add_judge(person)
+        pairs = {(item.system, item.segment) for item in mine}
+        for j in project.judgments:
+            if j.judge == person and (j.system, j.segment) in pairs:
+                package.add_judgment(j)
+                base["judgments"][j.id] = digest(j)
+        package.judge_queues[person] = _queue_state(package, campaign, mine, person)
+    if package.settings.baseline is not None and not package.has_system(package.settings.baseline):
+        package.settings.baseline = None
+    package.campaign = replace(campaign, package=person, base=base, merges=[], conflicts=[])
+    return package
+
+
+def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem], person: str) -> dict[str, Any]:
+    """The judge's queue (``core.judging`` layout): their items in a seeded order, no repeats."""
+    from mtworkbench.core.judging import QUEUE_FORMAT
+
+    items = [{"system": it.system, "segment": it.segment, "reference": it.reference, "repeat": False,
+              "judgment": None} for it in mine]
+    _shuffle(_rng("campaign-queue", campaign.seed, person), items)
+    return {
+        "format": QUEUE_FORMAT, "seed": campaign.seed, "repeat_share": 0.0, "min_repeat_gap": 5,
+        "reference_mode": "per-document", "reference": None,
+        "systems": sorted({it.system for it in mine if it.system}), "documents": None,
+        "show_source": False, "highlight_overlap": False, "items": items, "position": 0,
+    }
+
+
+# --- merging --------------------------------------------------------------------------------------
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def check_package_texts(project: Project, package: Project, label: str) -> None:
+    """Refuse a package whose source, reference or system texts differ from the project's,
+    naming the first differing segment (in the package's order)."""
+    for ref in package.references:
+        if not project.has_reference(ref.id):
+            raise CampaignError(f"{label}: reference {ref.id!r} is not in the project")
+    for sys_ in package.systems:
+        if not project.has_system(sys_.id):
+            raise CampaignError(f"{label}: system {sys_.id!r} is not in the project")
+    for seg in package.segments:
+        if not project.has_segment(seg.id):
+            raise CampaignError(f"{label}: segment {seg.id!r} is not in the project")
+        if project.segment(seg.id).source != seg.source:
+            raise CampaignError(f"{label}: the source text of segment {seg.id!r} differs from the project's")
+        for ref in package.references:
+            if seg.id in ref.texts and project.reference(ref.id).texts.get(seg.id) != ref.texts[seg.id]:
+                raise CampaignError(
+                    f"{label}: the text of reference {ref.id!r} in segment {seg.id!r} differs from the project's")
+        for sys_ in package.systems:
+            if project.system(sys_.id).texts.get(seg.id) != sys_.texts.get(seg.id):
+                raise CampaignError(
+                    f"{label}: the text of system {sys_.id!r} in segment {seg.id!r} differs from the project's")
+
+
+def _free_id(project: Project, wanted: str, person: str) -> str:
+    def taken(ident: str) -> bool:
+        return ident in project._spans or ident in project._judgments  # one id space, as new_id
+
+    if not taken(wanted):
+        return wanted
+    candidate, k = f"{wanted}-{person}", 2
+    while taken(candidate):
+        candidate, k = f"{wanted}-{person}-{k}", k + 1
+    return candidate
+
+
+def _overlaps(a: EntitySpan, b: EntitySpan) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def merge_package(project: Project, package: Project, label: str, sha256: str,
+                  now: str | None = None) -> MergeReport:
+    """Merge one package into ``project`` (changed in place); see the module docstring."""
+    theirs = getattr(package, "campaign", None)
+    if theirs is None:
+        raise CampaignError(f"{label}: not a work package (it has no campaign)")
+    if theirs.package is None:
+        raise CampaignError(f"{label}: a campaign's merged project, not one person's package")
+    ours = getattr(project, "campaign", None)
+    if ours is None:
+        project.campaign = ours = replace(theirs, package=None, base={"spans": {}, "judgments": {}},
+                                          merges=[], conflicts=[])
+    elif ours.package is not None:
+        raise CampaignError("the project to merge into is itself a package; merge into the team's project")
+    elif ours.id != theirs.id:
+        raise CampaignError(f"{label}: belongs to campaign {theirs.id}, not to this project's campaign {ours.id}")
+    elif ours.items != theirs.items or ours.people != theirs.people:
+        raise CampaignError(f"{label}: its item assignment differs from campaign {ours.id}'s (was it edited?)")
+    check_package_texts(project, package, label)
+    person = theirs.package
+    report = MergeReport(label, person)
+    if any(m.sha256 == sha256 for m in ours.merges):
+        report.already_merged = True
+        return report
+    record = MergeRecord(label.replace("\\", "/").rsplit("/", 1)[-1], person, sha256, now or utc_now())
+
+    def conflict(kind: str, reason: str, mine: Any, kept: Any) -> None:
+        c = Conflict(kind, record.package, person, reason,
+                     None if mine is None else asdict(mine), None if kept is None else asdict(kept))
+        report.conflicts.append(c)
+        ours.conflicts.append(c)
+
+    _merge_spans(project, package, theirs.base.get("spans", {}), person, report, record, conflict)
+    _merge_judgments(project, package, theirs.base.get("judgments", {}), person, report, record, conflict)
+    record.conflicts = len(report.conflicts)
+    ours.merges.append(record)
+    return report
+
+
+def _merge_spans(project, package, base, person, report, record, conflict) -> None:
+    present = {content_key(s) for s in project.spans}
+    package_ids = {s.id for s in package.spans}
+    for sid, was in base.items():
+        if sid in package_ids:
+            continue
+        if sid in project._spans:  # deleted in the package
+            current = project.span(sid)
+            if digest(current) == was:
+                project.remove_span(sid)
+                record.removed_spans.append(sid)
+                report.removed_spans += 1
+            else:
+                conflict("span", "deleted in the package but changed in the project", None, current)
+    for span in package.spans:
+        if content_key(span) in present:
+            continue
+        if span.type not in project.entity_type_names:
+            style = next(t for t in package.settings.entity_types if t.name == span.type)
+            project.set_setting("entity_types", [*project.settings.entity_types, replace(style)])
+        if span.id in base:  # an edit of a span the package started with
+            current = project._spans.get(span.id)
+            if current is None or digest(current) != base[span.id]:
+                conflict("span", "changed in the package and in the project", span, current)
+                continue
+            project.remove_span(span.id)
+            try:
+                project.add_span(span)
+            except ModelError as exc:
+                project.add_span(current)
+                conflict("span", str(exc), span, current)
+                continue
+            record.spans.append(span.id)
+            report.changed_spans += 1
+            present.add(content_key(span))
+            continue
+        clash = [s for s in project.spans_for(span.reference, span.segment, span.annotator) if _overlaps(s, span)]
+        if clash:
+            other = clash[0]
+            conflict("span", f"overlaps the {other.type} span {other.start}-{other.end} of the same annotator "
+                             "already in the project", span, other)
+            continue
+        new = replace(span, id=_free_id(project, span.id, person))
+        try:
+            project.add_span(new)
+        except ModelError as exc:
+            conflict("span", str(exc), span, None)
+            continue
+        record.spans.append(new.id)
+        report.added_spans += 1
+        present.add(content_key(new))
+
+
+def _judgment_key(j: Judgment) -> tuple:
+    return (j.judge, j.system, j.segment, j.reference, protocol_of(j))
+
+
+def _merge_judgments(project, package, base, person, report, record, conflict) -> None:
+    present = {content_key(j) for j in project.judgments}
+    package_ids = {j.id for j in package.judgments}
+    for jid, was in base.items():
+        if jid in package_ids:
+            continue
+        if jid in project._judgments:
+            current = project.judgment(jid)
+            if digest(current) == was:
+                project.remove_judgment(jid)
+                record.removed_judgments.append(jid)
+                report.removed_judgments += 1
+            else:
+                conflict("judgment", "deleted in the package but changed in the project", None, current)
+    # Judgments of the same item by the same judge that came from elsewhere (another package,
+    # or the project itself) clash with new ones from this package; this package's own repeats do not.
+    elsewhere: dict[tuple, Judgment] = {}
+    for j in project.judgments:
+        if j.id not in base:
+            elsewhere.setdefault(_judgment_key(j), j)
+    for j in package.judgments:
+        if content_key(j) in present:
+            continue
+        if j.judge not in project.judges:
+            project.add_judge(j.judge)
+        if j.id in base:
+            current = project._judgments.get(j.id)
+            if current is None or digest(current) != base[j.id]:
+                conflict("judgment", "changed in the package and in the project", j, current)
+                continue
+            try:
+                project.replace_judgment(j)
+            except ModelError as exc:
+                conflict("judgment", str(exc), j, current)
+                continue
+            record.judgments.append(j.id)
+            report.changed_judgments += 1
+            present.add(content_key(j))
+            continue
+        other = elsewhere.get(_judgment_key(j))
+        if other is not None:
+            conflict("judgment", f"judge {j.judge!r} rated this item differently elsewhere "
+                                 f"(judgment {other.id!r} kept)", j, other)
+            continue
+        new = replace(j, id=_free_id(project, j.id, person))
+        try:
+            project.add_judgment(new)
+        except ModelError as exc:
+            conflict("judgment", str(exc), j, None)
+            continue
+        record.judgments.append(new.id)
+        report.added_judgments += 1
+        present.add(content_key(new))
+
+
+# --- progress -------------------------------------------------------------------------------------
+def protocol_of(j: Judgment) -> str:
+    """The judgment's protocol (the field where the model has one, else from its values)."""
+    protocol = getattr(j, "protocol", "")
+    if protocol:
+        return protocol
+    if j.adequacy is not None or j.fluency is not None:
+        return "ldc"
+    return (j.scale or "score").lower()
+
+
+def campaign_progress(project: Project) -> list[PersonProgress]:
+    """Per person and protocol: items done / assigned. A package counts its own person only.
+
+    An annotation item is done once its person marked an entity in it; a judge item once
+    its person's judgment of that system and segment exists (per protocol).
+    """
+    campaign = getattr(project, "campaign", None)
+    if campaign is None:
+        raise CampaignError("the project is not part of a campaign (split it into packages first)")
+    people = [campaign.package] if campaign.package else campaign.people
+    rows: list[PersonProgress] = []
+    if campaign.by == "annotator":
+        marked = {(s.annotator, s.reference, s.segment) for s in project.spans}
+        for person in people:
+            mine = campaign.items_of(person)
+            done = sum((person, it.reference, it.segment) in marked for it in mine)
+            rows.append(PersonProgress(person, campaign.protocol, done, len(mine),
+                                       sum(len(it.people) > 1 for it in mine)))
+        return rows
+    rated: dict[tuple[str, str, str], set[str]] = {}
+    for j in project.judgments:
+        rated.setdefault((j.judge, j.system, j.segment), set()).add(protocol_of(j))
+    for person in people:
+        mine = campaign.items_of(person)
+        shared = sum(len(it.people) > 1 for it in mine)
+        protocols = {campaign.protocol}
+        for it in mine:
+            protocols |= rated.get((person, it.system, it.segment), set())
+        for protocol in [campaign.protocol, *sorted(protocols - {campaign.protocol})]:
+            done = sum(protocol in rated.get((person, it.system, it.segment), ()) for it in mine)
+            rows.append(PersonProgress(person, protocol, done, len(mine), shared))
+    return rows
+
+
+# --- JSON (the bundle's additive "campaign" key) ---------------------------------------------------
+def campaign_to_json(campaign: Campaign) -> dict[str, Any]:
+    return {
+        "id": campaign.id,
+        "by": campaign.by,
+        "protocol": campaign.protocol,
+        "seed": campaign.seed,
+        "overlap": campaign.overlap,
+        "people": list(campaign.people),
+        "package": campaign.package,
+        "items": [{"id": it.id, "segment": it.segment, "reference": it.reference, "system": it.system,
+                   "people": list(it.people)} for it in campaign.items],
+        "base": {"spans": dict(campaign.base.get("spans", {})),
+                 "judgments": dict(campaign.base.get("judgments", {}))},
+        "merges": [asdict(m) for m in campaign.merges],
+        "conflicts": [asdict(c) for c in campaign.conflicts],
+    }
+
+
+def campaign_from_json(value: Any, project: Project, file: str | None = None) -> Campaign:
+    """Validate the bundle's ``campaign`` object against the loaded project."""
+    path = "$.campaign"
+
+    def fail(message: str, where: str) -> None:
+        raise BundleError(message, where, file)
+
+    def obj(v: Any, where: str, required: set[str], optional: set[str] = frozenset()) -> dict[str, Any]:
+        if not isinstance(v, dict):
+            fail("expected an object", where)
+        for key in sorted(required - set(v)):
+            fail(f"missing field {key!r}", where)
+        for key in sorted(set(v) - required - set(optional)):
+            fail(f"unknown field {key!r}", f"{where}.{key}")
+        return v
+
+    def text(v: Any, where: str, optional: bool = False) -> str | None:
+        if v is None and optional:
+            return None
+        if not isinstance(v, str) or not v.strip():
+            fail("expected a non-empty string" + (" or null" if optional else ""), where)
+        return v
+
+    def strings(v: Any, where: str) -> list[str]:
+        if not isinstance(v, list):
+            fail("expected a list", where)
+        return [text(x, f"{where}[{i}]") for i, x in enumerate(v)]
+
+    data = obj(value, path, {"id", "by", "protocol", "seed", "overlap", "people", "items"},
+               {"package", "base", "merges", "conflicts"})
+    by = text(data["by"], f"{path}.by")
+    if by not in BY_KINDS:
+        fail(f"expected one of {', '.join(BY_KINDS)}, found {by!r}", f"{path}.by")
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        fail("expected an integer", f"{path}.seed")
+    overlap = data["overlap"]
+    if isinstance(overlap, bool) or not isinstance(overlap, (int, float)) or not 0 <= overlap <= 1:
+        fail("expected a number from 0 to 1", f"{path}.overlap")
+    people = strings(data["people"], f"{path}.people")
+    if not people or len(set(people)) != len(people):
+        fail("expected one or more distinct names", f"{path}.people")
+    package = text(data.get("package"), f"{path}.package", optional=True)
+    if package is not None and package not in people:
+        fail(f"package person {package!r} is not one of the people", f"{path}.package")
+    if not isinstance(data["items"], list):
+        fail("expected a list", f"{path}.items")
+    items: list[CampaignItem] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(data["items"]):
+        ip = f"{path}.items[{i}]"
+        obj(raw, ip, {"id", "segment", "reference", "system", "people"})
+        ident = text(raw["id"], f"{ip}.id")
+        if ident in seen:
+            fail(f"duplicate item id {ident!r}", f"{ip}.id")
+        seen.add(ident)
+        item = CampaignItem(ident, text(raw["segment"], f"{ip}.segment"),
+                            text(raw["reference"], f"{ip}.reference", optional=True),
+                            text(raw["system"], f"{ip}.system", optional=True),
+                            tuple(strings(raw["people"], f"{ip}.people")))
+        if not item.people or any(p not in people for p in item.people):
+            fail("expected one or more of the campaign's people", f"{ip}.people")
+        if (by == "annotator") != (item.system is None) or (by == "annotator" and item.reference is None):
+            fail(f"an item of a {by} campaign needs " + ("a reference and no system" if by == "annotator"
+                                                          else "a system"), ip)
+        # Every item of the team's project, and every item of a package's own person, must exist.
+        if package is None or package in item.people:
+            if not project.has_segment(item.segment):
+                fail(f"unknown segment {item.segment!r}", f"{ip}.segment")
+            if item.reference is not None and not project.has_reference(item.reference):
+                fail(f"unknown reference {item.reference!r}", f"{ip}.reference")
+            if item.system is not None and not project.has_system(item.system):
+                fail(f"unknown system {item.system!r}", f"{ip}.system")
+        items.append(item)
+    base_raw = obj(data.get("base", {"spans": {}, "judgments": {}}), f"{path}.base", set(), {"spans", "judgments"})
+    base: dict[str, dict[str, str]] = {}
+    for kind in ("spans", "judgments"):
+        entries = base_raw.get(kind, {})
+        if not isinstance(entries, dict):
+            fail("expected an object", f"{path}.base.{kind}")
+        for k, v in entries.items():
+            text(v, f"{path}.base.{kind}.{k}")
+        base[kind] = dict(entries)
+    merges = []
+    for i, raw in enumerate(data.get("merges", []) if isinstance(data.get("merges", []), list) else fail(
+            "expected a list", f"{path}.merges") or []):
+        mp = f"{path}.merges[{i}]"
+        obj(raw, mp, {"package", "person", "sha256", "merged_at"},
+            {"spans", "judgments", "removed_spans", "removed_judgments", "conflicts"})
+        conflicts = raw.get("conflicts", 0)
+        if isinstance(conflicts, bool) or not isinstance(conflicts, int):
+            fail("expected an integer", f"{mp}.conflicts")
+        merges.append(MergeRecord(
+            text(raw["package"], f"{mp}.package"), text(raw["person"], f"{mp}.person"),
+            text(raw["sha256"], f"{mp}.sha256"), text(raw["merged_at"], f"{mp}.merged_at"),
+            *(strings(raw.get(k, []), f"{mp}.{k}") for k in ("spans", "judgments", "removed_spans",
+                                                            "removed_judgments")),
+            conflicts))
+    conflicts_out = []
+    raw_conflicts = data.get("conflicts", [])
+    if not isinstance(raw_conflicts, list):
+        fail("expected a list", f"{path}.conflicts")
+    for i, raw in enumerate(raw_conflicts):
+        cp = f"{path}.conflicts[{i}]"
+        obj(raw, cp, {"kind", "package", "person", "reason", "theirs", "kept"})
+        for k in ("theirs", "kept"):
+            if raw[k] is not None and not isinstance(raw[k], dict):
+                fail("expected an object or null", f"{cp}.{k}")
+        conflicts_out.append(Conflict(text(raw["kind"], f"{cp}.kind"), text(raw["package"], f"{cp}.package"),
+                                      text(raw["person"], f"{cp}.person"), text(raw["reason"], f"{cp}.reason"),
+                                      raw["theirs"], raw["kept"]))
+    return Campaign(text(data["id"], f"{path}.id"), by, text(data["protocol"], f"{path}.protocol"), seed,
+                    float(overlap), people, items, package, base, merges, conflicts_out)
