@@ -12,8 +12,8 @@ from pathlib import Path
 
 
 def _arguments(argv: list[str]) -> list[str]:
-    if len(argv) == 1 and argv[0].lower().endswith(".json") and Path(argv[0]).is_file():
-        return ["gui", argv[0]]
+    if argv and argv[0].lower().endswith(".json") and Path(argv[0]).is_file():
+        return ["gui", *argv]
     return argv
 
 
