@@ -255,3 +255,22 @@ def test_progress_per_person_and_protocol():
     assert rows[("alice", "ldc")] == (1, len(campaign.items_of("alice")))
     assert rows[("alice", "da")][0] == 1
     assert rows[("bob", "ldc")] == (0, len(campaign.items_of("bob")))
+
+
+def test_judge_package_queue_resumes_and_its_judgments_merge():
+    from mtworkbench.core.judging import JudgeSession, apply_judgment
+
+    project = small_project(1, 3, 1, 2)
+    campaign = plan_campaign(project, "judge", ["alice", "bob"], overlap=0.5, seed=4)
+    package = roundtrip(make_package(project, campaign, "alice"))
+    session = JudgeSession(package, "alice")
+    assert session.total == len(campaign.items_of("alice"))
+    item = session.current
+    judgment = session.submit(4, 2)
+    apply_judgment(package, judgment)
+    assert (judgment.system, judgment.segment, judgment.reference) == (item.system, item.segment, item.reference)
+    merged = roundtrip(project)
+    report = merge_package(merged, roundtrip(package), "alice.mtwb.json", "1")
+    assert report.added_judgments == 1
+    rows = {r.person: r.done for r in campaign_progress(merged)}
+    assert rows == {"alice": 1, "bob": 0}
