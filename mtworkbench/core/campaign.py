@@ -14,8 +14,10 @@ campaign's project as a three-way merge against that base: new work is added, wo
 edited or deleted in the package is applied where the project still has the base
 version, and anything that clashes (the same item changed in two places) is kept in
 the project as it was and listed in ``campaign.conflicts`` with the package's version,
-so no work is lost. Each merge is recorded (who, when, which package, which ids), and a
-package already merged (same content hash) changes nothing.
+so no work is lost. Each merge is recorded (who, when, which package, which ids, and what
+each of the package's items became in the project), and a package already merged (same
+content hash) changes nothing; a package sent again after more work merges against what its
+person handed in last, so their own edits apply as edits.
 
 No Qt and no files here: ``mtworkbench.io.packages`` reads and writes them.
 """
@@ -77,6 +79,8 @@ class MergeRecord:
     removed_spans: list[str] = field(default_factory=list)
     removed_judgments: list[str] = field(default_factory=list)
     conflicts: int = 0
+    # kind -> package id -> [project id, digest]: what this merge made of the package's work.
+    sources: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -406,125 +410,146 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
         c = Conflict(kind, record.package, person, reason,
                      None if mine is None else asdict(mine), None if kept is None else asdict(kept))
         report.conflicts.append(c)
-        ours.conflicts.append(c)
+        if not any((o.kind, o.person, o.reason, o.theirs, o.kept) == (c.kind, c.person, c.reason, c.theirs, c.kept)
+                   for o in ours.conflicts):
+            ours.conflicts.append(c)
 
-    _merge_spans(project, package, theirs.base.get("spans", {}), person, report, record, conflict)
-    _merge_judgments(project, package, theirs.base.get("judgments", {}), person, report, record, conflict)
+    for kind in ("spans", "judgments"):
+        _merge_kind(_SPANS if kind == "spans" else _JUDGMENTS, project, package,
+                    _effective_base(theirs, ours, person, kind), person, report, record, conflict)
     record.conflicts = len(report.conflicts)
     ours.merges.append(record)
     return report
 
 
-def _merge_spans(project, package, base, person, report, record, conflict) -> None:
-    present = {content_key(s) for s in project.spans}
-    package_ids = {s.id for s in package.spans}
-    for sid, was in base.items():
-        if sid in package_ids:
+def _effective_base(theirs: Campaign, ours: Campaign, person: str, kind: str) -> dict[str, tuple[str, str]]:
+    """Package id -> (project id, digest) of the work this package's person last handed in:
+    what the package started with, updated by every earlier merge of the same person's work,
+    so a package sent again after more work merges as edits, not as conflicts."""
+    base = {ident: (ident, was) for ident, was in theirs.base.get(kind, {}).items()}
+    for m in ours.merges:
+        if m.person == person:
+            for package_id, (project_id, was) in m.sources.get(kind, {}).items():
+                base[package_id] = (project_id, was)
+            for project_id in (m.removed_spans if kind == "spans" else m.removed_judgments):
+                base = {k: v for k, v in base.items() if v[0] != project_id}
+    return base
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """How one kind of work (spans or judgments) is read and changed in a project."""
+
+    name: str
+    noun: str
+    items: Any  # project -> list
+    get: Any  # (project, id) -> item | None
+    add: Any
+    remove: Any
+
+
+_SPANS = _Kind("spans", "span", lambda p: p.spans, lambda p, i: p._spans.get(i),
+               lambda p, x: p.add_span(x), lambda p, i: p.remove_span(i))
+_JUDGMENTS = _Kind("judgments", "judgment", lambda p: p.judgments, lambda p, i: p._judgments.get(i),
+                   lambda p, x: p.add_judgment(x), lambda p, i: p.remove_judgment(i))
+
+
+def _merge_kind(kind: _Kind, project, package, base, person, report, record, conflict) -> None:
+    # content -> project ids; an id is "claimed" once it stands for one item of this package, so
+    # two equal items in one package stay two, while equal work from elsewhere is not doubled.
+    present: dict[str, list[str]] = {}
+    for x in kind.items(project):
+        present.setdefault(content_key(x), []).append(x.id)
+    claimed = {project_id for project_id, _ in base.values()}
+    theirs = kind.items(package)
+    package_ids = {x.id for x in theirs}
+    sources = record.sources.setdefault(kind.name, {})
+    removed = record.removed_spans if kind is _SPANS else record.removed_judgments
+    for package_id, (project_id, was) in base.items():
+        if package_id in package_ids:
             continue
-        if sid in project._spans:  # deleted in the package
-            current = project.span(sid)
-            if digest(current) == was:
-                project.remove_span(sid)
-                record.removed_spans.append(sid)
-                report.removed_spans += 1
-            else:
-                conflict("span", "deleted in the package but changed in the project", None, current)
-    for span in package.spans:
-        if content_key(span) in present:
+        current = kind.get(project, project_id)  # deleted in the package
+        if current is None:
             continue
-        if span.type not in project.entity_type_names:
-            style = next(t for t in package.settings.entity_types if t.name == span.type)
+        if digest(current) == was:
+            kind.remove(project, project_id)
+            removed.append(project_id)
+            setattr(report, f"removed_{kind.name}", getattr(report, f"removed_{kind.name}") + 1)
+        else:
+            conflict(kind.noun, "deleted in the package but changed in the project", None, current)
+    # This person's own earlier work is not "elsewhere": a repeat rating or a re-sent package is no clash.
+    own = {project_id for project_id, _ in base.values()}
+    elsewhere: dict[tuple, Judgment] = {}
+    if kind is _JUDGMENTS:
+        for j in project.judgments:
+            if j.id not in own:
+                elsewhere.setdefault(_judgment_key(j), j)
+    for item in theirs:
+        key = content_key(item)
+        if item.id in base and digest(item) == base[item.id][1]:
+            continue  # unchanged since the project last had it
+        if item.id in base:
+            current = kind.get(project, base[item.id][0])
+            if current is not None and content_key(current) == key:
+                continue  # the project has this very change already
+        else:
+            same = [i for i in present.get(key, []) if i not in claimed]
+            if same:
+                claimed.add(same[0])
+                sources[item.id] = [same[0], digest(item)]
+                continue
+        if kind is _SPANS and item.type not in project.entity_type_names:
+            style = next(t for t in package.settings.entity_types if t.name == item.type)
             project.set_setting("entity_types", [*project.settings.entity_types, replace(style)])
-        if span.id in base:  # an edit of a span the package started with
-            current = project._spans.get(span.id)
-            if current is None or digest(current) != base[span.id]:
-                conflict("span", "changed in the package and in the project", span, current)
+        if kind is _JUDGMENTS and item.judge not in project.judges:
+            project.add_judge(item.judge)
+        if item.id in base:  # an edit of work the project has from this person
+            project_id, was = base[item.id]
+            current = kind.get(project, project_id)
+            if current is None or digest(current) != was:
+                conflict(kind.noun, "changed in the package and in the project", item, current)
                 continue
-            project.remove_span(span.id)
+            changed = replace(item, id=project_id)
+            kind.remove(project, project_id)
             try:
-                project.add_span(span)
+                kind.add(project, changed)
             except ModelError as exc:
-                project.add_span(current)
-                conflict("span", str(exc), span, current)
+                kind.add(project, current)
+                conflict(kind.noun, str(exc), item, current)
                 continue
-            record.spans.append(span.id)
-            report.changed_spans += 1
-            present.add(content_key(span))
+            getattr(record, kind.name).append(project_id)
+            sources[item.id] = [project_id, digest(changed)]
+            setattr(report, f"changed_{kind.name}", getattr(report, f"changed_{kind.name}") + 1)
             continue
-        clash = [s for s in project.spans_for(span.reference, span.segment, span.annotator) if _overlaps(s, span)]
-        if clash:
-            other = clash[0]
-            conflict("span", f"overlaps the {other.type} span {other.start}-{other.end} of the same annotator "
-                             "already in the project", span, other)
-            continue
-        new = replace(span, id=_free_id(project, span.id, person))
+        if kind is _SPANS:
+            clash = [s for s in project.spans_for(item.reference, item.segment, item.annotator)
+                     if _overlaps(s, item)]
+            if clash:
+                other = clash[0]
+                conflict("span", f"overlaps the {other.type} span {other.start}-{other.end} of the same "
+                                 "annotator already in the project", item, other)
+                continue
+        else:
+            other = elsewhere.get(_judgment_key(item))
+            if other is not None:
+                conflict("judgment", f"judge {item.judge!r} rated this item differently elsewhere "
+                                     f"(judgment {other.id!r} kept)", item, other)
+                continue
+        new = replace(item, id=_free_id(project, item.id, person))
         try:
-            project.add_span(new)
+            kind.add(project, new)
         except ModelError as exc:
-            conflict("span", str(exc), span, None)
+            conflict(kind.noun, str(exc), item, None)
             continue
-        record.spans.append(new.id)
-        report.added_spans += 1
-        present.add(content_key(new))
+        getattr(record, kind.name).append(new.id)
+        sources[item.id] = [new.id, digest(new)]
+        setattr(report, f"added_{kind.name}", getattr(report, f"added_{kind.name}") + 1)
+        claimed.add(new.id)
+        present.setdefault(key, []).append(new.id)
 
 
 def _judgment_key(j: Judgment) -> tuple:
     return (j.judge, j.system, j.segment, j.reference, protocol_of(j))
-
-
-def _merge_judgments(project, package, base, person, report, record, conflict) -> None:
-    present = {content_key(j) for j in project.judgments}
-    package_ids = {j.id for j in package.judgments}
-    for jid, was in base.items():
-        if jid in package_ids:
-            continue
-        if jid in project._judgments:
-            current = project.judgment(jid)
-            if digest(current) == was:
-                project.remove_judgment(jid)
-                record.removed_judgments.append(jid)
-                report.removed_judgments += 1
-            else:
-                conflict("judgment", "deleted in the package but changed in the project", None, current)
-    # Judgments of the same item by the same judge that came from elsewhere (another package,
-    # or the project itself) clash with new ones from this package; this package's own repeats do not.
-    elsewhere: dict[tuple, Judgment] = {}
-    for j in project.judgments:
-        if j.id not in base:
-            elsewhere.setdefault(_judgment_key(j), j)
-    for j in package.judgments:
-        if content_key(j) in present:
-            continue
-        if j.judge not in project.judges:
-            project.add_judge(j.judge)
-        if j.id in base:
-            current = project._judgments.get(j.id)
-            if current is None or digest(current) != base[j.id]:
-                conflict("judgment", "changed in the package and in the project", j, current)
-                continue
-            try:
-                project.replace_judgment(j)
-            except ModelError as exc:
-                conflict("judgment", str(exc), j, current)
-                continue
-            record.judgments.append(j.id)
-            report.changed_judgments += 1
-            present.add(content_key(j))
-            continue
-        other = elsewhere.get(_judgment_key(j))
-        if other is not None:
-            conflict("judgment", f"judge {j.judge!r} rated this item differently elsewhere "
-                                 f"(judgment {other.id!r} kept)", j, other)
-            continue
-        new = replace(j, id=_free_id(project, j.id, person))
-        try:
-            project.add_judgment(new)
-        except ModelError as exc:
-            conflict("judgment", str(exc), j, None)
-            continue
-        record.judgments.append(new.id)
-        report.added_judgments += 1
-        present.add(content_key(new))
 
 
 # --- progress -------------------------------------------------------------------------------------
@@ -679,7 +704,14 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
             "expected a list", f"{path}.merges") or []):
         mp = f"{path}.merges[{i}]"
         obj(raw, mp, {"package", "person", "sha256", "merged_at"},
-            {"spans", "judgments", "removed_spans", "removed_judgments", "conflicts"})
+            {"spans", "judgments", "removed_spans", "removed_judgments", "conflicts", "sources"})
+        sources = obj(raw.get("sources", {}), f"{mp}.sources", set(), {"spans", "judgments"})
+        for kind, entries in sources.items():
+            if not isinstance(entries, dict):
+                fail("expected an object", f"{mp}.sources.{kind}")
+            for k, v in entries.items():
+                if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)):
+                    fail("expected [project id, digest]", f"{mp}.sources.{kind}.{k}")
         conflicts = raw.get("conflicts", 0)
         if isinstance(conflicts, bool) or not isinstance(conflicts, int):
             fail("expected an integer", f"{mp}.conflicts")
@@ -688,7 +720,7 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
             text(raw["sha256"], f"{mp}.sha256"), text(raw["merged_at"], f"{mp}.merged_at"),
             *(strings(raw.get(k, []), f"{mp}.{k}") for k in ("spans", "judgments", "removed_spans",
                                                             "removed_judgments")),
-            conflicts))
+            conflicts, {k: {i: list(v) for i, v in e.items()} for k, e in sources.items()}))
     conflicts_out = []
     raw_conflicts = data.get("conflicts", [])
     if not isinstance(raw_conflicts, list):

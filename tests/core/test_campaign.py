@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -135,6 +136,10 @@ def _add_random_work(package: Project, person: str, data) -> None:
     if person not in package.judges:
         package.add_judge(person)
     for _ in range(data.draw(st.integers(0, 4), label="n judgments")):
+        if package.judgments and data.draw(st.booleans(), label="same again"):
+            # Equal values twice (a repeat rated alike): two judgments, both must come back.
+            package.add_judgment(replace(package.judgments[-1], id=package.new_id("j")))
+            continue
         seg = data.draw(st.sampled_from(segs))
         package.add_judgment(Judgment(
             package.new_id("j"), person, data.draw(st.sampled_from([s.id for s in package.systems])), seg,
@@ -274,3 +279,26 @@ def test_judge_package_queue_resumes_and_its_judgments_merge():
     assert report.added_judgments == 1
     rows = {r.person: r.done for r in campaign_progress(merged)}
     assert rows == {"alice": 1, "bob": 0}
+
+
+def test_a_package_sent_again_after_more_work_merges_as_edits():
+    project = small_project(1, 3, 1, 2)
+    campaign = plan_campaign(project, "annotator", ["alice", "bob"], seed=0)
+    package = roundtrip(make_package(project, campaign, "alice"))
+    item = campaign.items_of("alice")[0]
+    package.add_span(EntitySpan("e1", item.reference, item.segment, 0, 9, "PERSON", "alice"))
+    merged = roundtrip(project)
+    merge_package(merged, roundtrip(package), "alice.mtwb.json", "v1")
+    # alice keeps working on the same file: she retypes her entity and adds another.
+    package.set_span_type("e1", "DATE")
+    package.add_span(EntitySpan("e2", item.reference, item.segment, 10, 12, "MONEY", "alice"))
+    report = merge_package(merged, roundtrip(package), "alice.mtwb.json", "v2")
+    assert (report.changed_spans, report.added_spans, report.conflicts) == (1, 1, [])
+    assert sorted(s.type for s in merged.spans) == ["DATE", "MONEY"]
+    # ... and deletes the first one.
+    package.remove_span("e1")
+    report = merge_package(roundtrip(merged), roundtrip(package), "alice.mtwb.json", "v3")
+    merged = roundtrip(merged)
+    report = merge_package(merged, roundtrip(package), "alice.mtwb.json", "v3")
+    assert (report.removed_spans, report.conflicts) == (1, [])
+    assert [s.type for s in merged.spans] == ["MONEY"]
