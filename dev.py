@@ -49,6 +49,8 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
+    if command == "build" and "--check" in rest:  # checking a built app needs no set-up
+        return subprocess.call([sys.executable, str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     setup()
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:

@@ -105,7 +105,8 @@ def test_package_holds_only_the_persons_items_and_own_work():
 def test_overlap_parsing():
     assert parse_overlap("10%") == pytest.approx(0.1)
     assert parse_overlap("0.25") == 0.25
-    for bad in ("ten", "150%", "-1"):
+    assert parse_overlap("10") == pytest.approx(0.1)
+    for bad in ("ten", "150%", "-1", "101"):
         with pytest.raises(CampaignError):
             parse_overlap(bad)
     with pytest.raises(CampaignError, match="two people"):
