@@ -554,6 +554,17 @@ def _judgment_key(j: Judgment) -> tuple:
     return (j.judge, j.system, j.segment, j.reference, protocol_of(j))
 
 
+def shared_segments(project: Project, reference: str, a: str, b: str) -> list[str] | None:
+    """The segments of ``reference`` an annotation campaign gave to both ``a`` and ``b`` (their
+    overlap, where agreement means something), in document order; None when the project has
+    no such campaign or either is not one of its people (then every segment counts)."""
+    campaign = getattr(project, "campaign", None)
+    if campaign is None or campaign.by != "annotator" or a not in campaign.people or b not in campaign.people:
+        return None
+    both = {it.segment for it in campaign.items if it.reference == reference and a in it.people and b in it.people}
+    return [sid for sid in project.segment_ids if sid in both]
+
+
 # --- progress -------------------------------------------------------------------------------------
 def protocol_of(j: Judgment) -> str:
     """The judgment's protocol (the field where the model has one, else from its values)."""

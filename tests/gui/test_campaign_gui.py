@@ -133,3 +133,37 @@ def test_opening_a_package_works_as_its_person(qtbot, demo_copy, tmp_path):
     result = split_project(load_bundle(demo_copy), "judge", ["alice", "bob"], tmp_path / "j", seed=1)
     assert window.open_path(result.packages["alice"])
     assert window.workspaces["Judge"].judge == "alice"
+
+
+def test_compare_annotators_uses_the_campaigns_shared_segments(qtbot, demo_copy, tmp_path, screenshot_dir):
+    from mtworkbench.core.model import EntitySpan
+    from mtworkbench.io.packages import split_project
+
+    result = split_project(load_bundle(demo_copy), "annotator", ["alice", "bob"], tmp_path / "a", 0.2, seed=3)
+    campaign = result.campaign
+    # Each marks the first word of every item as a PERSON: identical on the shared items, and
+    # each alone on their other items (which must not count as disagreement).
+    for person, path in result.packages.items():
+        package = load_bundle(path)
+        for item in campaign.items_of(person):
+            text = package.reference_text(item.reference, item.segment)
+            package.add_span(EntitySpan(package.new_id("e"), item.reference, item.segment, 0,
+                                        len(text.split()[0]), "PERSON", person))
+        save_bundle(package, path)
+    window = open_window(qtbot, demo_copy)
+    menu_action(window, "File", "Merge packages…").trigger()
+    window.merge_dialog.add_packages(result.packages.values())
+    qtbot.mouseClick(window.merge_dialog.merge_button, Qt.MouseButton.LeftButton)
+    annotate = window.workspaces["Annotate"]
+    window.tabs.setCurrentWidget(annotate)
+    annotate.tabs.setCurrentWidget(annotate.comparison)
+    view = annotate.comparison
+    reference = annotate.reference
+    view.annotator_a.setCurrentText("alice")
+    view.annotator_b.setCurrentText("bob")
+    view.refresh()
+    shared = [it.segment for it in campaign.items
+              if it.reference == reference and {"alice", "bob"} <= set(it.people)]
+    assert shared and view.comparison.segments == [s for s in window.session.project.segment_ids if s in shared]
+    assert view.comparison.f1 == 1.0 and view.comparison.kappa == 1.0
+    window.grab().save(str(screenshot_dir / "campaign-compare-annotators.png"))
