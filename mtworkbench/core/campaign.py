@@ -108,6 +108,8 @@ class Campaign:
     base: dict[str, dict[str, str]] = field(default_factory=lambda: {"spans": {}, "judgments": {}})
     merges: list[MergeRecord] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
+    # person -> item ids they marked done with nothing to add (a segment without entities).
+    done: dict[str, list[str]] = field(default_factory=dict)
 
     def items_of(self, person: str) -> list[CampaignItem]:
         return [item for item in self.items if person in item.people]
@@ -141,12 +143,13 @@ class MergeReport:
     added_judgments: int = 0
     changed_judgments: int = 0
     removed_judgments: int = 0
+    done_marks: int = 0
     conflicts: list[Conflict] = field(default_factory=list)
 
     @property
     def changes(self) -> int:
         return (self.added_spans + self.changed_spans + self.removed_spans + self.added_judgments
-                + self.changed_judgments + self.removed_judgments)
+                + self.changed_judgments + self.removed_judgments + self.done_marks)
 
 
 # --- planning ---------------------------------------------------------------------------------
@@ -318,7 +321,8 @@ def make_package(project: Project, campaign: Campaign, person: str) -> Project:
         package.judge_queues[person] = _queue_state(package, campaign, mine, person)
     if package.settings.baseline is not None and not package.has_system(package.settings.baseline):
         package.settings.baseline = None
-    package.campaign = replace(campaign, package=person, base=base, merges=[], conflicts=[])
+    package.campaign = replace(campaign, package=person, base=base, merges=[], conflicts=[],
+                               done={person: list(campaign.done[person])} if campaign.done.get(person) else {})
     return package
 
 
@@ -393,7 +397,7 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
     ours = getattr(project, "campaign", None)
     if ours is None:
         project.campaign = ours = replace(theirs, package=None, base={"spans": {}, "judgments": {}},
-                                          merges=[], conflicts=[])
+                                          merges=[], conflicts=[], done={})
     elif ours.package is not None:
         raise CampaignError("the project to merge into is itself a package; merge into the team's project")
     elif ours.id != theirs.id:
@@ -419,6 +423,14 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
     for kind in ("spans", "judgments"):
         _merge_kind(_SPANS if kind == "spans" else _JUDGMENTS, project, package,
                     _effective_base(theirs, ours, person, kind), person, report, record, conflict)
+    # The package is its person's word on which of their items they marked done.
+    marks = [i for i in theirs.done.get(person, []) if any(it.id == i for it in ours.items_of(person))]
+    if marks != ours.done.get(person, []):
+        report.done_marks = len(set(marks) ^ set(ours.done.get(person, [])))
+        if marks:
+            ours.done[person] = marks
+        else:
+            ours.done.pop(person, None)
     record.conflicts = len(report.conflicts)
     ours.merges.append(record)
     return report
@@ -576,11 +588,42 @@ def protocol_of(j: Judgment) -> str:
     return (j.scale or "score").lower()
 
 
+def set_item_done(project: Project, person: str, item_id: str, done: bool) -> bool:
+    """Mark (or unmark) one of ``person``'s items done although it holds no work (e.g. a
+    segment without entities); returns the old state, so the call is its own inverse."""
+    campaign = getattr(project, "campaign", None)
+    if campaign is None:
+        raise CampaignError("the project is not part of a campaign")
+    item = next((it for it in campaign.items if it.id == item_id), None)
+    if item is None or person not in item.people:
+        raise CampaignError(f"item {item_id!r} is not assigned to {person!r}")
+    marks = campaign.done.setdefault(person, [])
+    old = item_id in marks
+    if done and not old:
+        order = {it.id: k for k, it in enumerate(campaign.items)}
+        marks.append(item_id)
+        marks.sort(key=order.get)
+    elif old and not done:
+        marks.remove(item_id)
+    if not marks:
+        campaign.done.pop(person, None)
+    return old
+
+
+def item_has_work(project: Project, item: CampaignItem, person: str) -> bool:
+    """The person's spans (annotation) or judgments (judging) exist for the item."""
+    if item.system is None:
+        return bool(project.spans_for(item.reference, item.segment, person))
+    return any(j.judge == person and j.system == item.system and j.segment == item.segment
+               for j in project.judgments)
+
+
 def campaign_progress(project: Project) -> list[PersonProgress]:
     """Per person and protocol: items done / assigned. A package counts its own person only.
 
     An annotation item is done once its person marked an entity in it; a judge item once
-    its person's judgment of that system and segment exists (per protocol).
+    its person's judgment of that system and segment exists (per protocol); either, too,
+    once its person marked it done with nothing to add (``set_item_done``).
     """
     campaign = getattr(project, "campaign", None)
     if campaign is None:
@@ -591,7 +634,8 @@ def campaign_progress(project: Project) -> list[PersonProgress]:
         marked = {(s.annotator, s.reference, s.segment) for s in project.spans}
         for person in people:
             mine = campaign.items_of(person)
-            done = sum((person, it.reference, it.segment) in marked for it in mine)
+            ticked = set(campaign.done.get(person, ()))
+            done = sum((person, it.reference, it.segment) in marked or it.id in ticked for it in mine)
             rows.append(PersonProgress(person, campaign.protocol, done, len(mine),
                                        sum(len(it.people) > 1 for it in mine)))
         return rows
@@ -604,8 +648,10 @@ def campaign_progress(project: Project) -> list[PersonProgress]:
         protocols = {campaign.protocol}
         for it in mine:
             protocols |= rated.get((person, it.system, it.segment), set())
+        ticked = set(campaign.done.get(person, ()))
         for protocol in [campaign.protocol, *sorted(protocols - {campaign.protocol})]:
-            done = sum(protocol in rated.get((person, it.system, it.segment), ()) for it in mine)
+            done = sum(protocol in rated.get((person, it.system, it.segment), ())
+                       or (protocol == campaign.protocol and it.id in ticked) for it in mine)
             rows.append(PersonProgress(person, protocol, done, len(mine), shared))
     return rows
 
@@ -626,6 +672,7 @@ def campaign_to_json(campaign: Campaign) -> dict[str, Any]:
                  "judgments": dict(campaign.base.get("judgments", {}))},
         "merges": [asdict(m) for m in campaign.merges],
         "conflicts": [asdict(c) for c in campaign.conflicts],
+        **({"done": {p: list(ids) for p, ids in campaign.done.items()}} if campaign.done else {}),
     }
 
 
@@ -658,7 +705,7 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
         return [text(x, f"{where}[{i}]") for i, x in enumerate(v)]
 
     data = obj(value, path, {"id", "by", "protocol", "seed", "overlap", "people", "items"},
-               {"package", "base", "merges", "conflicts"})
+               {"package", "base", "merges", "conflicts", "done"})
     by = text(data["by"], f"{path}.by")
     if by not in BY_KINDS:
         fail(f"expected one of {', '.join(BY_KINDS)}, found {by!r}", f"{path}.by")
@@ -747,5 +794,15 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
         conflicts_out.append(Conflict(text(raw["kind"], f"{cp}.kind"), text(raw["package"], f"{cp}.package"),
                                       text(raw["person"], f"{cp}.person"), text(raw["reason"], f"{cp}.reason"),
                                       raw["theirs"], raw["kept"]))
+    done_raw = data.get("done", {})
+    if not isinstance(done_raw, dict):
+        fail("expected an object", f"{path}.done")
+    item_people = {it.id: it.people for it in items}
+    done: dict[str, list[str]] = {}
+    for person, ids in done_raw.items():
+        for k, ident in enumerate(strings(ids, f"{path}.done.{person}")):
+            if person not in item_people.get(ident, ()):
+                fail(f"item {ident!r} is not assigned to {person!r}", f"{path}.done.{person}[{k}]")
+        done[person] = list(ids)
     return Campaign(text(data["id"], f"{path}.id"), by, text(data["protocol"], f"{path}.protocol"), seed,
-                    float(overlap), people, items, package, base, merges, conflicts_out)
+                    float(overlap), people, items, package, base, merges, conflicts_out, done)

@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -28,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.core.campaign import campaign_progress, parse_people
+from mtworkbench.core.campaign import campaign_progress, item_has_work, parse_people, set_item_done
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.bundle import SUFFIX, dumps, loads
 
@@ -244,6 +246,7 @@ class ProgressDialog(QDialog):
     """Items done / assigned per person and protocol; follows the open project."""
 
     COLUMNS = ("Person", "Protocol", "Done", "Assigned", "Shared", "Progress")
+    ITEM_COLUMNS = ("Item", "Segment", "Reference", "System", "Shared", "Done")
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -260,15 +263,30 @@ class ProgressDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.history = _report_box("progress-history")
+        # A package's own items: double-click goes to the segment; "Done" marks an item with
+        # nothing to add (a segment without entities) as done.
+        self.items_label = QLabel("Your items (double-click to go there; tick Done for an item with nothing to mark):")
+        self.items = QTableWidget(0, len(self.ITEM_COLUMNS))
+        self.items.setObjectName("progress-items")
+        self.items.setHorizontalHeaderLabels(self.ITEM_COLUMNS)
+        self.items.verticalHeader().hide()
+        self.items.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.items.horizontalHeader().setStretchLastSection(True)
+        self.items.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.items.cellDoubleClicked.connect(self._go_to_item)
+        self.items.itemChanged.connect(self._done_toggled)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.close)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
-        layout.addWidget(QLabel("Merged packages and conflicts:"))
+        layout.addWidget(self.items_label)
+        layout.addWidget(self.items, 2)
+        self.history_label = QLabel("Merged packages and conflicts:")
+        layout.addWidget(self.history_label)
         layout.addWidget(self.history)
         layout.addWidget(close)
-        self.resize(620, 460)
+        self.resize(660, 520)
         window.session.project_changed.connect(self.refresh)
         window.session.project_replaced.connect(self.refresh)
         self.refresh()
@@ -276,11 +294,18 @@ class ProgressDialog(QDialog):
     def refresh(self, *_args) -> None:
         project = self.window_.session.project
         campaign = getattr(project, "campaign", None)
+        own = campaign is not None and campaign.package is not None
+        self.items_label.setVisible(own)
+        self.items.setVisible(own)
+        self.history_label.setVisible(not own)
+        self.history.setVisible(not own)
         if campaign is None:
             self.summary.setText("This project is not part of a campaign: File > Split into packages… starts one.")
             self.table.setRowCount(0)
             self.history.setPlainText("")
             return
+        if own:
+            self._fill_items(project, campaign)
         rows = campaign_progress(project)
         what = f"package of {campaign.package}" if campaign.package else f"{len(campaign.merges)} packages merged"
         self.summary.setText(f"Campaign {campaign.id} ({campaign.by}s, {what}): {len(campaign.items)} items, "
@@ -303,3 +328,58 @@ class ProgressDialog(QDialog):
                          f"({c.person}): {c.reason}")
         self.history.setPlainText("\n".join(lines) or "Nothing merged yet.")
 
+    def _fill_items(self, project, campaign) -> None:
+        person = campaign.package
+        ticked = set(campaign.done.get(person, ()))
+        mine = campaign.items_of(person)
+        self.items.blockSignals(True)
+        self.items.setRowCount(len(mine))
+        for r, it in enumerate(mine):
+            values = (it.id, it.segment, it.reference or "", it.system or "", "yes" if len(it.people) > 1 else "")
+            for c, value in enumerate(values):
+                self.items.setItem(r, c, QTableWidgetItem(value))
+            done = QTableWidgetItem("work done" if item_has_work(project, it, person) else "")
+            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            if not item_has_work(project, it, person):
+                flags |= Qt.ItemFlag.ItemIsUserCheckable
+                done.setCheckState(Qt.CheckState.Checked if it.id in ticked else Qt.CheckState.Unchecked)
+            done.setFlags(flags)
+            done.setData(Qt.ItemDataRole.UserRole, it.id)
+            self.items.setItem(r, len(values), done)
+        self.items.blockSignals(False)
+
+    def _go_to_item(self, row: int, _column: int) -> None:
+        segment = self.items.item(row, 1).text()
+        if self.window_.session.project.has_segment(segment):
+            self.window_.session.set_current_segment(segment)
+
+    def _done_toggled(self, cell: QTableWidgetItem) -> None:
+        item_id = cell.data(Qt.ItemDataRole.UserRole)
+        if item_id is None or not cell.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+            return
+        campaign = self.window_.session.project.campaign
+        done = cell.checkState() == Qt.CheckState.Checked
+        if done != (item_id in campaign.done.get(campaign.package, ())):
+            self.window_.session.push(MarkDoneCommand(self.window_.session.project, campaign.package, item_id,
+                                                      done, self))
+
+
+class MarkDoneCommand(QUndoCommand):
+    """Tick or untick an item's Done mark, undoably (the project is then modified)."""
+
+    def __init__(self, project, person: str, item_id: str, done: bool, dialog: ProgressDialog) -> None:
+        super().__init__(f"{'Mark' if done else 'Unmark'} {item_id} done")
+        self.project, self.person, self.item_id, self.done = project, person, item_id, done
+        self._dialog = weakref.ref(dialog)
+
+    def _apply(self, done: bool) -> None:
+        set_item_done(self.project, self.person, self.item_id, done)
+        dialog = self._dialog()
+        if dialog is not None and dialog.isVisible():
+            dialog.refresh()
+
+    def redo(self) -> None:
+        self._apply(self.done)
+
+    def undo(self) -> None:
+        self._apply(not self.done)

@@ -50,7 +50,8 @@ class MergeResult:
             lines.append(
                 f"{r.package} ({r.person}): spans +{r.added_spans} ~{r.changed_spans} -{r.removed_spans}, "
                 f"judgments +{r.added_judgments} ~{r.changed_judgments} -{r.removed_judgments}, "
-                f"{len(r.conflicts)} conflicts"
+                + (f"{r.done_marks} done marks changed, " if r.done_marks else "")
+                + f"{len(r.conflicts)} conflicts"
             )
             for c in r.conflicts:
                 where = c.theirs or c.kept or {}

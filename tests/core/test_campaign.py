@@ -303,3 +303,28 @@ def test_a_package_sent_again_after_more_work_merges_as_edits():
     report = merge_package(merged, roundtrip(package), "alice.mtwb.json", "v3")
     assert (report.removed_spans, report.conflicts) == (1, [])
     assert [s.type for s in merged.spans] == ["MONEY"]
+
+
+def test_items_marked_done_without_work_count_and_merge():
+    from mtworkbench.core.campaign import set_item_done
+
+    project = small_project(1, 3, 1, 1)
+    campaign = plan_campaign(project, "annotator", ["alice", "bob"], seed=0)
+    package = roundtrip(make_package(project, campaign, "alice"))
+    first, second = package.campaign.items_of("alice")[:2]
+    assert set_item_done(package, "alice", first.id, True) is False
+    assert set_item_done(package, "alice", first.id, True) is True
+    with pytest.raises(CampaignError, match="not assigned"):
+        set_item_done(package, "alice", next(i.id for i in campaign.items if "alice" not in i.people), True)
+    package = roundtrip(package)
+    assert [r.done for r in campaign_progress(package)] == [1]
+    merged = roundtrip(project)
+    report = merge_package(merged, package, "alice.mtwb.json", "1")
+    assert report.done_marks == 1
+    rows = {r.person: r.done for r in campaign_progress(roundtrip(merged))}
+    assert rows == {"alice": 1, "bob": 0}
+    # Unmarking in the package and sending it again unmarks in the project.
+    set_item_done(package, "alice", first.id, False)
+    set_item_done(package, "alice", second.id, True)
+    merge_package(merged, roundtrip(package), "alice.mtwb.json", "2")
+    assert merged.campaign.done == {"alice": [second.id]}

@@ -167,3 +167,42 @@ def test_compare_annotators_uses_the_campaigns_shared_segments(qtbot, demo_copy,
     assert shared and view.comparison.segments == [s for s in window.session.project.segment_ids if s in shared]
     assert view.comparison.f1 == 1.0 and view.comparison.kappa == 1.0
     window.grab().save(str(screenshot_dir / "campaign-compare-annotators.png"))
+
+
+def test_a_package_lists_its_items_and_ticks_done_undoably(qtbot, demo_copy, tmp_path, screenshot_dir):
+    from mtworkbench.core.model import EntitySpan
+    from mtworkbench.io.packages import split_project
+
+    result = split_project(load_bundle(demo_copy), "annotator", ["alice", "bob"], tmp_path / "a", 0.1, seed=1)
+    package = load_bundle(result.packages["alice"])
+    first = package.campaign.items_of("alice")[0]
+    text = package.reference_text(first.reference, first.segment)
+    package.add_span(EntitySpan("e1", first.reference, first.segment, 0, len(text.split()[0]), "DATE", "alice"))
+    save_bundle(package, result.packages["alice"])
+    window = open_window(qtbot, result.packages["alice"])
+    menu_action(window, "File", "Campaign progress…").trigger()
+    dialog = window.progress_dialog
+    qtbot.waitExposed(dialog)
+    items = dialog.items
+    mine = package.campaign.items_of("alice")
+    assert items.isVisible() and items.rowCount() == len(mine)
+    done_col = items.columnCount() - 1
+    assert items.item(0, done_col).text() == "work done"  # the entity counts; no tick needed
+    assert dialog.table.item(0, 2).text() == "1"
+    # Tick the second item (a segment without entities) with a real click on its check box.
+    cell = items.visualItemRect(items.item(1, done_col))
+    items.scrollToItem(items.item(1, done_col))
+    qtbot.mouseClick(items.viewport(), Qt.MouseButton.LeftButton,
+                     pos=cell.topLeft() + (cell.bottomLeft() - cell.topLeft()) / 2 + type(cell.topLeft())(12, 0))
+    assert window.session.project.campaign.done == {"alice": [mine[1].id]}
+    assert dialog.table.item(0, 2).text() == "2" and window.is_modified()
+    dialog.grab().save(str(screenshot_dir / "campaign-package-items.png"))
+    window.session.undo_stack.undo()
+    assert window.session.project.campaign.done == {}
+    assert dialog.table.item(0, 2).text() == "1"
+    # Double-click goes to the item's segment.
+    target = items.item(2, 1)
+    items.scrollToItem(target)
+    qtbot.mouseClick(items.viewport(), Qt.MouseButton.LeftButton, pos=items.visualItemRect(target).center())
+    qtbot.mouseDClick(items.viewport(), Qt.MouseButton.LeftButton, pos=items.visualItemRect(target).center())
+    assert window.session.current_segment == mine[2].segment
