@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     what = f"package of {campaign.package}" if campaign.package else f"{len(campaign.merges)} packages merged"
     print(f"campaign {campaign.id} ({campaign.by}s; {what}; {len(campaign.conflicts)} conflicts)")
-    width = max(len(r.person) for r in rows) if rows else 6
+    width = max([len("person"), *(len(r.person) for r in rows)])
     print(f"{'person':<{width}}  {'protocol':<10} {'done':>6} {'assigned':>8} {'shared':>6}")
     for r in rows:
         print(f"{r.person:<{width}}  {r.protocol:<10} {r.done:>6} {r.assigned:>8} {r.shared:>6}  {100 * r.fraction:5.1f}%")
