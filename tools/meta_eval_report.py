@@ -98,7 +98,7 @@ def train(project, seed: int, notes: list[str], corpus: str) -> dict | None:
     except Exception as exc:  # noqa: BLE001 - reported, the rest of the report still runs
         notes.append(f"{corpus}: learned metric not trained: {exc}")
         return None
-    project.learned_model = training.model.to_json()
+    project.set_learned_model(training.model.to_json())
     means = {
         kind: dict(zip(FEATURE_NAMES, examples.X[examples.y == label].mean(axis=0).tolist()))
         for kind, label in (("human", 1), ("machine", 0))

@@ -38,6 +38,7 @@ from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 from mtworkbench.analysis.human_scores import z_transform
+from mtworkbench.core.jsonable import NOT_IN_JSON, OMIT_IF_NONE, JsonFields, json_name
 from mtworkbench.core.model import Judgment
 
 QUANTITIES = ("adequacy", "fluency", "score")
@@ -89,21 +90,13 @@ def kappa_quadratic(a: Sequence[int], b: Sequence[int]) -> float | None:
 
 
 @dataclass(frozen=True)
-class ScaleAgreement:
+class ScaleAgreement(JsonFields):
     """Agreement of two raters on one quantity over the items both rated."""
 
     n: int
     spearman: float | None
     pearson: float | None
     kappa_quadratic: float | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "spearman": self.spearman,
-            "pearson": self.pearson,
-            "kappa_quadratic": self.kappa_quadratic,
-        }
 
 
 @dataclass(frozen=True)
@@ -116,28 +109,17 @@ class PairedValues:
 
 
 @dataclass(frozen=True)
-class PairAgreement:
+class PairAgreement(JsonFields):
     judges: tuple[str, str]
     n: int  # items both judges rated (any quantity)
     adequacy: ScaleAgreement
     fluency: ScaleAgreement
-    score: ScaleAgreement | None  # only when both judges have numeric scores
-    paired: dict[str, PairedValues] = field(repr=False, compare=False, default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "judges": list(self.judges),
-            "n": self.n,
-            "adequacy": self.adequacy.to_json(),
-            "fluency": self.fluency.to_json(),
-        }
-        if self.score is not None:
-            out["score"] = self.score.to_json()
-        return out
+    score: ScaleAgreement | None = field(metadata=OMIT_IF_NONE)  # only when both judges have numeric scores
+    paired: dict[str, PairedValues] = field(repr=False, compare=False, default_factory=dict, metadata=NOT_IN_JSON)
 
 
 @dataclass(frozen=True)
-class RepeatConsistency:
+class RepeatConsistency(JsonFields):
     """One judge against themselves on one quantity: first rating vs each repeat."""
 
     n: int
@@ -147,40 +129,21 @@ class RepeatConsistency:
     pearson: float | None
     kappa_quadratic: float | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "exact": self.exact,
-            "mean_abs_diff": self.mean_abs_diff,
-            "spearman": self.spearman,
-            "pearson": self.pearson,
-            "kappa_quadratic": self.kappa_quadratic,
-        }
-
 
 @dataclass(frozen=True)
-class IntraAgreement:
-    judge: str
+class IntraAgreement(JsonFields):
+    judge: str = field(metadata=NOT_IN_JSON)  # the report's key
     n: int  # (first, repeat) pairs
     adequacy: RepeatConsistency
     fluency: RepeatConsistency
-    score: RepeatConsistency | None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"n": self.n, "adequacy": self.adequacy.to_json(), "fluency": self.fluency.to_json()}
-        if self.score is not None:
-            out["score"] = self.score.to_json()
-        return out
+    score: RepeatConsistency | None = field(metadata=OMIT_IF_NONE)
 
 
 @dataclass(frozen=True)
-class MomentStats:
+class MomentStats(JsonFields):
     n: int
     mean: float | None
     sd: float | None  # ddof=0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"n": self.n, "mean": self.mean, "sd": self.sd}
 
 
 @dataclass(frozen=True)
@@ -203,11 +166,11 @@ class JudgeSummary:
 
 
 @dataclass(frozen=True)
-class AgreementReport:
+class AgreementReport(JsonFields):
     judges: list[str]
     pairs: list[PairAgreement]
     intra: dict[str, IntraAgreement]
-    summaries: dict[str, JudgeSummary]
+    summaries: dict[str, JudgeSummary] = field(metadata=json_name("normalisation"))
 
     def pair(self, a: str, b: str) -> PairAgreement | None:
         for p in self.pairs:
@@ -215,21 +178,9 @@ class AgreementReport:
                 return p
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "judges": list(self.judges),
-            "pairs": [p.to_json() for p in self.pairs],
-            "intra": {judge: intra.to_json() for judge, intra in self.intra.items()},
-            "normalisation": {judge: s.to_json() for judge, s in self.summaries.items()},
-        }
 
 
 # --- grouping -------------------------------------------------------------------------
-def judges_of(judgments: Iterable[Judgment]) -> list[str]:
-    """Judge names in order of first appearance."""
-    return list(dict.fromkeys(j.judge for j in judgments))
-
-
 class JudgmentIndex:
     """Judgments grouped once by judge and item, so a report over many pairs
     does not scan the whole list for each. Every function below accepts
@@ -260,11 +211,6 @@ JudgmentsLike = Sequence[Judgment] | JudgmentIndex
 
 def _index(judgments: JudgmentsLike) -> JudgmentIndex:
     return judgments if isinstance(judgments, JudgmentIndex) else JudgmentIndex(judgments)
-
-
-def first_ratings(judgments: JudgmentsLike, judge: str) -> dict[Item, Judgment]:
-    """Each item's first judgment by ``judge`` (repeats left out)."""
-    return _index(judgments).first.get(judge, {})
 
 
 def paired_values(

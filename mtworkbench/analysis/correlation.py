@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy import stats as sstats
+
+from mtworkbench.core.jsonable import FINITE, NOT_IN_JSON, JsonFields
 
 METHODS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 INTERVALS: tuple[str, ...] = ("fisher", "bootstrap", "none")
@@ -211,23 +213,17 @@ def correlation_matrix(
 
 
 @dataclass
-class WilliamsResult:
+class WilliamsResult(JsonFields):
     """Williams' t for r12 vs r13 when variables 2 and 3 correlate r23 (df = n - 3)."""
 
-    r12: float
-    r13: float
-    r23: float
+    r12: float = field(metadata=FINITE)
+    r13: float = field(metadata=FINITE)
+    r23: float = field(metadata=FINITE)
     n: int
-    t: float
+    t: float = field(metadata=FINITE)
     df: int
-    p: float
+    p: float = field(metadata=FINITE)
     two_tailed: bool
-
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        for key in ("r12", "r13", "r23", "t", "p"):
-            out[key] = _num(out[key])
-        return out
 
 
 def williams_test(r12: float, r13: float, r23: float, n: int, two_tailed: bool = True) -> WilliamsResult:
@@ -268,28 +264,17 @@ def williams_from_scores(
 
 
 @dataclass
-class WilcoxonResult:
+class WilcoxonResult(JsonFields):
     """Is metric A's correlation different from B's across paired samples?"""
 
     a: str
     b: str
     n: int
-    mean_a: float
-    mean_b: float
-    statistic: float
-    p: float
-    differences: list[float] = field(default_factory=list, repr=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "a": self.a,
-            "b": self.b,
-            "n": self.n,
-            "mean_a": _num(self.mean_a),
-            "mean_b": _num(self.mean_b),
-            "statistic": _num(self.statistic),
-            "p": _num(self.p),
-        }
+    mean_a: float = field(metadata=FINITE)
+    mean_b: float = field(metadata=FINITE)
+    statistic: float = field(metadata=FINITE)
+    p: float = field(metadata=FINITE)
+    differences: list[float] = field(default_factory=list, repr=False, metadata=NOT_IN_JSON)
 
 
 def wilcoxon_correlations(

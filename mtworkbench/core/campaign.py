@@ -318,7 +318,7 @@ def make_package(project: Project, campaign: Campaign, person: str) -> Project:
             if j.judge == person and (j.system, j.segment) in pairs:
                 package.add_judgment(j)
                 base["judgments"][j.id] = digest(j)
-        package.judge_queues[person] = _queue_state(package, campaign, mine, person)
+        package.set_judge_queue(person, _queue_state(package, campaign, mine, person))
     if package.settings.baseline is not None and not package.has_system(package.settings.baseline):
         package.settings.baseline = None
     package.campaign = replace(campaign, package=person, base=base, merges=[], conflicts=[],
@@ -326,19 +326,19 @@ def make_package(project: Project, campaign: Campaign, person: str) -> Project:
     return package
 
 
-def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem], person: str) -> dict[str, Any]:
-    """The judge's queue (``core.judging`` layout): their items in a seeded order, no repeats."""
-    from mtworkbench.core.judging import QUEUE_FORMAT
+def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem], person: str):
+    """The judge's queue (``core.queue_state``): their items in a seeded order, no repeats."""
+    from mtworkbench.core.queue_state import QUEUE_FORMAT, JudgeQueue
 
     items = [{"system": it.system, "segment": it.segment, "reference": it.reference, "repeat": False,
               "judgment": None} for it in mine]
     _shuffle(_rng("campaign-queue", campaign.seed, person), items)
-    return {
+    return JudgeQueue.from_json({
         "format": QUEUE_FORMAT, "seed": campaign.seed, "repeat_share": 0.0, "min_repeat_gap": 5,
         "reference_mode": "per-document", "reference": None,
         "systems": sorted({it.system for it in mine if it.system}), "documents": None,
         "show_source": False, "highlight_overlap": False, "items": items, "position": 0,
-    }
+    }, "$.judge_queues", None)
 
 
 # --- merging --------------------------------------------------------------------------------------

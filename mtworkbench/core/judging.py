@@ -3,8 +3,10 @@
 A queue is built once per judge from a seed, so the same project, judge and
 settings always give the same order (``build_queue``). Its whole state -- the
 settings, the items with the reference each is shown against, the judgment
-each produced and the judge's position -- is a plain JSON-able dict kept in
-``project.judge_queues[judge]``; it is saved with the bundle, so stopping and
+each produced and the judge's position -- is a ``JudgeQueue`` record
+(``core.queue_state``) kept in ``project.judge_queues[judge]`` and changed only
+through the project's queue mutators (each emits ``JudgeQueueChanged`` or
+``JudgeQueueMoved``); it is saved with the bundle, so stopping and
 resuming loses nothing (``JudgeSession(project, judge)`` picks up where the
 judge left off).
 
@@ -27,11 +29,18 @@ import hashlib
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
 from mtworkbench.core.model import Judgment, ModelError, Project
+from mtworkbench.core.queue_state import (
+    DISPLAY_OPTIONS,
+    QUEUE_FORMAT,
+    REFERENCE_MODES,
+    JudgeQueue,
+    QueueEntry,
+)
 
 # LDC (TIDES) 5-point scales, best first, as the judge sees them.
 ADEQUACY_LABELS: dict[int, str] = {
@@ -52,8 +61,6 @@ ADEQUACY_QUESTION = "How much of the meaning of the reference is expressed in th
 FLUENCY_QUESTION = "How fluent is the translation?"
 RATINGS: tuple[int, ...] = (5, 4, 3, 2, 1)
 
-QUEUE_FORMAT = 1
-REFERENCE_MODES = ("per-document", "per-segment", "fixed")
 
 
 @dataclass(frozen=True)
@@ -255,7 +262,7 @@ def _first_with_text(project: Project, ref_ids: list[str], start: int, segment_i
     return None
 
 
-def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig()) -> dict[str, Any]:
+def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig()) -> JudgeQueue:
     """A fresh queue state for ``judge``: pure, the project is not changed.
 
     The order depends on (seed, judge), so two judges with the same seed do
@@ -273,16 +280,7 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
 
     order = list(range(len(pairs)))
     _Draws(config.seed, judge, "order").shuffle(order)
-    items: list[dict[str, Any]] = [
-        {
-            "system": pairs[k][0],
-            "segment": pairs[k][1],
-            "reference": references[pairs[k]],
-            "repeat": False,
-            "judgment": None,
-        }
-        for k in order
-    ]
+    items = [QueueEntry(pairs[k][0], pairs[k][1], references[pairs[k]]) for k in order]
 
     n_repeats = int(round(config.repeat_share * len(items)))
     if n_repeats:
@@ -293,61 +291,43 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
         # Base item i sorts at i; a repeat of item p goes just before base item
         # t (t = n: at the end), t drawn from [p + 1 + gap, n], so at least
         # ``gap`` items separate it from its original when the queue allows.
-        keyed: list[tuple[float, int, dict[str, Any]]] = [(float(i), 0, item) for i, item in enumerate(items)]
+        keyed: list[tuple[float, int, QueueEntry]] = [(float(i), 0, item) for i, item in enumerate(items)]
         for k, p in enumerate(sorted(originals[:n_repeats]), 1):
             low = min(p + 1 + config.min_repeat_gap, n)
             t = low + draws.below(n - low + 1)
-            keyed.append((t - 0.5, k, {**items[p], "repeat": True}))
+            keyed.append((t - 0.5, k, replace(items[p], repeat=True)))
         keyed.sort(key=lambda entry: (entry[0], entry[1]))
         items = [item for _, _, item in keyed]
 
-    return {
-        "format": QUEUE_FORMAT,
-        "seed": config.seed,
-        "repeat_share": config.repeat_share,
-        "min_repeat_gap": config.min_repeat_gap,
-        "reference_mode": config.reference_mode,
-        "reference": config.reference,
-        "systems": None if config.systems is None else list(config.systems),
-        "documents": None if config.documents is None else list(config.documents),
-        "show_source": config.show_source,
-        "highlight_overlap": config.highlight_overlap,
-        "items": items,
-        "position": 0,
-    }
-
-
-def config_of(state: dict[str, Any]) -> QueueConfig:
-    """The settings a queue state was built with."""
-    return QueueConfig(
-        seed=state["seed"],
-        repeat_share=state["repeat_share"],
-        min_repeat_gap=state["min_repeat_gap"],
-        reference_mode=state["reference_mode"],
-        reference=state["reference"],
-        systems=None if state["systems"] is None else tuple(state["systems"]),
-        documents=None if state["documents"] is None else tuple(state["documents"]),
-        show_source=state["show_source"],
-        highlight_overlap=state["highlight_overlap"],
+    return JudgeQueue(
+        format=QUEUE_FORMAT,
+        seed=config.seed,
+        repeat_share=config.repeat_share,
+        min_repeat_gap=config.min_repeat_gap,
+        reference_mode=config.reference_mode,
+        reference=config.reference,
+        systems=None if config.systems is None else list(config.systems),
+        documents=None if config.documents is None else list(config.documents),
+        show_source=config.show_source,
+        highlight_overlap=config.highlight_overlap,
+        items=items,
+        position=0,
     )
 
 
-def check_queue_state(state: Any, judge: str) -> None:
-    """Raise ModelError if a stored queue (e.g. from a bundle) is malformed."""
-    where = f"queue of judge {judge!r}"
-    if not isinstance(state, dict):
-        raise ModelError(f"{where} must be an object")
-    if state.get("format") != QUEUE_FORMAT:
-        raise ModelError(f"{where}: unsupported format {state.get('format')!r}")
-    items = state.get("items")
-    if not isinstance(items, list):
-        raise ModelError(f"{where}: 'items' must be a list")
-    for i, item in enumerate(items):
-        if not isinstance(item, dict) or not {"system", "segment", "reference", "repeat", "judgment"} <= set(item):
-            raise ModelError(f"{where}: item {i} lacks system/segment/reference/repeat/judgment")
-    position = state.get("position")
-    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(items):
-        raise ModelError(f"{where}: position must be an integer from 0 to {len(items)}")
+def config_of(state: JudgeQueue) -> QueueConfig:
+    """The settings a queue state was built with."""
+    return QueueConfig(
+        seed=state.seed,
+        repeat_share=state.repeat_share,
+        min_repeat_gap=state.min_repeat_gap,
+        reference_mode=state.reference_mode,
+        reference=state.reference,
+        systems=None if state.systems is None else tuple(state.systems),
+        documents=None if state.documents is None else tuple(state.documents),
+        show_source=state.show_source,
+        highlight_overlap=state.highlight_overlap,
+    )
 
 
 def check_rating(name: str, value: Any) -> int:
@@ -369,12 +349,11 @@ class JudgeSession:
         if judge not in project.judge_queues:
             raise ModelError(f"judge {judge!r} has no queue yet; start one first")
         state = project.judge_queues[judge]
-        check_queue_state(state, judge)
         # The queue names systems, segments and references by id; one removed
         # since (remove_system does not edit queues) cannot be shown any more.
-        for i, raw in enumerate(state["items"]):
-            if not project.has_system(raw["system"]) or not project.has_segment(raw["segment"]) or (
-                raw["reference"] is not None and not project.has_reference(raw["reference"])
+        for i, raw in enumerate(state.items):
+            if not project.has_system(raw.system) or not project.has_segment(raw.segment) or (
+                raw.reference is not None and not project.has_reference(raw.reference)
             ):
                 raise ModelError(
                     f"the queue of judge {judge!r} refers (item {i + 1}) to a system, segment or "
@@ -398,12 +377,12 @@ class JudgeSession:
         """
         if judge not in project.judges:
             raise ModelError(f"unknown judge {judge!r}")
-        project.judge_queues[judge] = build_queue(project, judge, config)
+        project.set_judge_queue(judge, build_queue(project, judge, config))
         return cls(project, judge, clock)
 
     # --- state ------------------------------------------------------------------
     @property
-    def state(self) -> dict[str, Any]:
+    def state(self) -> JudgeQueue:
         return self.project.judge_queues[self.judge]
 
     @property
@@ -412,23 +391,23 @@ class JudgeSession:
 
     @property
     def total(self) -> int:
-        return len(self.state["items"])
+        return len(self.state.items)
 
     @property
     def position(self) -> int:
-        return self.state["position"]
+        return self.state.position
 
     def stored_judgment(self, index: int) -> Judgment | None:
         """The judgment item ``index`` produced, if the project still holds it."""
-        item = self.state["items"][index]
-        judgment_id = item["judgment"]
+        item = self.state.items[index]
+        judgment_id = item.judgment
         if judgment_id is None:
             return None
         try:
             j = self.project.judgment(judgment_id)
         except ModelError:
             return None  # the add was undone, or the judgment removed
-        if (j.judge, j.system, j.segment) != (self.judge, item["system"], item["segment"]):
+        if (j.judge, j.system, j.segment) != (self.judge, item.system, item.segment):
             return None
         return j
 
@@ -448,18 +427,18 @@ class JudgeSession:
         return self.position >= self.total
 
     def item(self, index: int) -> QueueItem:
-        raw = self.state["items"][index]
-        reference = raw["reference"]
+        raw = self.state.items[index]
+        reference = raw.reference
         return QueueItem(
             index=index,
-            system=raw["system"],
-            segment=raw["segment"],
-            document=self.project.document_of(raw["segment"]),
+            system=raw.system,
+            segment=raw.segment,
+            document=self.project.document_of(raw.segment),
             reference=reference,
-            repeat=raw["repeat"],
-            candidate=self.project.system_text(raw["system"], raw["segment"]),
-            reference_text=None if reference is None else self.project.reference_text(reference, raw["segment"]),
-            source=self.project.segment(raw["segment"]).source,
+            repeat=raw.repeat,
+            candidate=self.project.system_text(raw.system, raw.segment),
+            reference_text=None if reference is None else self.project.reference_text(reference, raw.segment),
+            source=self.project.segment(raw.segment).source,
             judgment=self.stored_judgment(index),
         )
 
@@ -474,36 +453,30 @@ class JudgeSession:
         return None
 
     def index_of_judgment(self, judgment_id: str) -> int | None:
-        for i, raw in enumerate(self.state["items"]):
-            if raw["judgment"] == judgment_id:
+        for i, raw in enumerate(self.state.items):
+            if raw.judgment == judgment_id:
                 return i
         return None
 
-    DISPLAY_OPTIONS = ("show_source", "highlight_overlap")
+    DISPLAY_OPTIONS = DISPLAY_OPTIONS
 
     def set_option(self, name: str, value: bool) -> bool:
         """Turn showing the source or highlighting word overlap on or off; returns the old value."""
-        if name not in self.DISPLAY_OPTIONS:
-            raise ModelError(f"unknown option {name!r}; expected one of {', '.join(self.DISPLAY_OPTIONS)}")
-        old = bool(self.state[name])
-        self.state[name] = bool(value)
-        return old
+        return self.project.set_queue_option(self.judge, name, value)
 
     # --- moving -----------------------------------------------------------------
     def go_to(self, index: int) -> None:
-        if not 0 <= index <= self.total:
-            raise ModelError(f"item {index} is outside the queue (0-{self.total})")
-        self.state["position"] = index
+        self.project.move_judge_queue(self.judge, index)
 
     def back(self) -> QueueItem | None:
         """Step to the previous item (its stored judgment can then be changed)."""
         if self.position > 0:
-            self.state["position"] = self.position - 1
+            self.project.move_judge_queue(self.judge, self.position - 1)
         return self.current
 
     def forward(self) -> QueueItem | None:
         if self.position < self.total:
-            self.state["position"] = self.position + 1
+            self.project.move_judge_queue(self.judge, self.position + 1)
         return self.current
 
     # --- rating -------------------------------------------------------------------
@@ -524,14 +497,14 @@ class JudgeSession:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
             raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
         index = self.position
-        raw = self.state["items"][index]
+        raw = self.state.items[index]
         previous = self.stored_judgment(index)
         judgment = Judgment(
             id=previous.id if previous is not None else self.project.new_id("j"),
             judge=self.judge,
-            system=raw["system"],
-            segment=raw["segment"],
-            reference=raw["reference"],
+            system=raw.system,
+            segment=raw.segment,
+            reference=raw.reference,
             adequacy=adequacy,
             fluency=fluency,
             timestamp=self._clock(),
@@ -539,8 +512,8 @@ class JudgeSession:
             comment=comment,
         )
         self.project.check_judgment(judgment, replacing=previous.id if previous is not None else None)
-        raw["judgment"] = judgment.id
-        self.state["position"] = self._next_pending(index)
+        self.project.record_queue_judgment(self.judge, index, judgment.id)
+        self.project.move_judge_queue(self.judge, self._next_pending(index))
         return judgment
 
     def _next_pending(self, index: int) -> int:

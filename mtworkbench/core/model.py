@@ -10,7 +10,8 @@ dangling references) and has an inverse, so an undo command is two calls:
 ``add_span``/``remove_span``, ``set_span_type`` (returns the old type),
 ``add_judgment``/``remove_judgment``, ``remove_system`` returns a record that
 ``restore_system`` puts back, and so on. After each change the project tells
-its listeners what happened (``ProjectEvent``) so views can refresh.
+its listeners what happened (a ``ProjectEvent`` subclass from ``core.events``)
+so views can refresh.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mtworkbench.core import events as ev
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.events import ProjectEvent
+from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
 
 MUC7_TYPES: tuple[str, ...] = (
     "PERSON",
@@ -147,14 +151,6 @@ class Settings:
     )
 
 
-@dataclass(frozen=True)
-class ProjectEvent:
-    """What changed: ``kind`` names it (e.g. 'span_added'), ``item`` is the object."""
-
-    kind: str
-    item: Any = None
-
-
 @dataclass
 class SystemRemoval:
     """Everything ``remove_system`` took away, so ``restore_system`` can put it back."""
@@ -196,9 +192,9 @@ class Project:
         # (reference, segment) -> span ids, so per-segment lookups do not scan every span.
         self._span_index: dict[tuple[str, str], set[str]] = {}
         self._judgments: dict[str, Judgment] = {}
-        # Per-judge work queues (issue: judgment panel) and a trained learned
-        # metric, both plain JSON objects owned by their modules.
-        self.judge_queues: dict[str, dict[str, Any]] = {}
+        # Per-judge work queues (changed only through the queue mutators below) and
+        # the learned metric's trained parameters (the JSON object metrics.learned reads).
+        self.judge_queues: dict[str, JudgeQueue] = {}
         self.learned_model: dict[str, Any] | None = None
         # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
         self.campaign: Any = None
@@ -218,8 +214,7 @@ class Project:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def _emit(self, kind: str, item: Any = None) -> None:
-        event = ProjectEvent(kind, item)
+    def _emit(self, event: ProjectEvent) -> None:
         for listener in list(self._listeners):
             listener(event)
 
@@ -290,7 +285,7 @@ class Project:
         """Replace a segment's source text; returns the old text (its own inverse)."""
         seg = self.segment(segment_id)
         old, seg.source = seg.source, text
-        self._emit("segment_changed", seg)
+        self._emit(ev.SegmentChanged(seg))
         return old
 
     # --- references -------------------------------------------------------------
@@ -310,7 +305,7 @@ class Project:
             raise ModelError(f"duplicate reference id {ref.id!r}")
         self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
         self.references.insert(len(self.references) if index is None else index, ref)
-        self._emit("reference_added", ref)
+        self._emit(ev.ReferenceAdded(ref))
 
     def remove_reference(self, reference_id: str) -> ReferenceRemoval:
         ref = self.reference(reference_id)
@@ -322,7 +317,7 @@ class Project:
         for j in judgments:
             del self._judgments[j.id]
         self.references.remove(ref)
-        self._emit("reference_removed", ref)
+        self._emit(ev.ReferenceRemoved(ref))
         return ReferenceRemoval(ref, index, spans, judgments)
 
     def restore_reference(self, removal: ReferenceRemoval) -> None:
@@ -331,7 +326,7 @@ class Project:
             self._store_span(s)
         for j in removal.judgments:
             self._judgments[j.id] = j
-        self._emit("annotations_reset")
+        self._emit(ev.AnnotationsReset())
 
     def reference_text(self, reference_id: str, segment_id: str) -> str | None:
         return self.reference(reference_id).texts.get(segment_id)
@@ -358,7 +353,7 @@ class Project:
         ref = self.reference(reference_id)
         old = ref.texts.get(segment_id)
         ref.texts[segment_id] = text
-        self._emit("reference_changed", (reference_id, segment_id))
+        self._emit(ev.ReferenceChanged(reference_id, segment_id))
         return old
 
     def clear_reference_text(self, reference_id: str, segment_id: str) -> str | None:
@@ -370,7 +365,7 @@ class Project:
         if self.spans_for(reference_id, segment_id):
             raise ModelError(f"reference {reference_id!r} has entities in segment {segment_id!r}; remove them first")
         old = ref.texts.pop(segment_id, None)
-        self._emit("reference_changed", (reference_id, segment_id))
+        self._emit(ev.ReferenceChanged(reference_id, segment_id))
         return old
 
     # --- systems -----------------------------------------------------------------
@@ -392,7 +387,7 @@ class Project:
             raise ModelError(f"system {system.id!r}: kind must be machine or human, not {system.kind!r}")
         self._check_texts(f"system {system.id!r}", system.texts, complete=True)
         self.systems.insert(len(self.systems) if index is None else index, system)
-        self._emit("system_added", system)
+        self._emit(ev.SystemAdded(system))
 
     def remove_system(self, system_id: str) -> SystemRemoval:
         system = self.system(system_id)
@@ -403,14 +398,14 @@ class Project:
         self.systems.remove(system)
         if self.settings.baseline == system_id:
             self.settings.baseline = None
-        self._emit("system_removed", system)
+        self._emit(ev.SystemRemoved(system))
         return SystemRemoval(system, index, judgments)
 
     def restore_system(self, removal: SystemRemoval) -> None:
         self.add_system(removal.system, removal.index)
         for j in removal.judgments:
             self._judgments[j.id] = j
-        self._emit("judgments_reset")
+        self._emit(ev.JudgmentsReset())
 
     def system_text(self, system_id: str, segment_id: str) -> str:
         return self.system(system_id).texts[segment_id]
@@ -420,7 +415,7 @@ class Project:
         self.segment(segment_id)
         old = system.texts[segment_id]
         system.texts[segment_id] = text
-        self._emit("system_changed", (system_id, segment_id))
+        self._emit(ev.SystemChanged(system_id, segment_id))
         return old
 
     def _check_texts(self, owner: str, texts: dict[str, str], complete: bool) -> None:
@@ -510,12 +505,12 @@ class Project:
     def add_span(self, span: EntitySpan) -> None:
         self.check_span(span)
         self._store_span(span)
-        self._emit("span_added", span)
+        self._emit(ev.SpanAdded(span))
 
     def remove_span(self, span_id: str) -> EntitySpan:
         span = self.span(span_id)
         self._drop_span(span)
-        self._emit("span_removed", span)
+        self._emit(ev.SpanRemoved(span))
         return span
 
     def _store_span(self, span: EntitySpan) -> None:
@@ -532,7 +527,7 @@ class Project:
         if entity_type not in self.entity_type_names:
             raise ModelError(f"unknown entity type {entity_type!r}")
         self._spans[span_id] = replace(span, type=entity_type)  # same id and place: index unchanged
-        self._emit("span_changed", self._spans[span_id])
+        self._emit(ev.SpanChanged(self._spans[span_id]))
         return span.type
 
     @property
@@ -547,7 +542,7 @@ class Project:
         if judge in self.judges:
             raise ModelError(f"judge {judge!r} exists already")
         self.judges.append(judge)
-        self._emit("judge_added", judge)
+        self._emit(ev.JudgeAdded(judge))
 
     def remove_judge(self, judge: str) -> None:
         if judge not in self.judges:
@@ -556,9 +551,9 @@ class Project:
             raise ModelError(f"judge {judge!r} has judgments; remove them first")
         self.judges.remove(judge)
         self.judge_queues.pop(judge, None)
-        self._emit("judge_removed", judge)
+        self._emit(ev.JudgeRemoved(judge))
 
-    def set_judge_queue(self, judge: str, state: dict[str, Any] | None) -> dict[str, Any] | None:
+    def set_judge_queue(self, judge: str, state: JudgeQueue | None) -> JudgeQueue | None:
         """Store (or with None, drop) a judge's work queue; returns the old state (its inverse)."""
         if judge not in self.judges:
             raise ModelError(f"unknown judge {judge!r}")
@@ -567,7 +562,44 @@ class Project:
             self.judge_queues.pop(judge, None)
         else:
             self.judge_queues[judge] = state
-        self._emit("judge_queue_changed", judge)
+        self._emit(ev.JudgeQueueChanged(judge))
+        return old
+
+    def _queue(self, judge: str) -> JudgeQueue:
+        try:
+            return self.judge_queues[judge]
+        except KeyError:
+            raise ModelError(f"judge {judge!r} has no queue yet; start one first") from None
+
+    def move_judge_queue(self, judge: str, position: int) -> int:
+        """Move a judge's queue to item ``position`` (== its length: finished); returns the old one."""
+        queue = self._queue(judge)
+        if not 0 <= position <= len(queue.items):
+            raise ModelError(f"item {position} is outside the queue (0-{len(queue.items)})")
+        old, queue.position = queue.position, position
+        if old != position:
+            self._emit(ev.JudgeQueueMoved(judge))
+        return old
+
+    def record_queue_judgment(self, judge: str, index: int, judgment_id: str | None) -> str | None:
+        """Note which judgment queue item ``index`` produced; returns the id noted before."""
+        queue = self._queue(judge)
+        if not 0 <= index < len(queue.items):
+            raise ModelError(f"item {index} is outside the queue (0-{len(queue.items) - 1})")
+        entry = queue.items[index]
+        old, entry.judgment = entry.judgment, judgment_id
+        if old != judgment_id:
+            self._emit(ev.JudgeQueueMoved(judge))
+        return old
+
+    def set_queue_option(self, judge: str, name: str, value: bool) -> bool:
+        """Turn a display option (``DISPLAY_OPTIONS``) of a judge's queue on or off; returns the old value."""
+        if name not in DISPLAY_OPTIONS:
+            raise ModelError(f"unknown option {name!r}; expected one of {', '.join(DISPLAY_OPTIONS)}")
+        queue = self._queue(judge)
+        old = bool(getattr(queue, name))
+        setattr(queue, name, bool(value))
+        self._emit(ev.JudgeQueueChanged(judge))
         return old
 
     @property
@@ -608,12 +640,12 @@ class Project:
     def add_judgment(self, j: Judgment) -> None:
         self.check_judgment(j)
         self._judgments[j.id] = j
-        self._emit("judgment_added", j)
+        self._emit(ev.JudgmentAdded(j))
 
     def remove_judgment(self, judgment_id: str) -> Judgment:
         j = self.judgment(judgment_id)
         del self._judgments[judgment_id]
-        self._emit("judgment_removed", j)
+        self._emit(ev.JudgmentRemoved(j))
         return j
 
     def replace_judgment(self, j: Judgment) -> Judgment:
@@ -621,7 +653,19 @@ class Project:
         old = self.judgment(j.id)
         self.check_judgment(j, replacing=j.id)
         self._judgments[j.id] = j
-        self._emit("judgment_changed", j)
+        self._emit(ev.JudgmentChanged(j))
+        return old
+
+    # --- the learned metric's model ------------------------------------------------
+    def set_learned_model(self, model: dict[str, Any] | None) -> dict[str, Any] | None:
+        """Store (or with None, drop) the learned metric's trained parameters; returns the old ones.
+
+        The parameters are the JSON object of ``metrics.learned.LearnedModel.to_json``.
+        """
+        if model is not None and not isinstance(model, dict):
+            raise ModelError(f"a learned model must be a JSON object, not {type(model).__name__}")
+        old, self.learned_model = self.learned_model, model
+        self._emit(ev.LearnedModelChanged())
         return old
 
     # --- settings ---------------------------------------------------------------
@@ -633,7 +677,7 @@ class Project:
             self.system(value)
         old = getattr(self.settings, name)
         setattr(self.settings, name, value)
-        self._emit("settings_changed", name)
+        self._emit(ev.SettingsChanged(name))
         return old
 
     # --- views for metrics ------------------------------------------------------------

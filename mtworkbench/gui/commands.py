@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from mtworkbench.core.model import EntitySpan, Judgment, Project
+from mtworkbench.core.model import EntitySpan, Project
 
 
 class SetTextCommand(QUndoCommand):
@@ -78,31 +78,6 @@ class SetSpanTypeCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.project.set_span_type(self.span_id, self.old_type)
-
-
-class AddJudgmentCommand(QUndoCommand):
-    def __init__(self, project: Project, judgment: Judgment) -> None:
-        super().__init__("Rate segment")
-        self.project, self.judgment = project, judgment
-
-    def redo(self) -> None:
-        self.project.add_judgment(self.judgment)
-
-    def undo(self) -> None:
-        self.project.remove_judgment(self.judgment.id)
-
-
-class ReplaceJudgmentCommand(QUndoCommand):
-    def __init__(self, project: Project, judgment: Judgment) -> None:
-        super().__init__("Change rating")
-        self.project, self.new = project, judgment
-        self.old = project.judgment(judgment.id)
-
-    def redo(self) -> None:
-        self.project.replace_judgment(self.new)
-
-    def undo(self) -> None:
-        self.project.replace_judgment(self.old)
 
 
 class AddJudgeCommand(QUndoCommand):

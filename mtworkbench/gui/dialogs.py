@@ -60,12 +60,12 @@ class NewProjectDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from mtworkbench.io.corpus import IMPORT_FORMATS
+        from mtworkbench.io.formats import CORPUS_FORMATS
 
         self.setWindowTitle("New project from files")
         self.resize(640, 420)
         self.format = QComboBox()
-        self.format.addItems(IMPORT_FORMATS)
+        self.format.addItems(CORPUS_FORMATS.readable())
         self.source = QLineEdit()
         browse = QPushButton("Browse…")
         browse.clicked.connect(lambda: self._pick_into(self.source))

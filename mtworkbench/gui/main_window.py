@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.models.navigator import NavigatorModel
@@ -313,8 +314,8 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_project_changed(self, event) -> None:
-        if event.kind == "segment_changed":
-            self.navigator_model.refresh_segment(event.item.id)
+        if isinstance(event, SegmentChanged):
+            self.navigator_model.refresh_segment(event.segment.id)
         self._update_status()
 
     def _navigator_current_changed(self, current, _previous) -> None:

@@ -10,10 +10,12 @@ import os
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.gui.view_registry import (
+    CORPUS_TABLE,
+    IMAGE_SUFFIXES,
+    VIEW_NAMES,
+)
 
-CORPUS_TABLE = "corpus-table"
-DETAIL_VIEW_NAMES = ("gtm-grid", "meteor-alignment", "bleu-ngrams", "nee")
-VIEW_NAMES = (*DETAIL_VIEW_NAMES, CORPUS_TABLE)
 DETAIL_SIZE = (1200, 800)
 MAX_SIDE = 4000
 
@@ -74,7 +76,7 @@ def render(bundle_path, view: str, system: str | None = None, segment: str | Non
     from mtworkbench.io.bundle import load_bundle
 
     out = Path(out)
-    if out.suffix.lower() not in (".png", ".svg"):
+    if out.suffix.lower() not in IMAGE_SUFFIXES:
         raise DataError(f"{out}: the output must end in .png or .svg")
     if view not in VIEW_NAMES:
         raise DataError(f"unknown view {view!r}; views: {', '.join(VIEW_NAMES)}")
@@ -137,10 +139,8 @@ def corpus_table_widget(project, metric: str | None):
 
 
 def detail_view_widget(project, view: str, system: str, segment: str, metric: str | None):
-    try:
-        from mtworkbench.gui.metric_views import VIEWS
-    except ImportError as exc:
-        raise DataError(f"the detail views are not available: {exc}") from None
+    from mtworkbench.gui.metric_views import VIEWS
+
     if view not in VIEWS:
         raise DataError(f"view {view!r} is not available; views: {', '.join([*VIEWS, CORPUS_TABLE])}")
     widget = VIEWS[view]()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mtworkbench.core.events import MEMBERSHIP_EVENTS, TEXT_EVENTS
 from mtworkbench.core.model import ModelError
 from mtworkbench.gui.commands import SetTextCommand
 from mtworkbench.gui.session import ProjectSession
@@ -100,13 +101,10 @@ class SegmentPanel(QScrollArea):
         self.rebuild()
 
     def _on_change(self, event) -> None:
-        if event.kind.endswith(("_changed", "_added", "_removed")) and event.kind.split("_")[0] in (
-            "segment", "reference", "system"
-        ):
-            if event.kind.endswith(("_added", "_removed")):
-                self.rebuild()
-            else:
-                self.refresh()
+        if type(event) in MEMBERSHIP_EVENTS:
+            self.rebuild()
+        elif type(event) in TEXT_EVENTS:
+            self.refresh()
 
     def rebuild(self, *_args) -> None:
         while self.grid.count():

@@ -19,14 +19,9 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import EntitySpan, EntityTypeStyle, Project, Reference
 from mtworkbench.io.entity_records import AnnotatedText, FormatError
 from mtworkbench.core.scoring_input import EntityMention
+from mtworkbench.io.formats import ANNOTATION_FORMATS
 
-FORMATS: tuple[str, ...] = ("muc", "conll", "brat", "jsonl")
-_SUFFIXES = {
-    ".sgml": "muc", ".sgm": "muc", ".muc": "muc",
-    ".conll": "conll", ".bio": "conll", ".iob": "conll",
-    ".ann": "brat",
-    ".jsonl": "jsonl",
-}
+FORMATS: tuple[str, ...] = ANNOTATION_FORMATS.names  # the one list is in io.formats
 # CoNLL-2003 short names for the MUC types a project has by default.
 TYPE_ALIASES = {"PER": "PERSON", "ORG": "ORGANIZATION", "LOC": "LOCATION"}
 _PALETTE = ("#808000", "#000075", "#f032e6", "#42d4f4", "#bfef45", "#dcbeff", "#800000", "#aaffc3", "#ffd8b1", "#a9a9a9")
@@ -47,14 +42,12 @@ class ImportSummary:
 
 
 def guess_format(path: str | Path) -> str | None:
-    return _SUFFIXES.get(Path(path).suffix.lower())
+    return ANNOTATION_FORMATS.guess(path)
 
 
 def resolve_format(fmt: str | None, path: str | Path) -> str:
     if fmt:
-        if fmt not in FORMATS:
-            raise DataError(f"unknown annotation format {fmt!r}; expected one of {', '.join(FORMATS)}")
-        return fmt
+        return ANNOTATION_FORMATS.get(fmt).name
     guessed = guess_format(path)
     if guessed is None:
         raise DataError(f"{path}: cannot tell the annotation format from the file name; give --format")
@@ -98,26 +91,36 @@ def records_for(project: Project, reference_id: str, annotator: str) -> list[Ann
 
 def export_entities(project: Project, reference_id: str, annotator: str, fmt: str, path: str | Path) -> list[Path]:
     """Write the annotator's spans on the reference; returns the files written."""
+    write = ANNOTATION_FORMATS.get(fmt).write
     records = records_for(project, reference_id, annotator)
-    if fmt == "muc":
-        from mtworkbench.io.muc import write_muc
+    return write(path, records, project.reference(reference_id).texts)
 
-        write_muc(path, records)
-    elif fmt == "conll":
-        from mtworkbench.io.conll import write_conll
 
-        write_conll(path, records)
-    elif fmt == "brat":
-        from mtworkbench.io.brat import write_brat
+def write_muc_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
+    from mtworkbench.io.muc import write_muc
 
-        return write_brat(path, records)
-    elif fmt == "jsonl":
-        from mtworkbench.io.entities_jsonl import write_entities_jsonl
+    write_muc(path, records)
+    return [Path(path)]
 
-        ref = project.reference(reference_id)
-        write_entities_jsonl(path, [r for r in records if r.segment in ref.texts])
-    else:
-        raise DataError(f"unknown annotation format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+def write_conll_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
+    from mtworkbench.io.conll import write_conll
+
+    write_conll(path, records)
+    return [Path(path)]
+
+
+def write_brat_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
+    from mtworkbench.io.brat import write_brat
+
+    return write_brat(path, records)
+
+
+def write_jsonl_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
+    from mtworkbench.io.entities_jsonl import write_entities_jsonl
+
+    # JSONL names each record's segment, so segments without reference text are left out.
+    write_entities_jsonl(path, [r for r in records if r.segment in texts])
     return [Path(path)]
 
 
@@ -206,35 +209,13 @@ def _place_records(
     project: Project, path: str | Path, fmt: str, ref: Reference | None
 ) -> list[tuple[str, AnnotatedText]]:
     """Read the file and pair each record with its segment id, checking texts."""
+    read = ANNOTATION_FORMATS.get(fmt).read
     seg_ids = project.segment_ids
     texts = {} if ref is None else ref.texts
-    if fmt == "conll":
-        from mtworkbench.io.conll import read_conll, sentence_mentions
-
-        sentences = read_conll(path)
-        targets = [s for s in seg_ids if texts.get(s, "").strip()] if any(t.strip() for t in texts.values()) else seg_ids
-        if len(sentences) != len(targets):
-            raise FormatError(
-                f"{len(sentences)} sentences, but {len(targets)} segments"
-                + (" with reference text" if targets is not seg_ids else ""),
-                path,
-            )
-        return [(sid, sentence_mentions(sent, texts.get(sid), path)) for sid, sent in zip(targets, sentences)]
-    if fmt == "muc":
-        from mtworkbench.io.muc import read_muc
-
-        records = read_muc(path)
-    elif fmt == "brat":
-        from mtworkbench.io.brat import brat_paths, read_brat
-
-        records = read_brat(path)
-        path = brat_paths(path)[0]
-    elif fmt == "jsonl":
-        from mtworkbench.io.entities_jsonl import read_entities_jsonl
-
-        records = read_entities_jsonl(path)
-    else:
-        raise DataError(f"unknown annotation format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    result = read(path, seg_ids, texts)
+    if result.placed is not None:
+        return result.placed
+    records, path = result.records, result.path
     placed: list[tuple[str, AnnotatedText]] = []
     positional = [r for r in records if r.segment is None]
     if positional and len(positional) != len(records):
@@ -258,6 +239,50 @@ def _place_records(
             )
         placed.append((sid, record))
     return placed
+
+
+@dataclass
+class ReadRecords:
+    """What an annotation reader found: records to place on segments by the
+    shared rules below, or (``placed``) records it paired with segments itself."""
+
+    records: list[AnnotatedText]
+    path: str | Path  # the file to name in messages
+    placed: list[tuple[str, AnnotatedText]] | None = None
+
+
+def read_conll_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.conll import read_conll, sentence_mentions
+
+    # CoNLL has no empty sentences: they go to the segments whose reference text has a token.
+    sentences = read_conll(path)
+    targets = [s for s in seg_ids if texts.get(s, "").strip()] if any(t.strip() for t in texts.values()) else seg_ids
+    if len(sentences) != len(targets):
+        raise FormatError(
+            f"{len(sentences)} sentences, but {len(targets)} segments"
+            + (" with reference text" if targets is not seg_ids else ""),
+            path,
+        )
+    placed = [(sid, sentence_mentions(sent, texts.get(sid), path)) for sid, sent in zip(targets, sentences)]
+    return ReadRecords([record for _, record in placed], path, placed)
+
+
+def read_muc_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.muc import read_muc
+
+    return ReadRecords(read_muc(path), path)
+
+
+def read_brat_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.brat import brat_paths, read_brat
+
+    return ReadRecords(read_brat(path), brat_paths(path)[0])
+
+
+def read_jsonl_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.entities_jsonl import read_entities_jsonl
+
+    return ReadRecords(read_entities_jsonl(path), path)
 
 
 def _short(text: str, n: int = 40) -> str:

@@ -34,6 +34,7 @@ from mtworkbench.core.model import (
     Settings,
     System,
 )
+from mtworkbench.core.queue_state import JudgeQueue, check_learned_model
 from mtworkbench.io.atomic import atomic_write_text
 from mtworkbench.io.plaintext import decode_utf8
 
@@ -108,7 +109,7 @@ def project_to_dict(project: Project) -> dict[str, Any]:
                 {"name": t.name, "key": t.key, "color": t.color} for t in project.settings.entity_types
             ],
         },
-        "judge_queues": project.judge_queues,
+        "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
         # Additive: only campaign bundles and work packages carry it (core.campaign).
         **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
@@ -305,13 +306,12 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
         _wrap(lambda: project.add_judgment(judgment), p, file)
 
     queues = r.obj(data.get("judge_queues", {}), "$.judge_queues")
-    for judge in queues:
+    for judge, queue in queues.items():
         if judge not in project.judges:
             raise BundleError(f"queue for unknown judge {judge!r}", f"$.judge_queues.{judge}", file)
-        r.obj(queues[judge], f"$.judge_queues.{judge}")
-    project.judge_queues = queues
+        project.set_judge_queue(judge, JudgeQueue.from_json(queue, f"$.judge_queues.{judge}", file))
     learned = data.get("learned_model")
-    project.learned_model = None if learned is None else r.obj(learned, "$.learned_model")
+    project.set_learned_model(None if learned is None else check_learned_model(learned, "$.learned_model", file))
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, file)
     return project
@@ -424,11 +424,6 @@ def _kind(value: Any) -> str:
         return "null"
     return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
             list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
-
-
-def validate_file(path: str | Path) -> Project:
-    """Load and return the project; raises DataError with the problem."""
-    return load_bundle(path)
 
 
 __all__ = [

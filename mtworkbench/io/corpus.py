@@ -21,12 +21,11 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.io import plaintext
-from mtworkbench.io.sgml import export_sgml, import_sgml
-from mtworkbench.io.tsv import export_tsv, import_tsv
-from mtworkbench.io.wmt_xml import export_wmt_xml, import_wmt_xml
+from mtworkbench.io.formats import CORPUS_FORMATS
 
-IMPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
-EXPORT_FORMATS = ("plain", "sgml", "wmt-xml", "tsv")
+# The formats' names, from the one registry (io.formats).
+IMPORT_FORMATS = CORPUS_FORMATS.readable()
+EXPORT_FORMATS = CORPUS_FORMATS.writable()
 
 
 def import_corpus(
@@ -39,22 +38,8 @@ def import_corpus(
     target_language: str = "",
 ) -> Project:
     """Build a project from corpus files of the given format."""
-    if fmt == "plain":
-        if not references:
-            raise DataError("plain-text import needs at least one reference file")
-        return plaintext.import_plain(source, references, systems, source_language, target_language)
-    if fmt == "sgml":
-        return import_sgml(source, references, systems, source_language, target_language)
-    if fmt == "wmt-xml":
-        return import_wmt_xml(source, references, systems, source_language, target_language)
-    if fmt == "tsv":
-        if references or systems:
-            raise DataError(
-                "a TSV file holds references and systems as its ref:<ID> and sys:<ID> columns; "
-                "give only the TSV file as the source (no --ref or --system)"
-            )
-        return import_tsv(source, source_language, target_language)
-    raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(IMPORT_FORMATS)}")
+    read = CORPUS_FORMATS.get(fmt).read
+    return read(source, references, systems, source_language, target_language)
 
 
 def export_corpus(project: Project, fmt: str, out: str | Path) -> list[Path]:
@@ -67,30 +52,55 @@ def export_corpus(project: Project, fmt: str, out: str | Path) -> list[Path]:
     wmt-xml, tsv: ``out`` is the file to write (``corpus.xml``/``corpus.tsv``
     inside it when ``out`` is an existing folder).
     """
-    if fmt == "plain":
-        folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
-        written = []
-        ids = project.segment_ids
-        target = folder / "source.txt"
-        plaintext.write_lines(target, [s.source for s in project.segments])
+    return CORPUS_FORMATS.get(fmt).write(project, out)
+
+
+def import_plain_corpus(
+    source: str | Path,
+    references: Sequence[str | Path],
+    systems: Sequence[tuple[str, str | Path]],
+    source_language: str = "",
+    target_language: str = "",
+) -> Project:
+    if not references:
+        raise DataError("plain-text import needs at least one reference file")
+    return plaintext.import_plain(source, references, systems, source_language, target_language)
+
+
+def import_tsv_corpus(
+    source: str | Path,
+    references: Sequence[str | Path],
+    systems: Sequence[tuple[str, str | Path]],
+    source_language: str = "",
+    target_language: str = "",
+) -> Project:
+    from mtworkbench.io.tsv import import_tsv
+
+    if references or systems:
+        raise DataError(
+            "a TSV file holds references and systems as its ref:<ID> and sys:<ID> columns; "
+            "give only the TSV file as the source (no --ref or --system)"
+        )
+    return import_tsv(source, source_language, target_language)
+
+
+def export_plain_corpus(project: Project, out: str | Path) -> list[Path]:
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    ids = project.segment_ids
+    target = folder / "source.txt"
+    plaintext.write_lines(target, [s.source for s in project.segments])
+    written.append(target)
+    for ref in project.references:
+        target = folder / f"ref-{_safe(ref.id)}.txt"
+        plaintext.write_lines(target, [ref.texts.get(sid, "") for sid in ids])
         written.append(target)
-        for ref in project.references:
-            target = folder / f"ref-{_safe(ref.id)}.txt"
-            plaintext.write_lines(target, [ref.texts.get(sid, "") for sid in ids])
-            written.append(target)
-        for system in project.systems:
-            target = folder / f"sys-{_safe(system.id)}.txt"
-            plaintext.write_lines(target, [system.texts[sid] for sid in ids])
-            written.append(target)
-        return written
-    if fmt == "sgml":
-        return export_sgml(project, out)
-    if fmt == "wmt-xml":
-        return export_wmt_xml(project, out)
-    if fmt == "tsv":
-        return export_tsv(project, out)
-    raise DataError(f"unknown corpus format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+    for system in project.systems:
+        target = folder / f"sys-{_safe(system.id)}.txt"
+        plaintext.write_lines(target, [system.texts[sid] for sid in ids])
+        written.append(target)
+    return written
 
 
 def _safe(name: str) -> str:

@@ -24,25 +24,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from mtworkbench.core.events import AFFECTS_SCORES, SYSTEM_SCOPED
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
-
-# Events that cannot change any metric score (metrics read texts and entity spans only).
-HARMLESS_EVENTS = frozenset(
-    {
-        "judge_added",
-        "judge_removed",
-        "judge_queue_changed",
-        "judgment_added",
-        "judgment_changed",
-        "judgment_removed",
-        "judgments_reset",
-        "settings_changed",  # results are keyed by spec, so a new metric list needs no invalidation
-        "system_added",
-    }
-)
-# Events that change one system's inputs only; payload (system_id, segment_id) or a System.
-SYSTEM_EVENTS = frozenset({"system_changed", "system_removed"})
 
 
 def pack_input(data: ScoringInput) -> tuple[bytes, str]:
@@ -158,14 +142,11 @@ class ScoreCache:
 
     def on_event(self, event: ProjectEvent) -> None:
         """Project listener: drop current entries whose inputs this change may touch."""
-        if event.kind in HARMLESS_EVENTS:
+        if type(event) not in AFFECTS_SCORES:
+            return  # e.g. judgments, settings (results are keyed by spec), a new system
+        if type(event) in SYSTEM_SCOPED:
+            self.invalidate_system(event.system_id)  # type: ignore[attr-defined]
             return
-        if event.kind in SYSTEM_EVENTS:
-            item = event.item
-            system = item[0] if isinstance(item, tuple) else getattr(item, "id", None)
-            if isinstance(system, str):
-                self.invalidate_system(system)
-                return
         # References, sources and entity spans feed every system's score.
         self.invalidate_all()
 

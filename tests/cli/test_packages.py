@@ -55,8 +55,8 @@ def test_judges_three_packages_cli_and_api_merge_item_by_item(capsys, demo, tmp_
     packages = split(capsys, demo, tmp_path / "packages", "judge")
     # alice works through the Python API: load, rate her queue's items, save.
     alice = load_bundle(packages["alice"])
-    for k, item in enumerate(alice.judge_queues["alice"]["items"][:5]):
-        alice.add_judgment(Judgment(alice.new_id("j"), "alice", item["system"], item["segment"], item["reference"],
+    for k, item in enumerate(alice.judge_queues["alice"].items[:5]):
+        alice.add_judgment(Judgment(alice.new_id("j"), "alice", item.system, item.segment, item.reference,
                                     adequacy=1 + k % 5, fluency=5 - k % 5, timestamp="2026-11-24T05:00:00Z"))
     save_bundle(alice, packages["alice"])
     # bob and carol import judgments from files with the command line.

@@ -82,7 +82,7 @@ def test_judge_items_are_system_segment_reference():
     # The same reference for every segment of a document, when it has a text there.
     package = make_package(project, campaign, "alice")
     queue = package.judge_queues["alice"]
-    assert sorted((q["system"], q["segment"]) for q in queue["items"]) == sorted(
+    assert sorted((q.system, q.segment) for q in queue.items) == sorted(
         (it.system, it.segment) for it in campaign.items_of("alice"))
 
 

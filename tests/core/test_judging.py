@@ -17,6 +17,7 @@ from mtworkbench.core.judging import (
     revert_judgment,
 )
 from mtworkbench.core.model import Document, ModelError, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.queue_state import JudgeQueue
 
 
 def make_project(n_docs: int = 3, per_doc: int = 4, n_refs: int = 3, systems: tuple[str, ...] = ("A", "B")) -> Project:
@@ -57,19 +58,19 @@ def test_ldc_labels():
 def test_queue_covers_every_item_once_plus_repeats():
     project = make_project()
     state = build_queue(project, "ann", QueueConfig(seed=3, repeat_share=0.25, min_repeat_gap=2))
-    items = state["items"]
-    originals = [(it["system"], it["segment"]) for it in items if not it["repeat"]]
+    items = state.items
+    originals = [(it.system, it.segment) for it in items if not it.repeat]
     # 2 systems x 12 segments, each exactly once, plus round(0.25 * 24) = 6 repeats.
     assert Counter(originals) == Counter((s, g) for s in ("A", "B") for g in project.segment_ids)
     assert len(items) == 24 + 6
-    repeats = [i for i, it in enumerate(items) if it["repeat"]]
+    repeats = [i for i, it in enumerate(items) if it.repeat]
     assert len(repeats) == 6
     for i in repeats:
         rep = items[i]
-        first = next(k for k, it in enumerate(items) if not it["repeat"] and (it["system"], it["segment"]) == (rep["system"], rep["segment"]))
+        first = next(k for k, it in enumerate(items) if not it.repeat and (it.system, it.segment) == (rep.system, rep.segment))
         assert i - first > 2  # at least min_repeat_gap items in between
-        assert items[first]["reference"] == rep["reference"]  # same stimulus
-    assert len({(items[i]["system"], items[i]["segment"]) for i in repeats}) == 6
+        assert items[first].reference == rep.reference  # same stimulus
+    assert len({(items[i].system, items[i].segment) for i in repeats}) == 6
 
 
 def test_queue_is_reproducible_and_depends_on_seed_and_judge():
@@ -78,7 +79,7 @@ def test_queue_is_reproducible_and_depends_on_seed_and_judge():
     a1 = build_queue(project, "ann", config)
     a2 = build_queue(project, "ann", config)
     assert a1 == a2
-    order = lambda s: [(it["system"], it["segment"], it["repeat"]) for it in s["items"]]  # noqa: E731
+    order = lambda s: [(it.system, it.segment, it.repeat) for it in s.items]  # noqa: E731
     assert order(build_queue(project, "ann", QueueConfig(seed=8, repeat_share=0.1))) != order(a1)
     assert order(build_queue(project, "bob", config)) != order(a1)
     # Not the document order: the queue is shuffled.
@@ -91,8 +92,8 @@ def test_reference_fixed_per_document():
     for seed in range(4):
         state = build_queue(project, "ann", QueueConfig(seed=seed, reference_mode="per-document"))
         per_doc: dict[str, set[str]] = {}
-        for it in state["items"]:
-            per_doc.setdefault(project.document_of(it["segment"]), set()).add(it["reference"])
+        for it in state.items:
+            per_doc.setdefault(project.document_of(it.segment), set()).add(it.reference)
         assert all(len(refs) == 1 for refs in per_doc.values()), per_doc
         chosen_overall |= {r for refs in per_doc.values() for r in refs}
     # The choice is drawn, not always the first reference.
@@ -103,11 +104,11 @@ def test_reference_per_segment_and_fixed():
     project = make_project(n_docs=2, per_doc=10)
     state = build_queue(project, "ann", QueueConfig(seed=1, reference_mode="per-segment", repeat_share=0))
     per_doc: dict[str, set[str]] = {}
-    for it in state["items"]:
-        per_doc.setdefault(project.document_of(it["segment"]), set()).add(it["reference"])
+    for it in state.items:
+        per_doc.setdefault(project.document_of(it.segment), set()).add(it.reference)
     assert any(len(refs) > 1 for refs in per_doc.values())
     fixed = build_queue(project, "ann", QueueConfig(reference_mode="fixed", reference="r2"))
-    assert {it["reference"] for it in fixed["items"]} == {"r2"}
+    assert {it.reference for it in fixed.items} == {"r2"}
     with pytest.raises(ModelError, match="unknown reference"):
         build_queue(project, "ann", QueueConfig(reference_mode="fixed", reference="nope"))
     with pytest.raises(ModelError, match="repeat share"):
@@ -120,13 +121,13 @@ def test_reference_falls_back_when_missing_for_a_segment():
     project.references[0].texts.clear()
     for seed in range(5):
         state = build_queue(project, "ann", QueueConfig(seed=seed))
-        assert {it["reference"] for it in state["items"]} == {"r2"}
+        assert {it.reference for it in state.items} == {"r2"}
 
 
 def test_restrict_systems_and_documents():
     project = make_project()
     state = build_queue(project, "ann", QueueConfig(systems=("B",), documents=("d2",), repeat_share=0))
-    assert sorted((it["system"], it["segment"]) for it in state["items"]) == [
+    assert sorted((it.system, it.segment) for it in state.items) == [
         ("B", f"d2s{k}") for k in range(1, 5)
     ]
 
@@ -224,9 +225,9 @@ def test_state_is_plain_json_and_resume_loses_nothing():
     for a, f in [(5, 4), (3, 3), (1, 2)]:
         apply_judgment(project, session.submit(a, f, seconds=1.5))
     session.back()
-    text = json.dumps(project.judge_queues)
+    text = json.dumps({judge: queue.to_json() for judge, queue in project.judge_queues.items()})
     # A new session over the same data (as after saving and reopening) is where the judge stopped.
-    project.judge_queues = json.loads(text)
+    project.set_judge_queue("ann", JudgeQueue.from_json(json.loads(text)["ann"]))
     resumed = JudgeSession(project, "ann")
     assert resumed.position == 2 and resumed.done == 3
     assert resumed.current.judgment.adequacy == 1
@@ -301,6 +302,6 @@ def test_display_options_default_off_and_toggle():
     assert session.config.highlight_overlap is False and session.config.show_source is False
     assert session.set_option("highlight_overlap", True) is False
     assert session.config.highlight_overlap is True
-    assert project.judge_queues["ann"]["highlight_overlap"] is True
+    assert project.judge_queues["ann"].highlight_overlap is True
     with pytest.raises(ModelError, match="unknown option"):
         session.set_option("colour", True)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mtworkbench.core import events as ev
 from mtworkbench.core.model import (
     Document,
     EntitySpan,
     Judgment,
     Paragraph,
     Project,
-    ProjectEvent,
     Reference,
     Segment,
     System,
@@ -63,16 +63,17 @@ def test_result_from_stale_inputs_is_kept_but_not_current():
 @pytest.mark.parametrize(
     "event, a_dropped, b_dropped",
     [
-        (ProjectEvent("system_changed", ("A", "s1")), True, False),
-        (ProjectEvent("system_removed", System("B")), False, True),
-        (ProjectEvent("reference_changed", ("r", "s1")), True, True),
-        (ProjectEvent("segment_changed", Segment("s1", "x")), True, True),
-        (ProjectEvent("span_added", None), True, True),
-        (ProjectEvent("annotations_reset"), True, True),
-        (ProjectEvent("something_new"), True, True),
-        (ProjectEvent("judgment_added", None), False, False),
-        (ProjectEvent("settings_changed", "metrics"), False, False),
-        (ProjectEvent("judge_queue_changed", "ann"), False, False),
+        (ev.SystemChanged("A", "s1"), True, False),
+        (ev.SystemRemoved(System("B")), False, True),
+        (ev.SystemAdded(System("C")), False, False),
+        (ev.ReferenceChanged("r", "s1"), True, True),
+        (ev.SegmentChanged(Segment("s1", "x")), True, True),
+        (ev.SpanAdded(EntitySpan("e", "r", "s1", 0, 1, "PERSON", "ann")), True, True),
+        (ev.AnnotationsReset(), True, True),
+        (ev.LearnedModelChanged(), True, True),
+        (ev.JudgmentAdded(Judgment("j", "ann", "A", "s1", adequacy=3)), False, False),
+        (ev.SettingsChanged("metrics"), False, False),
+        (ev.JudgeQueueChanged("ann"), False, False),
     ],
 )
 def test_events_drop_exactly_the_affected_entries(event, a_dropped, b_dropped):

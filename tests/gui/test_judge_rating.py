@@ -112,9 +112,9 @@ def judging(qtbot, workspace, monkeypatch, fake_time):
 def test_four_three_enter_stores_the_judgment_and_shows_the_next_item(qtbot, window, workspace, judging):
     view = judging
     project = window.session.project
-    expected_order = build_queue(project, "ann", CONFIG)["items"]
+    expected_order = build_queue(project, "ann", CONFIG).items
     first = view.current_item()
-    assert (first.system, first.segment) == (expected_order[0]["system"], expected_order[0]["segment"])
+    assert (first.system, first.segment) == (expected_order[0].system, expected_order[0].segment)
     assert plain(view.candidate.text) == first.candidate
     assert "background-color" not in view.candidate.text.text()  # no highlighting by default
     assert first.system not in view.position_label.text()
@@ -126,7 +126,7 @@ def test_four_three_enter_stores_the_judgment_and_shows_the_next_item(qtbot, win
     assert (stored.judge, stored.system, stored.segment, stored.reference) == ("ann", first.system, first.segment, first.reference)
     assert (stored.adequacy, stored.fluency) == (4, 3)
     shown = view.current_item()
-    assert shown.index == 1 and shown.segment == expected_order[1]["segment"]
+    assert shown.index == 1 and shown.segment == expected_order[1].segment
     assert plain(view.candidate.text) == shown.candidate
     assert view.entry.adequacy is None and view.entry.fluency is None
     assert not any(b.isChecked() for b in view.adequacy.buttons.values())
@@ -252,7 +252,7 @@ def test_overlap_highlighting_and_source_are_options(qtbot, window, workspace, j
     assert "background-color" not in view.candidate.text.text()
     assert not view.source.isVisible()
     qtbot.mouseClick(workspace.highlight, Qt.MouseButton.LeftButton)
-    assert window.session.project.judge_queues["ann"]["highlight_overlap"] is True
+    assert window.session.project.judge_queues["ann"].highlight_overlap is True
     assert "background-color" in view.candidate.text.text()
     assert plain(view.candidate.text) == item.candidate
     overlap = word_overlap(item.candidate, item.reference_text)
@@ -292,7 +292,7 @@ def test_starting_a_queue_is_undoable_and_marks_the_project_modified(qtbot, wind
     assert not window.isWindowModified()
     start_queue(qtbot, workspace, monkeypatch, QueueConfig(seed=1, repeat_share=0.1, reference_mode="per-segment"))
     state = window.session.project.judge_queues["ann"]
-    assert len(state["items"]) == 55 and state["reference_mode"] == "per-segment"
+    assert len(state.items) == 55 and state.reference_mode == "per-segment"
     assert window.isWindowModified()
     assert workspace.rating.progress.maximum() == 55
     qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
@@ -317,7 +317,7 @@ def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, d
     saved = load_bundle(demo_copy)
     assert saved.judges == ["ann"]
     assert sorted((j.adequacy, j.fluency, j.seconds) for j in saved.judgments) == [(2, 5, 2.5), (4, 3, 6.0)]
-    assert saved.judge_queues["ann"]["position"] == 3
+    assert saved.judge_queues["ann"].position == 3
 
     other = MainWindow()
     qtbot.addWidget(other)

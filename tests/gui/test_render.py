@@ -9,14 +9,11 @@ from PySide6.QtGui import QImage
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Reference, System
-from mtworkbench.gui.render import DETAIL_VIEW_NAMES, MAX_SIDE, VIEW_NAMES
+from mtworkbench.gui.render import MAX_SIDE
+from mtworkbench.gui.view_registry import DETAIL_VIEW_NAMES, VIEW_NAMES
 from mtworkbench.io.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
-
-try:
-    from mtworkbench.gui.metric_views import VIEWS
-except Exception:  # noqa: BLE001 - the detail views are another package
-    VIEWS = {}
+from mtworkbench.gui.metric_views import VIEWS
 
 
 def distinct_colours(image: QImage, step: int = 7) -> int:
@@ -25,8 +22,6 @@ def distinct_colours(image: QImage, step: int = 7) -> int:
 
 @pytest.mark.parametrize("view", VIEW_NAMES)
 def test_every_view_renders_the_demo_with_defaults(view, screenshot_dir, capsys):
-    if view in DETAIL_VIEW_NAMES and view not in VIEWS:
-        pytest.skip(f"detail view {view} is not available yet")
     out = screenshot_dir / f"render_{view}.png"
     out.unlink(missing_ok=True)
     assert main(["render", str(demo_project_path()), "--view", view, "--out", str(out)]) == 0
@@ -54,7 +49,6 @@ def test_corpus_table_svg_carries_the_scores(tmp_path):
     assert expected in svg and "chrf" not in svg  # only the asked metric
 
 
-@pytest.mark.skipif("gtm-grid" not in VIEWS, reason="GTM grid view not available yet")
 def test_large_gtm_grid_gets_a_larger_canvas(tmp_path, screenshot_dir):
     project = load_bundle(demo_project_path())
     words = [f"w{i % 37}" for i in range(400)]
@@ -88,3 +82,17 @@ def test_render_errors_are_one_line(args, code, message, tmp_path, capsys, monke
     assert main(["render", str(demo_project_path()), *args]) == code
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_views_registry_is_the_one_list():
+    from mtworkbench.cli import build_parser
+    from mtworkbench.gui import render, view_registry
+
+    # The CLI choices, the renderer and the workspace's detail tabs all come from the registry.
+    render_parser = build_parser()._subparsers._group_actions[0].choices["render"]
+    assert tuple(next(a for a in render_parser._actions if a.dest == "view").choices) == VIEW_NAMES
+    assert render.VIEW_NAMES is view_registry.VIEW_NAMES
+    assert list(VIEWS) == list(DETAIL_VIEW_NAMES)
+    for entry in view_registry.VIEWS:
+        if entry.detail:
+            assert VIEWS[entry.name].title == entry.label, entry.name

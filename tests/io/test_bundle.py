@@ -88,6 +88,12 @@ def _mutate(fn):
     return data
 
 
+# A stored learned model's shape (as LearnedModel.to_json writes it; values arbitrary).
+LEARNED = {"kind": "svc-rbf", "version": 1, "features": ["f"], "tokenize": "13a", "lowercase": False,
+           "feature_mean": [0.0], "feature_scale": [1.0], "gamma": 0.5, "C": 1.0, "sigma": None,
+           "intercept": 0.1, "dual_coef": [1.0], "support_vectors": [[0.5]], "report": {}}
+
+
 # (description, mutation, expected JSON path, expected words in the message)
 MALFORMATIONS = [
     ("wrong format", lambda d: d.update(format="something-else"), "$.format", "not an mtworkbench project"),
@@ -135,6 +141,13 @@ MALFORMATIONS = [
      "$.settings.entity_types[1].key", "not used by another type"),
     ("queue for unknown judge", lambda d: d.update(judge_queues={"nobody": {}}), "$.judge_queues.nobody",
      "unknown judge 'nobody'"),
+    ("learned model with a text in its vectors",
+     lambda d: d.update(learned_model={**LEARNED, "support_vectors": [[0.5, "x"]]}),
+     "$.learned_model.support_vectors[0][1]", "expected a number"),
+    ("learned model without gamma", lambda d: d.update(learned_model={k: v for k, v in LEARNED.items() if k != "gamma"}),
+     "$.learned_model", "missing field 'gamma'"),
+    ("queue without its seed", lambda d: d.update(judge_queues={d["judges"][0]: {"format": 1}}),
+     f"$.judge_queues.{good_dict()['judges'][0]}", "missing field 'documents'"),
 ]
 
 
@@ -252,3 +265,11 @@ def test_round_trip_property(tmp_path, project):
     loaded = load_bundle(path)
     assert project_to_dict(loaded) == project_to_dict(project)
     assert dumps(loaded) == dumps(project)
+
+
+def test_stored_learned_model_round_trips(tmp_path):
+    project = small_project()
+    project.set_learned_model(dict(LEARNED))
+    path = tmp_path / "p.mtwb.json"
+    save_bundle(project, path)
+    assert load_bundle(path).learned_model == LEARNED

@@ -17,7 +17,9 @@ from mtworkbench.cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.io.annotations import FORMATS
+    from mtworkbench.io.formats import ANNOTATION_FORMATS
+
+    formats = ANNOTATION_FORMATS.names
 
     p = subparsers.add_parser(
         "entities",
@@ -25,14 +27,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Named-entity annotations of a project's references (they feed NEE).",
     )
     sub = p.add_subparsers(dest="action", metavar="ACTION")
-    fmt_help = "annotation format (default: from the file name: .sgml/.muc, .conll/.bio, .ann, .jsonl)"
+    suffixes = ", ".join("/".join(f.suffixes) for f in ANNOTATION_FORMATS)
+    fmt_help = f"annotation format (default: from the file name: {suffixes})"
 
     imp = sub.add_parser("import", help="add an annotator's entities from a file")
     imp.add_argument("bundle", help="project bundle (*.mtwb.json); saved in place unless -o")
     imp.add_argument("file", help="annotation file (brat: the .ann, .txt or their stem)")
     imp.add_argument("--reference", required=True, help="reference id (created when the project has none by that id)")
     imp.add_argument("--annotator", required=True, help="who annotated")
-    imp.add_argument("--format", choices=FORMATS, help=fmt_help)
+    imp.add_argument("--format", choices=formats, help=fmt_help)
     imp.add_argument("--create-types", action="store_true", help="add entity types the project does not know yet")
     imp.add_argument("--replace", action="store_true", help="replace the annotator's spans on this reference")
     imp.add_argument("-o", "--output", help="write the changed project here instead")
@@ -43,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("file", help="file to write (brat: writes FILE.txt and FILE.ann)")
     exp.add_argument("--reference", required=True)
     exp.add_argument("--annotator", help="whose spans (default: the only annotator of the reference)")
-    exp.add_argument("--format", choices=FORMATS, help=fmt_help)
+    exp.add_argument("--format", choices=formats, help=fmt_help)
     exp.set_defaults(func=run_export)
 
     lst = sub.add_parser("list", help="annotators and span counts per reference")

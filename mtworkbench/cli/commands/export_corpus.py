@@ -6,7 +6,7 @@ import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.io.corpus import EXPORT_FORMATS
+    from mtworkbench.io.formats import CORPUS_FORMATS
 
     p = subparsers.add_parser(
         "export",
@@ -14,7 +14,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="plain writes a folder of one-segment-per-line files; the others write the format's files.",
     )
     p.add_argument("bundle")
-    p.add_argument("--format", choices=EXPORT_FORMATS, default="plain")
+    p.add_argument("--format", choices=CORPUS_FORMATS.writable(), default="plain", help=CORPUS_FORMATS.help())
     p.add_argument("-o", "--output", required=True, help="output folder (plain) or file")
     p.set_defaults(func=run)
 

@@ -9,7 +9,7 @@ from mtworkbench.cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.io.corpus import IMPORT_FORMATS
+    from mtworkbench.io.formats import CORPUS_FORMATS
 
     p = subparsers.add_parser(
         "import",
@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source", required=True, help="source file (or the one WMT XML file)")
     p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
-    p.add_argument("--format", choices=IMPORT_FORMATS, default="plain")
+    p.add_argument("--format", choices=CORPUS_FORMATS.readable(), default="plain", help=CORPUS_FORMATS.help())
     p.add_argument("--src-lang", default="")
     p.add_argument("--tgt-lang", default="")
     p.add_argument("-o", "--output", required=True, help="bundle to write (*.mtwb.json)")

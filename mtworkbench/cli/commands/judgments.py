@@ -9,6 +9,8 @@ from mtworkbench.cli import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from mtworkbench.io.formats import JUDGMENT_FORMATS, SCORE_FORMATS
+
     p = subparsers.add_parser(
         "judgments",
         help="import/export human judgments",
@@ -27,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     imp.add_argument("bundle")
-    imp.add_argument("file")
+    imp.add_argument("file", help=JUDGMENT_FORMATS.help())
     imp.set_defaults(func=run_import)
 
     exp = sub.add_parser(
@@ -36,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Write every judgment of BUNDLE; a .tsv output is tab-separated, '-' is stdout (CSV).",
     )
     exp.add_argument("bundle")
-    exp.add_argument("-o", "--output", required=True, metavar="FILE")
+    exp.add_argument("-o", "--output", required=True, metavar="FILE", help=JUDGMENT_FORMATS.help())
     exp.set_defaults(func=run_export)
 
     scores = sub.add_parser(
@@ -56,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scores.add_argument("--scores", required=True, metavar="FILE")
     scores.add_argument("--scale", help="the scores' scale: da-z, mqm, adequacy, fluency, ... "
                         "(default: mqm for mqm-tsv, required for lines)")
-    scores.add_argument("--format", choices=("lines", "mqm-tsv"), default="lines")
+    scores.add_argument("--format", choices=SCORE_FORMATS.names, default="lines", help=SCORE_FORMATS.help())
     scores.add_argument("--file-system", metavar="NAME", help="mqm-tsv: the system's name in the file, if it differs")
     scores.set_defaults(func=run_import_scores)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-VIEWS = ("gtm-grid", "meteor-alignment", "bleu-ngrams", "nee", "corpus-table")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from mtworkbench.gui.view_registry import VIEW_NAMES  # names only: no Qt
+
     p = subparsers.add_parser(
         "render",
         help="render a metric view to PNG or SVG without opening the app",
@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
-    p.add_argument("--view", required=True, choices=VIEWS)
+    p.add_argument("--view", required=True, choices=VIEW_NAMES)
     p.add_argument("--system", help="system id (default: the first system)")
     p.add_argument("--segment", help="segment id (default: the first segment)")
     p.add_argument("--metric", metavar="SPEC", help="metric spec, e.g. gtm:e=2 (default: the view's own)")

@@ -61,10 +61,11 @@ def run(args: argparse.Namespace) -> int:
     examples = project_examples(project, tok, args.seed)
     training = train_learned(examples, args.c_grid, args.sigma, args.validation, args.seed, tok)
     payload = {"bundle": args.bundle, "training": training.to_json()}
-    project.learned_model = training.model.to_json()
+    model = training.model.to_json()
+    project.set_learned_model(model)
     if args.human:
         payload["correlation"] = human_correlation(project, args.human)
-        project.learned_model["report"]["correlation"] = payload["correlation"]
+        model["report"]["correlation"] = payload["correlation"]
     if args.output:
         Path(args.output).write_text(json.dumps(project.learned_model, indent=1) + "\n", encoding="utf-8")
     if not args.no_save:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui import dialogs
+from mtworkbench.io.formats import SCORE_FORMATS
 from mtworkbench.io.judgments import (
     JudgmentImport,
     apply_import,
@@ -37,7 +38,6 @@ from mtworkbench.io.judgments import (
     revert_import,
 )
 
-FORMATS = {"lines": "one score per line (line i = segment i)", "mqm-tsv": "MQM table (system, seg_id, mqm)"}
 SCALES = ("da-z", "da", "mqm", "adequacy", "fluency")
 
 
@@ -69,8 +69,8 @@ class ImportScoresDialog(QDialog):
         path_row.addWidget(browse)
         self.format = QComboBox()
         self.format.setObjectName("scores-format")
-        for key, label in FORMATS.items():
-            self.format.addItem(label, key)
+        for fmt in SCORE_FORMATS:
+            self.format.addItem(fmt.label, fmt.name)
         self.system = QComboBox()
         self.system.setObjectName("scores-system")
         self.system.addItems([s.id for s in project.systems])
@@ -98,7 +98,8 @@ class ImportScoresDialog(QDialog):
         layout.addWidget(buttons)
 
     def _browse(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Choose a scores file")
+        filters = f"{SCORE_FORMATS.file_filters()};;All files (*)"
+        name, _ = QFileDialog.getOpenFileName(self, "Choose a scores file", "", filters)
         if name:
             self.path.setText(name)
 

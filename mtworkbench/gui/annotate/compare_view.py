@@ -39,6 +39,7 @@ from mtworkbench.core.annotation import (
     compare_annotators,
     copy_to_layer,
 )
+from mtworkbench.core.events import AFFECTS_ANNOTATIONS, SettingsChanged, SpanAdded
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.gui.annotate.commands import (
     AddSpansCommand,
@@ -275,8 +276,8 @@ class ComparisonView(QWidget):
         self.schedule_refresh()
 
     def _on_project_changed(self, event) -> None:
-        if event.kind.startswith(("span_", "annotations_", "reference_")) or event.kind == "settings_changed":
-            if event.kind == "span_added" and self.isVisible():  # a hidden view catches up when shown
+        if type(event) in AFFECTS_ANNOTATIONS or isinstance(event, SettingsChanged):
+            if isinstance(event, SpanAdded) and self.isVisible():  # a hidden view catches up when shown
                 self.fill_annotators()
             self.schedule_refresh()
 

@@ -7,33 +7,27 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-FILTERS = {
-    "muc": "MUC-7 inline SGML (*.sgml *.sgm *.muc)",
-    "conll": "CoNLL-2003 BIO (*.conll *.bio *.iob)",
-    "brat": "brat standoff (*.ann)",
-    "jsonl": "JSON lines (*.jsonl)",
-}
-SUFFIX = {"muc": ".sgml", "conll": ".conll", "brat": ".ann", "jsonl": ".jsonl"}
+from mtworkbench.io.formats import ANNOTATION_FORMATS
 
 
 def _format_of(selected_filter: str) -> str:
-    return next((fmt for fmt, text in FILTERS.items() if text == selected_filter), "muc")
+    return ANNOTATION_FORMATS.from_filter(selected_filter)
 
 
 def ask_import_path(parent: QWidget | None, folder: str) -> tuple[Path, str] | None:
     """(file, format) to import, or None when cancelled."""
-    name, chosen = QFileDialog.getOpenFileName(parent, "Import annotations", folder, ";;".join(FILTERS.values()))
+    name, chosen = QFileDialog.getOpenFileName(parent, "Import annotations", folder, ANNOTATION_FORMATS.file_filters())
     return (Path(name), _format_of(chosen)) if name else None
 
 
 def ask_export_path(parent: QWidget | None, folder: str) -> tuple[Path, str] | None:
-    name, chosen = QFileDialog.getSaveFileName(parent, "Export annotations", folder, ";;".join(FILTERS.values()))
+    name, chosen = QFileDialog.getSaveFileName(parent, "Export annotations", folder, ANNOTATION_FORMATS.file_filters())
     if not name:
         return None
     fmt = _format_of(chosen)
     path = Path(name)
     if not path.suffix:
-        path = path.with_suffix(SUFFIX[fmt])
+        path = path.with_suffix(ANNOTATION_FORMATS.get(fmt).suffixes[0])
     return path, fmt
 
 

@@ -32,6 +32,7 @@ from mtworkbench.analysis.agreement import (
     agreement,
     jitter,
 )
+from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
 from mtworkbench.gui.session import ProjectSession
 
@@ -39,7 +40,7 @@ JITTER = 0.20
 JITTER_SEED = 0
 POINT_COLOUR = QColor(29, 78, 216, 120)
 
-_EVENTS = {"judgment_added", "judgment_removed", "judgment_changed", "judgments_reset", "judge_removed"}
+_EVENTS = AFFECTS_JUDGMENTS | {JudgeRemoved}
 
 
 def fmt(value: float | None, digits: int = 3) -> str:
@@ -271,7 +272,7 @@ class AgreementPanel(QWidget):
 
     # Recomputed only when shown: rating an item should not wait for statistics.
     def _on_project_changed(self, event: ProjectEvent) -> None:
-        if event.kind in _EVENTS:
+        if type(event) in _EVENTS:
             self._dirty = True
             if self.isVisible():
                 self.refresh()

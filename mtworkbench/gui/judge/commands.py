@@ -1,28 +1,27 @@
 """Undoable edits of the Judge workspace.
 
 Each command calls inverse pairs from the core: ``set_judge_queue`` (which
-returns the old state), ``apply_judgment``/``revert_judgment`` and
-``JudgeSession.go_to``. The queue position moves with a rating so that undo
+returns the old state), ``apply_judgment``/``revert_judgment``,
+``move_judge_queue``/``record_queue_judgment`` and ``set_queue_option``. The queue position moves with a rating so that undo
 shows the item whose rating it took back.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtGui import QUndoCommand
 
 from mtworkbench.core.judging import apply_judgment, revert_judgment
 from mtworkbench.core.model import Judgment, Project
+from mtworkbench.core.queue_state import JudgeQueue
 
 
 class StartQueueCommand(QUndoCommand):
     """Store a freshly built queue for ``judge`` (replacing any older one)."""
 
-    def __init__(self, project: Project, judge: str, state: dict[str, Any]) -> None:
+    def __init__(self, project: Project, judge: str, state: JudgeQueue) -> None:
         super().__init__(f"Start judging queue for {judge}")
         self.project, self.judge, self.state = project, judge, state
-        self.old: dict[str, Any] | None = None
+        self.old: JudgeQueue | None = None
 
     def redo(self) -> None:
         self.old = self.project.set_judge_queue(self.judge, self.state)
@@ -49,9 +48,9 @@ class RateItemCommand(QUndoCommand):
 
     def _move_to(self, position: int) -> None:
         state = self.project.judge_queues.get(self.judge)
-        if state is not None and 0 <= position <= len(state["items"]):
-            state["position"] = position
-            state["items"][self.index]["judgment"] = self.judgment.id
+        if state is not None and 0 <= position <= len(state.items):
+            self.project.move_judge_queue(self.judge, position)
+            self.project.record_queue_judgment(self.judge, self.index, self.judgment.id)
 
     def redo(self) -> None:
         self._move_to(self.after)
@@ -68,13 +67,10 @@ class SetQueueOptionCommand(QUndoCommand):
     def __init__(self, project: Project, judge: str, name: str, value: bool) -> None:
         super().__init__(f"{'Show' if value else 'Hide'} {'source' if name == 'show_source' else 'word overlap'}")
         self.project, self.judge, self.name, self.value = project, judge, name, bool(value)
-        self.old = bool(project.judge_queues[judge][name])
+        self.old = bool(getattr(project.judge_queues[judge], name))
 
     def _set(self, value: bool) -> None:
-        state = self.project.judge_queues[self.judge]
-        state[self.name] = value
-        # Re-storing the same state emits 'judge_queue_changed', so views follow.
-        self.project.set_judge_queue(self.judge, state)
+        self.project.set_queue_option(self.judge, self.name, value)
 
     def redo(self) -> None:
         self._set(self.value)

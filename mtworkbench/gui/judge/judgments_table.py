@@ -28,6 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.analysis.agreement import z_scores
+from mtworkbench.core.events import (
+    AFFECTS_JUDGMENTS,
+    JUDGE_ROSTER,
+    SystemAdded,
+    SystemRemoved,
+)
 from mtworkbench.core.model import Judgment, Project, ProjectEvent
 from mtworkbench.gui.session import ProjectSession
 
@@ -50,8 +56,9 @@ NUMERIC = {"adequacy", "fluency", "score", "seconds", "z_adequacy", "z_fluency"}
 Z_COLUMNS = {"z_adequacy": "adequacy", "z_fluency": "fluency"}  # per-judge z-scores (seed 000)
 ALL = ""  # filter value meaning "no filter"
 
-_JUDGMENT_EVENTS = {"judgment_added", "judgment_removed", "judgment_changed", "judgments_reset",
-                    "judge_added", "judge_removed", "system_added", "system_removed"}
+# Rows name judges and systems, and the filters list them.
+_FILTER_EVENTS = JUDGE_ROSTER | {SystemAdded, SystemRemoved}
+_JUDGMENT_EVENTS = AFFECTS_JUDGMENTS | _FILTER_EVENTS
 
 
 _ROOT = QModelIndex()  # the invisible root of a flat table
@@ -241,9 +248,9 @@ class JudgmentsPanel(QWidget):
         self._fill_filters()
 
     def _on_project_changed(self, event: ProjectEvent) -> None:
-        if event.kind in _JUDGMENT_EVENTS:
+        if type(event) in _JUDGMENT_EVENTS:
             self.model.reload()
-            if event.kind.startswith(("judge_", "system_")):
+            if type(event) in _FILTER_EVENTS:
                 self._fill_filters()
             self._update_count()
 

@@ -101,8 +101,8 @@ class QueueSetupDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.summary)
         if judge in project.judge_queues:
-            items = project.judge_queues[judge]["items"]
-            rated = sum(1 for item in items if item["judgment"] is not None)
+            items = project.judge_queues[judge].items
+            rated = sum(1 for item in items if item.judgment is not None)
             self.replacing = QLabel(
                 f"{judge} has a queue already ({rated} of {len(items)} items rated). A new queue replaces it; "
                 "the judgments made stay in the project, and Undo brings the old queue back."

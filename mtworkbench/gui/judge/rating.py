@@ -33,6 +33,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mtworkbench.core.events import (
+    AFFECTS_JUDGMENTS,
+    JUDGE_ROSTER,
+    QUEUE_EVENTS,
+    TEXT_EVENTS,
+    AnnotationsReset,
+    JudgeQueueChanged,
+    ReferenceRemoved,
+    SystemAdded,
+    SystemRemoved,
+)
 from mtworkbench.core.judging import (
     ADEQUACY_LABELS,
     ADEQUACY_QUESTION,
@@ -62,11 +73,12 @@ HIGHLIGHT_COLOUR = "#fde68a"  # amber-200: readable under black text, visible on
 ACCENT = "#1d4ed8"
 
 # Events that can change what the view shows.
-_RELEVANT = {
-    "judgment_added", "judgment_removed", "judgment_changed", "judgments_reset",
-    "judge_queue_changed", "judge_added", "judge_removed", "system_removed", "system_added",
-    "system_changed", "reference_changed", "reference_removed", "segment_changed", "annotations_reset",
-}
+_RELEVANT = (
+    AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS
+    | {SystemAdded, SystemRemoved, ReferenceRemoved, AnnotationsReset}
+)
+# Events after which the judge's queue is opened again.
+_REOPEN = JUDGE_ROSTER | {JudgeQueueChanged, SystemRemoved}
 
 
 def merge_spans(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -314,9 +326,9 @@ class RatingView(QWidget):
         self.refresh()
 
     def _on_project_changed(self, event: ProjectEvent) -> None:
-        if event.kind not in _RELEVANT:
+        if type(event) not in _RELEVANT:
             return
-        if event.kind in ("judge_queue_changed", "judge_removed", "judge_added", "system_removed"):
+        if type(event) in _REOPEN:
             self._open_queue()
         self.refresh()
 

@@ -4,14 +4,16 @@ by ``mtworkbench render``."""
 
 from __future__ import annotations
 
+from mtworkbench.gui import view_registry
 from mtworkbench.gui.metric_views.base import MetricDetailView
 from mtworkbench.gui.metric_views.bleu_ngrams import BLEUNgramView
 from mtworkbench.gui.metric_views.gtm_grid import GTMGridView
 from mtworkbench.gui.metric_views.meteor_alignment import MeteorAlignmentView
 from mtworkbench.gui.metric_views.nee_view import NEEView
 
+# Name -> widget class, in the registry's order (gui.view_registry lists them once).
 VIEWS: dict[str, type[MetricDetailView]] = {
-    view.view_name: view for view in (GTMGridView, MeteorAlignmentView, BLEUNgramView, NEEView)
+    entry.name: entry.widget_class() for entry in view_registry.VIEWS if entry.detail
 }
 
 __all__ = ["VIEWS", "BLEUNgramView", "GTMGridView", "MeteorAlignmentView", "MetricDetailView", "NEEView"]

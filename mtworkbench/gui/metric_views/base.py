@@ -29,7 +29,6 @@ def segment_input(project: Project, system_id: str, segment_ids: list[str]) -> S
 class MetricDetailView(QWidget):
     """One metric's explanation of one segment of one system."""
 
-    view_name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     default_metric: ClassVar[str] = ""
 

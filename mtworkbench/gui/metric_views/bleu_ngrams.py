@@ -50,7 +50,6 @@ def find_ngram(tokens: list[str], gram: tuple[str, ...]) -> list[int]:
 
 
 class BLEUNgramView(MetricDetailView):
-    view_name = "bleu-ngrams"
     title = "BLEU n-grams"
     default_metric = "bleu"
 

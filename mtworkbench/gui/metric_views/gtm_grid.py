@@ -98,7 +98,6 @@ def maximal_run(hits: set[tuple[int, int]], i: int, j: int) -> tuple[int, int, i
 
 
 class GTMGridView(MetricDetailView):
-    view_name = "gtm-grid"
     title = "GTM grid"
     default_metric = "gtm:e=2"
 

@@ -99,7 +99,6 @@ class ClickableView(QGraphicsView):
 
 
 class MeteorAlignmentView(MetricDetailView):
-    view_name = "meteor-alignment"
     title = "METEOR alignment"
     default_metric = "meteor"
 

@@ -63,7 +63,6 @@ def scored_reference(project: Project, choice: str | int) -> int:
 
 
 class NEEView(MetricDetailView):
-    view_name = "nee"
     title = "NEE entities"
     default_metric = "nee"
 

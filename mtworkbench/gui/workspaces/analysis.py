@@ -40,6 +40,12 @@ from PySide6.QtWidgets import (
 from mtworkbench.analysis.correlation import INTERVALS, METHODS
 from mtworkbench.analysis.human_scores import collect_human_scores
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.events import (
+    AFFECTS_JUDGMENTS,
+    JUDGE_ROSTER,
+    QUEUE_EVENTS,
+    SettingsChanged,
+)
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
@@ -61,9 +67,6 @@ from mtworkbench.metrics.spec import parse_spec
 from mtworkbench.scoring.analysis_job import LEVELS, AnalysisOutcome, AnalysisRequest, run_analysis
 from mtworkbench.scoring.cache import cache_for
 
-JUDGMENT_EVENTS = {"judge_added", "judge_removed", "judgment_added", "judgment_changed", "judgment_removed",
-                   "judgments_reset"}
-IGNORED_EVENTS = {"judge_queue_changed", "settings_changed"}
 IMAGE_FILTER = "PNG image (*.png);;SVG image (*.svg)"
 CSV_FILTER = "CSV table (*.csv)"
 INTERVAL_LABELS = {"fisher": "Fisher z", "bootstrap": "bootstrap (1000)", "none": "none"}
@@ -623,9 +626,9 @@ class AnalysisWorkspace(Workspace):
             self.status.setText("Pick a human score and metrics, then press Compute.")
 
     def _project_changed(self, event: ProjectEvent) -> None:
-        if event.kind in JUDGMENT_EVENTS:
+        if type(event) in AFFECTS_JUDGMENTS | JUDGE_ROSTER:
             # An import adds thousands of judgments one event each: list the choices once, after the burst.
             self.choices_timer.start()
             self._mark_stale()
-        elif event.kind not in IGNORED_EVENTS:
+        elif type(event) not in QUEUE_EVENTS and not isinstance(event, SettingsChanged):
             self._mark_stale()

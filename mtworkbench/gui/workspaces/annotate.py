@@ -38,6 +38,16 @@ from mtworkbench.core.annotation import (
     step_segment,
 )
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.events import (
+    AnnotationsReset,
+    ReferenceAdded,
+    ReferenceChanged,
+    ReferenceRemoved,
+    SettingsChanged,
+    SpanAdded,
+    SpanChanged,
+    SpanRemoved,
+)
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.annotate import transfer
@@ -349,30 +359,34 @@ class AnnotateWorkspace(Workspace):
             self._relist()
 
     def _project_changed(self, event) -> None:
-        kind = event.kind
-        if kind in ("span_added", "span_removed", "span_changed"):
-            span: EntitySpan = event.item
+        if isinstance(event, (SpanAdded, SpanRemoved, SpanChanged)):
+            span: EntitySpan = event.span
             if span.reference != self.reference or span.annotator != self.annotator:
-                if kind == "span_added" and span.annotator not in [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())]:
+                if isinstance(event, SpanAdded) and span.annotator not in [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())]:
                     self._fill_annotators()
                 return
-            getattr(self.entities, kind)(span)
+            if isinstance(event, SpanAdded):
+                self.entities.span_added(span)
+            elif isinstance(event, SpanRemoved):
+                self.entities.span_removed(span)
+            else:
+                self.entities.span_changed(span)
             if self.view.shows(span.segment):
                 self.view.viewport().update()
                 self._select_span_at_caret()
-        elif kind == "reference_changed":
-            reference, segment = event.item
+        elif isinstance(event, ReferenceChanged):
+            reference, segment = event.reference_id, event.segment_id
             if reference == self.reference and self.view.shows(segment):
                 self.view.replace_segment_text(segment, self.project.reference_text(reference, segment))
-        elif kind in ("reference_added", "reference_removed"):
+        elif isinstance(event, (ReferenceAdded, ReferenceRemoved)):
             self._fill_references()
             self.comparison.set_reference(self.reference)
             self._refresh_view(force=True)
             self._relist()
-        elif kind == "annotations_reset":
+        elif isinstance(event, AnnotationsReset):
             self._refresh_view(force=True)
             self._relist()
-        elif kind == "settings_changed" and event.item == "entity_types":
+        elif isinstance(event, SettingsChanged) and event.name == "entity_types":
             self._apply_type_styles()
             self._relist()
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mtworkbench.core.events import JUDGE_ROSTER, JudgeQueueChanged
 from mtworkbench.core.judging import JudgeSession, build_queue, config_of
 from mtworkbench.core.model import Judgment, ModelError, Project, ProjectEvent
 from mtworkbench.gui import dialogs
@@ -181,7 +182,7 @@ class JudgeWorkspace(Workspace):
         judge, project = self.judge, self.session.project
         if judge is None or judge not in project.judge_queues or name not in JudgeSession.DISPLAY_OPTIONS:
             return
-        if bool(project.judge_queues[judge][name]) != value:
+        if bool(getattr(project.judge_queues[judge], name)) != value:
             self.session.push(SetQueueOptionCommand(project, judge, name, value))
         self.rating.setFocus()
 
@@ -199,7 +200,7 @@ class JudgeWorkspace(Workspace):
         self.start_button.setText("New queue…" if state is not None else "Start queue…")
         for box, name in ((self.show_source, "show_source"), (self.highlight, "highlight_overlap")):
             box.blockSignals(True)
-            box.setChecked(bool(state and state.get(name)))
+            box.setChecked(bool(state is not None and getattr(state, name)))
             box.setEnabled(state is not None)
             box.blockSignals(False)
 
@@ -211,9 +212,9 @@ class JudgeWorkspace(Workspace):
         self._fill_judges()
 
     def _on_project_changed(self, event: ProjectEvent) -> None:
-        if event.kind in ("judge_added", "judge_removed"):
+        if type(event) in JUDGE_ROSTER:
             self._fill_judges()
-        elif event.kind == "judge_queue_changed":
+        elif isinstance(event, JudgeQueueChanged):
             self._update_controls()
 
     # --- opening an item from elsewhere --------------------------------------------------------
@@ -223,12 +224,12 @@ class JudgeWorkspace(Workspace):
         queue = self.rating.queue
         if queue is not None:
             matches = [
-                i for i, raw in enumerate(queue.state["items"])
-                if raw["system"] == system_id and raw["segment"] == segment_id
+                i for i, raw in enumerate(queue.state.items)
+                if raw.system == system_id and raw.segment == segment_id
             ]
             if matches:
                 # The original before a repeat: that is the rating other views mean.
-                originals = [i for i in matches if not queue.state["items"][i]["repeat"]]
+                originals = [i for i in matches if not queue.state.items[i].repeat]
                 self.rating.go_to((originals or matches)[0])
                 self.tabs.setCurrentWidget(self.rating)
                 self.notice.clear()

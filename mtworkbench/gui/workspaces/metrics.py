@@ -29,16 +29,25 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.events import (
+    AFFECTS_JUDGMENTS,
+    AFFECTS_SCORES,
+    MEMBERSHIP_EVENTS,
+    QUEUE_EVENTS,
+    AnnotationsReset,
+    SettingsChanged,
+)
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetSettingCommand
+from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspaces.base import Workspace
 from mtworkbench.metrics.spec import parse_spec
-from mtworkbench.scoring.cache import HARMLESS_EVENTS, cache_for
+from mtworkbench.scoring.cache import cache_for
 from mtworkbench.scoring.job import (
     DEFAULT_CI_SAMPLES,
     InputReader,
@@ -47,19 +56,10 @@ from mtworkbench.scoring.job import (
     segment_matrix,
 )
 
-try:  # the detail views are their own package; the workspace works without them
-    from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
-
-    DETAIL_VIEWS_ERROR = ""
-except Exception:  # noqa: BLE001 - any failure there must not take this workspace down
-    DETAIL_VIEWS = {}
-    DETAIL_VIEWS_ERROR = traceback.format_exc(limit=2)
-
 RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
 AUTO_SCORE_DELAY_MS = 100
 PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
-JUDGMENT_EVENTS = {"judgment_added", "judgment_changed", "judgment_removed", "judgments_reset"}
 
 
 class MetricsWorkspace(Workspace):
@@ -120,22 +120,15 @@ class MetricsWorkspace(Workspace):
         self.detail_tabs.setObjectName("detail-views")
         self.detail_views: dict[str, QWidget] = {}
         self._detail_shown: dict[str, tuple] = {}
-        if DETAIL_VIEWS:
-            for name, cls in DETAIL_VIEWS.items():
-                try:
-                    view = cls()
-                except Exception:  # noqa: BLE001 - one broken view must not hide the others
-                    view = QLabel(f"The {name} view could not be created:\n{traceback.format_exc(limit=2)}")
-                    view.setWordWrap(True)
-                view.setObjectName(f"detail-{name}")
-                self.detail_views[name] = view
-                self.detail_tabs.addTab(view, getattr(cls, "title", name))
-        else:
-            note = QLabel("The detail views (GTM grid, METEOR alignment, BLEU n-grams, NEE) are not available"
-                          + (f":\n\n{DETAIL_VIEWS_ERROR}" if DETAIL_VIEWS_ERROR else "."))
-            note.setWordWrap(True)
-            note.setObjectName("detail-views-missing")
-            self.detail_tabs.addTab(note, "Details")
+        for name, cls in DETAIL_VIEWS.items():
+            try:
+                view = cls()
+            except Exception:  # noqa: BLE001 - one broken view must not hide the others
+                view = QLabel(f"The {name} view could not be created:\n{traceback.format_exc(limit=2)}")
+                view.setWordWrap(True)
+            view.setObjectName(f"detail-{name}")
+            self.detail_views[name] = view
+            self.detail_tabs.addTab(view, getattr(cls, "title", name))
 
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.browser)
@@ -414,19 +407,21 @@ class MetricsWorkspace(Workspace):
             self.rescore_timer.start(AUTO_SCORE_DELAY_MS)
 
     def _project_changed(self, event: ProjectEvent) -> None:
+        if type(event) in QUEUE_EVENTS:
+            return  # a judge's queue moving shows nowhere here
         # The cache hears the event itself (after this slot), so refresh a moment later.
-        if event.kind in JUDGMENT_EVENTS:
+        if type(event) in AFFECTS_JUDGMENTS:
             self._human_dirty = True
-        elif event.kind == "settings_changed":
-            if event.item in ("metrics", "baseline") and self.isVisible():
+        elif isinstance(event, SettingsChanged):
+            if event.name in ("metrics", "baseline") and self.isVisible():
                 self.rescore_timer.start(RESCORE_DELAY_MS)
-        elif event.kind not in HARMLESS_EVENTS:
+        elif type(event) in AFFECTS_SCORES:
             self._texts_dirty = True
             self._detail_shown.clear()
             self.errors.clear()  # the inputs changed: a metric that failed may work now
             if self.isVisible():
                 self.rescore_timer.start(RESCORE_DELAY_MS)
-        if event.kind in ("system_added", "system_removed", "reference_added", "reference_removed", "annotations_reset"):
+        if type(event) in MEMBERSHIP_EVENTS or isinstance(event, AnnotationsReset):
             self._texts_dirty = True
         self.refresh_timer.start()
 

@@ -1,0 +1,203 @@
+"""A judge's stored work queue as typed records, and its JSON form; the type
+check of a stored learned model.
+
+``JudgeQueue`` is what ``Project.judge_queues[judge]`` holds and what the
+bundle saves under ``judge_queues``. Its fields are in the order of the JSON
+object, so ``to_json`` (``dataclasses.asdict``) writes exactly the bytes
+earlier versions wrote; ``from_json`` checks every field and names the JSON
+path of the first one that is wrong, so garbage is refused when a bundle is
+loaded rather than failing later in the judging view.
+
+Ids (systems, segments, references) are not checked against the project
+here: an id may vanish after the queue was built (``JudgeSession`` says so
+when the queue is opened).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mtworkbench.core.errors import BundleError
+
+QUEUE_FORMAT = 1
+REFERENCE_MODES = ("per-document", "per-segment", "fixed")
+DISPLAY_OPTIONS = ("show_source", "highlight_overlap")
+
+
+@dataclass
+class QueueEntry:
+    """One item of a queue: a system's segment shown against a reference."""
+
+    system: str
+    segment: str
+    reference: str | None
+    repeat: bool = False
+    judgment: str | None = None  # id of the judgment the item produced, once rated
+
+
+@dataclass
+class JudgeQueue:
+    """The whole state of one judge's queue: how it was drawn, its items, the position."""
+
+    format: int
+    seed: int
+    repeat_share: float
+    min_repeat_gap: int
+    reference_mode: str
+    reference: str | None
+    systems: list[str] | None
+    documents: list[str] | None
+    show_source: bool
+    highlight_overlap: bool
+    items: list[QueueEntry] = field(default_factory=list)
+    position: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, value: Any, path: str = "$", file: str | None = None) -> JudgeQueue:
+        """Check every field of a stored queue; raise ``BundleError`` naming the bad one."""
+        check = _Check(file)
+        obj = check.keys(value, path, {f for f in cls.__dataclass_fields__})
+        if obj["format"] != QUEUE_FORMAT or isinstance(obj["format"], bool):
+            check.fail(f"unsupported queue format {obj['format']!r}; this program reads {QUEUE_FORMAT}", f"{path}.format")
+        items = []
+        for i, item in enumerate(check.items(obj["items"], f"{path}.items")):
+            where = f"{path}.items[{i}]"
+            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__))
+            items.append(QueueEntry(
+                system=check.text(raw["system"], f"{where}.system"),
+                segment=check.text(raw["segment"], f"{where}.segment"),
+                reference=check.optional_str(raw["reference"], f"{where}.reference"),
+                repeat=check.flag(raw["repeat"], f"{where}.repeat"),
+                judgment=check.optional_str(raw["judgment"], f"{where}.judgment"),
+            ))
+        position = check.integer(obj["position"], f"{path}.position")
+        if not 0 <= position <= len(items):
+            check.fail(f"expected an integer from 0 to {len(items)}, found {position}", f"{path}.position")
+        mode = check.text(obj["reference_mode"], f"{path}.reference_mode")
+        if mode not in REFERENCE_MODES:
+            check.fail(f"expected one of {', '.join(REFERENCE_MODES)}, found {mode!r}", f"{path}.reference_mode")
+        share = check.number(obj["repeat_share"], f"{path}.repeat_share")
+        if not 0 <= share <= 1:
+            check.fail(f"expected a share from 0 to 1, found {share}", f"{path}.repeat_share")
+        gap = check.integer(obj["min_repeat_gap"], f"{path}.min_repeat_gap")
+        if gap < 0:
+            check.fail(f"expected a non-negative integer, found {gap}", f"{path}.min_repeat_gap")
+        return cls(
+            format=QUEUE_FORMAT,
+            seed=check.integer(obj["seed"], f"{path}.seed"),
+            repeat_share=obj["repeat_share"],  # kept as written (int or float) for a byte-identical save
+            min_repeat_gap=gap,
+            reference_mode=mode,
+            reference=check.optional_str(obj["reference"], f"{path}.reference"),
+            systems=check.optional_str_list(obj["systems"], f"{path}.systems"),
+            documents=check.optional_str_list(obj["documents"], f"{path}.documents"),
+            show_source=check.flag(obj["show_source"], f"{path}.show_source"),
+            highlight_overlap=check.flag(obj["highlight_overlap"], f"{path}.highlight_overlap"),
+            items=items,
+            position=position,
+        )
+
+
+class _Check:
+    """Type checks that raise ``BundleError`` with the JSON path."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+
+    def fail(self, message: str, path: str) -> None:
+        raise BundleError(message, path, self.file)
+
+    def keys(self, value: Any, path: str, required: set[str]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(f"expected an object, found {_kind(value)}", path)
+        for key in sorted(required - set(value)):
+            self.fail(f"missing field {key!r}", path)
+        for key in sorted(set(value) - required):
+            self.fail(f"unknown field {key!r}", f"{path}.{key}")
+        return value
+
+    def items(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(f"expected a list, found {_kind(value)}", path)
+        return value
+
+    def text(self, value: Any, path: str) -> str:
+        if not isinstance(value, str):
+            self.fail(f"expected a string, found {_kind(value)}", path)
+        return value
+
+    def optional_str(self, value: Any, path: str) -> str | None:
+        return None if value is None else self.text(value, path)
+
+    def optional_str_list(self, value: Any, path: str) -> list[str] | None:
+        if value is None:
+            return None
+        return [self.text(v, f"{path}[{i}]") for i, v in enumerate(self.items(value, path))]
+
+    def flag(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(f"expected true or false, found {_kind(value)}", path)
+        return value
+
+    def integer(self, value: Any, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"expected an integer, found {_kind(value)}", path)
+        return value
+
+    def number(self, value: Any, path: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(f"expected a number, found {_kind(value)}", path)
+        return float(value)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
+
+
+# --- the learned metric's stored parameters --------------------------------------------
+# The object is kept as JSON (metrics.learned.LearnedModel reads it and checks its kind,
+# version and shapes when the metric is used); a bundle's copy is type-checked field by
+# field on load so that a broken one is named with its JSON path there.
+_LEARNED_NUMBER_LISTS = ("feature_mean", "feature_scale", "dual_coef")
+_LEARNED_REQUIRED = {"kind", "version", "features", "support_vectors", "gamma", "intercept", *_LEARNED_NUMBER_LISTS}
+_LEARNED_OPTIONAL = {"tokenize", "lowercase", "C", "sigma", "report"}
+
+
+def check_learned_model(value: Any, path: str = "$", file: str | None = None) -> dict[str, Any]:
+    """Type-check a stored learned model (``LearnedModel.to_json``); returns it unchanged."""
+    check = _Check(file)
+    if not isinstance(value, dict):
+        check.fail(f"expected an object, found {_kind(value)}", path)
+    for key in sorted(_LEARNED_REQUIRED - set(value)):
+        check.fail(f"missing field {key!r}", path)
+    for key in sorted(set(value) - _LEARNED_REQUIRED - _LEARNED_OPTIONAL):
+        check.fail(f"unknown field {key!r}", f"{path}.{key}")
+    check.text(value["kind"], f"{path}.kind")
+    check.integer(value["version"], f"{path}.version")
+    for i, name in enumerate(check.items(value["features"], f"{path}.features")):
+        check.text(name, f"{path}.features[{i}]")
+    for key in _LEARNED_NUMBER_LISTS:
+        for i, v in enumerate(check.items(value[key], f"{path}.{key}")):
+            check.number(v, f"{path}.{key}[{i}]")
+    for i, row in enumerate(check.items(value["support_vectors"], f"{path}.support_vectors")):
+        for j, v in enumerate(check.items(row, f"{path}.support_vectors[{i}]")):
+            check.number(v, f"{path}.support_vectors[{i}][{j}]")
+    for key in ("gamma", "intercept"):
+        check.number(value[key], f"{path}.{key}")
+    for key in ("C", "sigma"):
+        if value.get(key) is not None:
+            check.number(value[key], f"{path}.{key}")
+    if "tokenize" in value:
+        check.text(value["tokenize"], f"{path}.tokenize")
+    if "lowercase" in value:
+        check.flag(value["lowercase"], f"{path}.lowercase")
+    if "report" in value and not isinstance(value["report"], dict):
+        check.fail(f"expected an object, found {_kind(value['report'])}", f"{path}.report")
+    return value
