@@ -395,9 +395,9 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
     if theirs.package is None:
         raise CampaignError(f"{label}: a campaign's merged project, not one person's package")
     ours = getattr(project, "campaign", None)
-    if ours is None:
-        project.campaign = ours = replace(theirs, package=None, base={"spans": {}, "judgments": {}},
-                                          merges=[], conflicts=[], done={})
+    adopting = ours is None  # a project split without being changed takes the packages' campaign
+    if adopting:
+        ours = replace(theirs, package=None, base={"spans": {}, "judgments": {}}, merges=[], conflicts=[], done={})
     elif ours.package is not None:
         raise CampaignError("the project to merge into is itself a package; merge into the team's project")
     elif ours.id != theirs.id:
@@ -405,6 +405,8 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
     elif ours.items != theirs.items or ours.people != theirs.people:
         raise CampaignError(f"{label}: its item assignment differs from campaign {ours.id}'s (was it edited?)")
     check_package_texts(project, package, label)
+    if adopting:
+        project.campaign = ours
     person = theirs.package
     report = MergeReport(label, person)
     if any(m.sha256 == sha256 for m in ours.merges):

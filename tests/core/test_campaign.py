@@ -247,6 +247,11 @@ def test_foreign_and_changed_packages_are_refused():
         merge_package(merged, changed, "bob.mtwb.json", "3")
     with pytest.raises(CampaignError, match="not a work package"):
         merge_package(merged, roundtrip(project), "plain.mtwb.json", "4")
+    # A refused package leaves a project without a campaign as it was.
+    untouched = roundtrip(project)
+    with pytest.raises(CampaignError, match="differs"):
+        merge_package(untouched, changed, "bob.mtwb.json", "5")
+    assert untouched.campaign is None
 
 
 def test_progress_per_person_and_protocol():
