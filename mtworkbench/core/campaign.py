@@ -28,7 +28,7 @@ import hashlib
 import json
 import random
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 from mtworkbench.core.errors import BundleError, DataError
@@ -343,7 +343,7 @@ def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem],
 
 # --- merging --------------------------------------------------------------------------------------
 def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def check_package_texts(project: Project, package: Project, label: str) -> None:

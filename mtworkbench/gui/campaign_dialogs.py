@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
-    QWidget,
 )
 
 from mtworkbench.core.campaign import campaign_progress, item_has_work, parse_people, set_item_done
