@@ -245,6 +245,12 @@ def plan_campaign(project: Project, by: str, people: list[str], overlap: float =
         protocol = ANNOTATION_PROTOCOL
     elif not protocol:
         protocol = DEFAULT_JUDGE_PROTOCOL
+    else:
+        from mtworkbench.core import model
+
+        known = getattr(model, "PROTOCOLS", None)  # the judging protocols the model knows, where it names them
+        if known and protocol not in known:
+            raise CampaignError(f"unknown protocol {protocol!r}; expected one of {', '.join(known)}")
     units = _units(project, by, seed)
     order = list(range(len(units)))
     _shuffle(_rng("campaign-order", seed, by, ",".join(people)), order)
