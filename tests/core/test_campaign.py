@@ -333,3 +333,32 @@ def test_items_marked_done_without_work_count_and_merge():
     set_item_done(package, "alice", second.id, True)
     merge_package(merged, roundtrip(package), "alice.mtwb.json", "2")
     assert merged.campaign.done == {"alice": [second.id]}
+
+
+def test_mqm_and_esa_judgments_with_error_spans_merge_exactly():
+    from mtworkbench.core import model
+
+    if not hasattr(model, "ErrorSpan"):
+        pytest.skip("this model has no error spans (bundle format 2 brings them)")
+    project = small_project(1, 2, 1, 2)
+    campaign = plan_campaign(project, "judge", ["alice", "bob"], overlap=1.0, seed=2, protocol="mqm")
+    packages = {p: roundtrip(make_package(project, campaign, p)) for p in ("alice", "bob")}
+    for person, package in packages.items():
+        item = package.campaign.items_of(person)[0]
+        text = package.system_text(item.system, item.segment)
+        package.add_judgment(Judgment(
+            package.new_id("j"), person, item.system, item.segment, item.reference, score=-5.0, scale="mqm",
+            protocol="mqm", errors=(model.ErrorSpan(0, 3, "Major", "Accuracy/Mistranslation", "x"),
+                                    model.ErrorSpan(None, None, "Minor", "Fluency/Grammar")),
+            timestamp="2026-11-24T06:00:00Z"))
+        package.add_judgment(Judgment(
+            package.new_id("j"), person, item.system, item.segment, item.reference, score=71.0, scale="esa",
+            protocol="esa", errors=(model.ErrorSpan(1, len(text), "minor"),)))
+    merged = roundtrip(project)
+    for k, (person, package) in enumerate(packages.items()):
+        assert not merge_package(merged, roundtrip(package), f"{person}.mtwb.json", str(k)).conflicts
+    merged = roundtrip(merged)
+    expected = Counter(content_key(j) for p in packages.values() for j in p.judgments)
+    assert Counter(content_key(j) for j in merged.judgments) == expected
+    rows = {(r.person, r.protocol): r.done for r in campaign_progress(merged)}
+    assert rows[("alice", "mqm")] == 1 and rows[("alice", "esa")] == 1
