@@ -72,7 +72,9 @@ def build() -> int:
     for module in EXCLUDES:
         args += ["--exclude-module", module]
     if sys.platform == "darwin":
-        args += ["--windowed", "--icon", str(ICON_PNG), "--osx-bundle-identifier", "org.mtworkbench.app"]
+        # argv emulation turns the Finder's "open this file" event into a command-line argument.
+        args += ["--windowed", "--argv-emulation", "--icon", str(ICON_PNG),
+                 "--osx-bundle-identifier", "org.mtworkbench.app"]
     elif os.name == "nt":
         args += ["--icon", str(ICON_PNG)]  # PyInstaller converts it to .ico with Pillow
     started = time.perf_counter()
