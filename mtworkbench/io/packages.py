@@ -7,7 +7,6 @@ name the package file for a corrupt, foreign or changed package.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +21,7 @@ from mtworkbench.core.campaign import (
 )
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle import SUFFIX, dumps, loads, save_bundle
-from mtworkbench.io.plaintext import decode_utf8
+from mtworkbench.io.bundle import SUFFIX, dumps, loads, read_bundle, save_bundle
 
 
 @dataclass
@@ -87,14 +85,12 @@ def split_project(project: Project, by: str, people: list[str], out_dir: str | P
 
 
 def read_package(path: str | Path) -> tuple[Project, str]:
-    """Load a package; returns the project and the file's SHA-256. Errors name the file."""
-    path = Path(path)
+    """Load a package; returns the project and the SHA-256 of its bytes. Errors name the file."""
     try:
-        raw = path.read_bytes()
+        loaded = read_bundle(path)
     except OSError as exc:
         raise DataError(f"{path}: cannot read package: {exc.strerror or exc}") from None
-    project = loads(decode_utf8(raw, path, strip_bom=True), file=str(path))
-    return project, hashlib.sha256(raw).hexdigest()
+    return loaded.project, loaded.sha256
 
 
 def merge_packages(project: Project, package_paths: list[str | Path]) -> MergeResult:

@@ -190,3 +190,16 @@ def test_usage_errors(capsys, demo, tmp_path):
     assert code == 2 and "overlap" in err
     code, _, err = run_cli(capsys, "status", demo)
     assert code == 1 and "not part of a campaign" in err
+
+
+def test_merge_in_place(capsys, demo, tmp_path):
+    packages = split(capsys, demo, tmp_path / "p", "judge")
+    package = load_bundle(packages["carol"])
+    item = package.campaign.items_of("carol")[0]
+    package.add_judgment(Judgment("j1", "carol", item.system, item.segment, item.reference, 3, 3))
+    save_bundle(package, packages["carol"])
+    code, _, err = run_cli(capsys, "merge", demo, packages["carol"], "-o", demo)
+    assert code == 0, err
+    merged = load_bundle(demo)
+    assert [(j.judge, j.adequacy) for j in merged.judgments] == [("carol", 3)]
+    assert merged.campaign.merges[0].person == "carol"

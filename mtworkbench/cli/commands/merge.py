@@ -30,12 +30,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from pathlib import Path
+
+    from mtworkbench.io.bundle import read_bundle, save_bundle
     from mtworkbench.io.packages import merge_packages
 
-    project = load_bundle(args.bundle)
+    loaded = read_bundle(args.bundle)
+    project = loaded.project
     result = merge_packages(project, args.packages)
-    save_bundle(project, args.output)
+    # Merging in place: refuse to overwrite the bundle if someone saved it meanwhile.
+    same = Path(args.output).resolve() == Path(args.bundle).resolve()
+    save_bundle(project, args.output, expected_hash=loaded.sha256 if same else None)
     print(result.summary())
     if result.conflicts:
         print(
