@@ -2,4 +2,5 @@ import sys
 
 from mtworkbench.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # scoring worker processes (spawn) import this module too
+    sys.exit(main())

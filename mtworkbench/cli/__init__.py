@@ -5,6 +5,12 @@ exposes ``register(subparsers)``, which adds its parser and sets ``func`` to a
 function ``(args) -> int``. Modules are discovered, so adding a command touches
 no shared file.
 
+Start-up is lean: only the module of the command being run is imported (a
+command's heavy dependencies - scipy, scikit-learn, Qt - load inside its run
+function). The other commands appear in ``--help`` through the one-line table
+below; a discovered module missing from the table is imported for its help, so
+a new command works before anyone adds it here.
+
 Exit codes: 0 ok; 2 usage error (argparse, unknown metric or option); 1 data
 error, reported as one line on stderr without a traceback.
 """
@@ -18,34 +24,83 @@ import sys
 
 from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.scoring_input import MetricError
-from mtworkbench.metrics.base import MetricSpecError
+
+_COMMANDS_PACKAGE = "mtworkbench.cli.commands"
+
+# command name -> (module name under cli.commands, one-line help). Only a cache of
+# what each module's register() says: a test checks the two agree.
+COMMAND_HELP: dict[str, tuple[str, str]] = {
+    "agreement": ("agreement", "agreement between human judges"),
+    "compare": ("compare", "paired significance tests between systems"),
+    "correlate": ("correlate", "correlation between metrics and human scores"),
+    "entities": ("entities", "import, export, list and compare named-entity annotations"),
+    "export": ("export_corpus", "export a project's texts as corpus files"),
+    "gtm-study": ("gtm_study", "compare GTM's greedy matching with the exact maximum"),
+    "gui": ("gui", "open the app (default)"),
+    "human-scores": ("human_scores", "segment or system human scores of one protocol (LDC, DA, ESA, MQM)"),
+    "import": ("import_corpus", "create a project bundle from corpus files"),
+    "judgments": ("judgments", "import/export human judgments"),
+    "reliability": ("reliability", "metric reliability by pseudo-document length"),
+    "render": ("render", "render a metric view to PNG or SVG without opening the app"),
+    "score": ("score", "score hypotheses against references"),
+    "train-learned": ("train_learned", "train the learned (SVM) metric and store it in the bundle"),
+    "validate": ("validate", "check a project bundle"),
+}
 
 
 class UsageError(Exception):
     """A command was called with options that do not fit together (exit 2)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_modules() -> list[str]:
+    """Every module under ``cli.commands``, found without importing any of them."""
+    from mtworkbench.cli import commands
+
+    return sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with ``command``, only that command's module is imported
+    (the others are listed by name and help only). Without it, every module is."""
     parser = argparse.ArgumentParser(
         prog="mtworkbench",
         description="Machine translation evaluation workbench. Without a command, opens the app.",
     )
     parser.add_argument("--version", action="version", version=f"mtworkbench {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from mtworkbench.cli import commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
-        module.register(subparsers)
+    known = {module for module, _ in COMMAND_HELP.values()}
+    wanted = COMMAND_HELP[command][0] if command in COMMAND_HELP else None
+    load_all = command is None
+    listed = []  # (name, help) of commands shown without importing their module
+    for name, (module, help_text) in COMMAND_HELP.items():
+        if not load_all and module != wanted:
+            listed.append((name, help_text))
+    to_import = [m for m in command_modules() if load_all or m == wanted or m not in known]
+    for module in to_import:
+        importlib.import_module(f"{_COMMANDS_PACKAGE}.{module}").register(subparsers)
+    for name, help_text in listed:
+        subparsers.add_parser(name, help=help_text)
+    # argparse lists commands in the order they were added: keep them sorted by name.
+    subparsers._choices_actions.sort(key=lambda action: action.dest)
     return parser
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The command word: the first argument not an option (the top level has only
+    --help and --version, which take no value)."""
+    for arg in argv:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         argv = ["gui"]
-    parser = build_parser()
+    parser = build_parser(_command_in(argv) or "")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
@@ -55,15 +110,27 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except (UsageError, MetricSpecError) as exc:
+    except UsageError as exc:
         print(f"mtworkbench {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except (DataError, MetricError, OSError, UnicodeError) as exc:
+    except (DataError, OSError, UnicodeError) as exc:
         print(f"mtworkbench {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except ValueError as exc:
+        # Metric errors: only a command that imported the metrics can raise them,
+        # so the CLI need not import them (and numpy) to catch them.
+        scoring_input = sys.modules.get("mtworkbench.core.scoring_input")
+        if scoring_input is None or not isinstance(exc, scoring_input.MetricError):
+            raise
+        base = sys.modules.get("mtworkbench.metrics.base")
+        if base is not None and isinstance(exc, base.MetricSpecError):
+            print(f"mtworkbench {args.command}: error: {exc}", file=sys.stderr)
+            return 2
+        print(f"mtworkbench {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
 
 
 def _one_line(exc: BaseException) -> str:

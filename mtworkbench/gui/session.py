@@ -56,6 +56,10 @@ class ProjectSession(QObject):
 
     def set_path(self, path: Path | None) -> None:
         self.path = path
+        if path is not None:
+            from mtworkbench.scoring.store import attach
+
+            attach(self.project, path)  # its scores persist beside the bundle from now on
         self.path_changed.emit(path)
 
     def set_current_segment(self, segment_id: str) -> None:

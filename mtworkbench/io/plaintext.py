@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.files import read_regular_bytes
-from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+
+if TYPE_CHECKING:  # the model loads only where a project is built: reading lines stays light
+    from mtworkbench.core.model import Project
 
 
 def decode_utf8(data: bytes, path: str | Path, strip_bom: bool = False) -> str:
@@ -176,6 +179,8 @@ def import_plain(
     The whole file is one document with one paragraph; segment ids are the
     1-based line numbers, so judgments and scores refer to lines as users expect.
     """
+    from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+
     files: dict[str, list[str]] = {str(source): read_lines(source)}
     for ref in references:
         files[str(ref)] = read_lines(ref)

@@ -113,12 +113,20 @@ class Metric(ABC):
     scale: ClassVar[str] = "0-1"
     # Short signature keys in sacrebleu's style, option name -> key.
     signature_keys: ClassVar[dict[str, str]] = {}
+    # The ScoringInput fields segment_statistics reads. Scores persisted with a
+    # project are keyed on exactly these (scoring/store.py), so a metric that
+    # reads another field must list it here.
+    reads: ClassVar[tuple[str, ...]] = ("hypotheses", "references", "target_language")
     # Segments between two progress reports and cancel checks.
     progress_every: ClassVar[int] = 500
     # Options that change what extract_reference returns (the cache key); None = all.
     reference_options: ClassVar[tuple[str, ...] | None] = None
     # Reference sets kept per instance (a few, for switching between test sets).
     reference_cache_size: ClassVar[int] = 4
+    # Above this many segments the base loop extracts references batch by batch and
+    # keeps none: per-segment reference data (chrF's n-gram counters, ~50 KB a
+    # segment) would otherwise hold gigabytes for a million segments.
+    stream_above: ClassVar[int] = 50_000
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -248,9 +256,15 @@ class Metric(ABC):
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
         """The loop: ``row(i, hypothesis_i, prepared_i)`` for every segment, as an array."""
-        prepared = self.references(data)
         hypotheses = data.hypotheses
         out = np.zeros((data.n_segments, width))
+        if data.n_segments > self.stream_above and type(self).prepare_references is Metric.prepare_references:
+            streams = data.references
+            for batch in self.batches(data.n_segments, progress, cancel):
+                for i in batch:
+                    out[i] = row(i, hypotheses[i], self.extract_reference(i, [s[i] for s in streams]))
+            return out
+        prepared = self.references(data)
         for batch in self.batches(data.n_segments, progress, cancel):
             for i in batch:
                 out[i] = row(i, hypotheses[i], prepared[i])

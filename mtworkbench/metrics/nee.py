@@ -162,6 +162,9 @@ class NEE(Metric):
 
     name: ClassVar[str] = "nee"
     scale: ClassVar[str] = "0-1"
+    reads: ClassVar[tuple[str, ...]] = (
+        "hypotheses", "references", "target_language", "entities", "documents", "paragraphs",
+    )
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option("unit", str, "paragraph", "scoring unit", choices=UNITS),
         Option("diacritics", parse_bool, True, "strip diacritics (à -> a)"),

@@ -46,6 +46,7 @@ from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
+from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, store_for
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000
@@ -63,6 +64,8 @@ class ScoringRequest:
     seed: int = 12345
     # None: decide by size; True/False force worker processes on or off.
     use_processes: bool | None = None
+    # Worker processes at most (None: all cores, up to 4 for the app); 1 scores in this process.
+    jobs: int | None = None
 
 
 @dataclass
@@ -88,6 +91,8 @@ class ScoringOutcome:
     # spec -> the metric instance that scored every system (bound to the project)
     metrics: dict[str, Metric] = field(default_factory=dict)
     used_processes: bool = False
+    # (system, spec) pairs read back from the project's score file instead of computed
+    restored: list[tuple[str, str]] = field(default_factory=list)
 
     def fail(self, spec: str, error: MetricError) -> None:
         """Record the first error of ``spec``; its other systems are skipped."""
@@ -150,6 +155,7 @@ def paired_one(
 
 # --- worker processes --------------------------------------------------------------------
 _POOL: ProcessPoolExecutor | None = None
+_POOL_SIZE = 0
 _POOL_LOCK = threading.Lock()
 _CANCELLED_UP_TO: Any = None  # multiprocessing.Value: jobs with id <= this are cancelled
 _JOB_IDS = iter(range(1, 1 << 62))
@@ -204,14 +210,21 @@ def _child_paired(job_id: int, spec: str, metric_blob: bytes, *args: Any) -> Any
     return paired_one(_child_metric(job_id, spec, metric_blob), *args, cancel=_child_cancel(job_id))
 
 
-def process_pool() -> ProcessPoolExecutor:
-    """The shared pool of scoring processes (started on first use, reused)."""
-    global _POOL, _CANCELLED_UP_TO
+def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
+    """The shared pool of scoring processes (started on first use, reused; started
+    anew when a job asks for another number of workers)."""
+    global _POOL, _CANCELLED_UP_TO, _POOL_SIZE
     with _POOL_LOCK:
+        if workers is None and _POOL is not None:
+            return _POOL
+        workers = max(1, workers if workers else min(os.cpu_count() or 1, 4))
+        if _POOL is not None and _POOL_SIZE != workers:
+            _POOL.shutdown(wait=False, cancel_futures=True)
+            _POOL = None
         if _POOL is None:
             context = multiprocessing.get_context("spawn")  # never fork a process running Qt threads
             _CANCELLED_UP_TO = context.Value("q", 0)
-            workers = max(1, min(os.cpu_count() or 1, 4))
+            _POOL_SIZE = workers
             _POOL = ProcessPoolExecutor(
                 workers, mp_context=context, initializer=_init_child, initargs=(_CANCELLED_UP_TO,)
             )
@@ -227,6 +240,8 @@ def shutdown_pool() -> None:
 
 
 def _wants_processes(request: ScoringRequest, n_segments: int, n_tasks: int) -> bool:
+    if request.jobs == 1 or n_tasks < 2 and request.use_processes is None:
+        return False
     if request.use_processes is not None:
         return request.use_processes
     if os.environ.get("MTWB_SCORING_PROCESSES", "1") == "0":
@@ -308,6 +323,11 @@ def run_scoring(
             elif spec in outcome.metrics:
                 todo.append((system, spec))
 
+    store = store_for(project)
+    stored_keys: dict[tuple[str, str], Key] = {}
+    if store is not None and todo:
+        todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)
+
     n_segments = len(project.segments)
     total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
@@ -322,10 +342,47 @@ def run_scoring(
     if not use_processes:
         results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
     outcome.items.extend(results)
+    if store is not None and results:
+        for item in results:
+            key = stored_keys.get((item.system, item.spec))
+            if key is not None:
+                store.put(key, item.entry.score)
+        store.save()
 
     _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
     report(progress, total, total)
     return outcome
+
+
+def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) -> list[tuple[str, str]]:
+    """Take what the project's score file holds for ``todo``; return the rest.
+
+    ``keys`` receives each remaining pair's store key, to file its result under.
+    """
+    digests: dict[str, InputDigests] = {}
+    rest: list[tuple[str, str]] = []
+    for system, spec in todo:
+        metric = outcome.metrics[spec]
+        blob, fp, generation = inputs[system]
+        if system not in digests:
+            digests[system] = InputDigests(pickle.loads(blob))
+        key = (system, spec, metric_fingerprint(metric, digests[system]))
+        found = store.get(key, metric)
+        if found is None:
+            keys[(system, spec)] = key
+            rest.append((system, spec))
+            continue
+        ci = None
+        if request.ci_samples > 0 and len(found.stats) > 0:
+            from mtworkbench.analysis.significance import bootstrap_ci
+
+            ci = bootstrap_ci(metric, found.stats, n_samples=request.ci_samples, seed=request.seed)
+        item = ScoredItem(system, spec, fp, generation, ScoreEntry(score=found.to_score(metric, system), ci=ci))
+        outcome.items.append(item)
+        outcome.restored.append((system, spec))
+        if deliver is not None:
+            deliver(item)
+    return rest
 
 
 def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
@@ -355,7 +412,7 @@ def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, 
 
 
 def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
-    pool = process_pool()
+    pool = process_pool(min(request.jobs, len(todo)) if request.jobs else None)
     job_id = next(_JOB_IDS)
     # Each metric is pickled once, bound as it is; every process unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}

@@ -122,10 +122,15 @@ def test_10000_token_lines_wer_per_chrf() -> None:
     assert CHRF().score(data).corpus == pytest.approx(sacrebleu.corpus_chrf([hyp], [[ref]]).score, abs=1e-9)
 
 
-def test_ter_refuses_very_long_lines_with_a_clear_error() -> None:
-    long_line = " ".join(["a"] * 10_000)
-    with pytest.raises(MetricError, match="segment 1 has a line of 10000 tokens"):
-        TER().score(ScoringInput([long_line], [["a b"]]))
+def test_ter_scores_very_long_lines() -> None:
+    """No length refusal any more: 10,000-token lines are scored (the shift search
+    spends its candidate budget in the first round and stops)."""
+    rng = random.Random(6)
+    ref = " ".join(rng.choice("abcdefgh") for _ in range(10_000))
+    hyp = " ".join(rng.choice("abcdefgh") for _ in range(10_000))
+    result = TER().score(ScoringInput([hyp, " ".join(["a"] * 10_000)], [[ref, "a b"]]))
+    assert result.stats[0, 1] == 10_000 and 0 < result.stats[0, 0] < 10_000
+    assert result.stats[1].tolist() == [9_999, 2]  # 9,998 deletions and "a" -> "b"; no shift helps
 
 
 # --- sacrebleu parity ------------------------------------------------------------

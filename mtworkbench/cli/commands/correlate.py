@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.correlation import correlate, williams_from_scores
     from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
     from mtworkbench.scoring.project_scores import score_project
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.scoring.store import load_project
 
     if args.bleu_orders is not None and not 1 <= args.bleu_orders <= 16:
         raise UsageError("--bleu-orders must be between 1 and 16")
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--confidence must be between 0 and 1")
     if args.bootstrap < 1:
         raise UsageError("--bootstrap must be at least 1")
-    project = load_bundle(args.bundle)
+    project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
     if args.system:

@@ -65,11 +65,11 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.human_scores import collect_human_scores
     from mtworkbench.scoring.project_scores import score_project
     from mtworkbench.analysis.reliability import MetricStats, reliability
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.scoring.store import load_project
 
     if args.docs < 2:
         raise UsageError("--docs must be at least 2")
-    project = load_bundle(args.bundle)
+    project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
     scored = score_project(project, args.metric, rated)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from mtworkbench.cli import UsageError
@@ -34,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--system", action="append", default=[], help="with a bundle: only these systems")
     p.add_argument("--metric", action="append", default=[], metavar="SPEC", help="metric spec (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--jobs", type=int, default=0, metavar="N",
+                   help="with a bundle: worker processes for systems x metrics (default: all cores; 1: none)")
     p.set_defaults(func=run)
 
 
@@ -42,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either a bundle or --hyp/--ref files, not both")
     metric_specs = list(args.metric)
     if args.bundle:
-        from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.scoring.store import load_project
 
-        project = load_bundle(args.bundle)
+        project = load_project(args.bundle)  # with its persisted scores
         metric_specs = metric_specs or list(project.settings.metrics)
         systems = args.system or [s.id for s in project.systems]
         for system_id in systems:
@@ -53,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.bundle}: no system {system_id!r}; systems: "
                     + ", ".join(s.id for s in project.systems)
                 )
-        scores = score_bundle_systems(project, metric_specs, systems)
+        if args.jobs < 0:
+            raise UsageError("--jobs must be 1 or more (0: all cores)")
+        scores = score_bundle_systems(project, metric_specs, systems, jobs=args.jobs or os.cpu_count() or 1)
         n_segments = len(project.segments)
     else:
         if not args.hyp or not args.ref:
@@ -74,13 +79,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def score_bundle_systems(project, specs: list[str], systems: list[str]) -> list[MetricScore]:
-    """Every system with every metric, metric by metric, through the scoring service."""
+def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: int = 1) -> list[MetricScore]:
+    """Every system with every metric through the scoring service; with ``jobs`` > 1
+    the (system, metric) pairs not in the project's score file are spread over
+    that many processes when the work is large enough to pay for starting them."""
     from mtworkbench.scoring.cache import ScoreCache
-    from mtworkbench.scoring.job import ScoringRequest, run_scoring
+    from mtworkbench.scoring.job import ScoringRequest, run_scoring, shutdown_pool
 
-    request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0, use_processes=False)
-    outcome = run_scoring(project, ScoreCache(), request)
+    request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0,
+                             use_processes=None if jobs > 1 else False, jobs=jobs)
+    try:
+        outcome = run_scoring(project, ScoreCache(), request)
+    finally:
+        shutdown_pool()
     for spec in specs:
         if spec in outcome.failures:
             raise outcome.failures[spec]
