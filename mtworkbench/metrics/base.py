@@ -164,7 +164,7 @@ class Metric(ABC):
         return MetricScore(
             metric=self.name,
             options=dict(self.options),
-            signature=self.signature(data.n_references),
+            signature=self.signature_for(data),
             corpus=self.corpus_score(stats),
             segments=self.segment_scores(data, stats),
             stats=stats,
@@ -172,6 +172,10 @@ class Metric(ABC):
             extras=self.extras(data, stats),
             system=system,
         )
+
+    def signature_for(self, data: ScoringInput) -> str:
+        """The signature of scoring ``data`` (a metric may name what it chose in it)."""
+        return self.signature(data.n_references)
 
     def signature(self, n_refs: int | None = None) -> str:
         """``name|nrefs:2|opt:value|...|version:X`` in sacrebleu's style."""

@@ -161,6 +161,7 @@ class NEE(Metric):
         Option("possessives", parse_bool, True, "remove possessive 's and s'"),
         Option("lang", _parse_lang, "all", "language of the number words (en, de, fr, es, it, pt, nl; all; none; auto = the input's target language)"),
         Option("reference", _parse_reference, "first", "reference stream whose entities count: first annotated, or 1..k"),
+        Option("layer", str, "auto", "annotator layer whose entities count: auto = the adjudicated layer, else the largest"),
     )
     signature_keys: ClassVar[dict[str, str]] = {
         "diacritics": "diac",
@@ -190,16 +191,36 @@ class NEE(Metric):
             lang=lang,
         )
 
+    def layer_name(self, data: ScoringInput) -> str | None:
+        """The annotator layer scored (None when the input names no layers)."""
+        choice = self.options["layer"]
+        return data.entity_layer if choice == "auto" else choice
+
+    def signature_for(self, data: ScoringInput) -> str:
+        return self.signature(data.n_references).replace("|layer:auto|", f"|layer:{self.layer_name(data) or 'none'}|")
+
+    def entities(self, data: ScoringInput):
+        """The entity mentions of the chosen layer, one list per reference stream."""
+        choice = self.options["layer"]
+        if choice == "auto":
+            return data.entities
+        layers = data.entity_layers or {}
+        if choice not in layers:
+            known = ", ".join(sorted(layers)) or "none"
+            raise MetricError(f"nee: option layer={choice} but there is no such annotator layer; layers: {known}")
+        return layers[choice]
+
     def reference_stream(self, data: ScoringInput) -> int:
         """The 0-based reference stream whose entities are scored."""
-        if data.entities is None:
+        entities = self.entities(data)
+        if entities is None:
             raise MetricError(
                 "nee needs entity annotations of a reference (annotate a reference, "
                 "or give --ref-format muc)"
             )
         choice = self.options["reference"]
         if choice == "first":
-            for k, stream in enumerate(data.entities):
+            for k, stream in enumerate(entities):
                 if any(stream):
                     return k
             raise MetricError("nee: no reference has any entity annotated")
@@ -207,7 +228,7 @@ class NEE(Metric):
             raise MetricSpecError(
                 f"nee: option reference={choice} but there are {data.n_references} reference(s)"
             )
-        if not any(data.entities[choice - 1]):
+        if not any(entities[choice - 1]):
             raise MetricError(f"nee: reference {choice} has no entity annotated")
         return choice - 1
 
@@ -250,7 +271,7 @@ class NEE(Metric):
     def _explain_unit(
         self, data: ScoringInput, k: int, norm: Normalisation, unit_id: str, members: list[int]
     ) -> NEEExplanation:
-        refs, ents = data.references[k], data.entities[k]  # type: ignore[index]
+        refs, ents = data.references[k], self.entities(data)[k]  # type: ignore[index]
         outcomes: dict[tuple[str, tuple[str, ...]], EntityOutcome] = {}
         for i in members:
             text = refs[i]
@@ -341,6 +362,7 @@ class NEE(Metric):
         return {
             "by_type": dict(sorted(by_type.items())),
             "reference": self.reference_stream(data) + 1,
+            "layer": self.layer_name(data),
         }
 
 
