@@ -57,13 +57,13 @@ class FakeTime:
 
 
 @pytest.fixture
-def window(qtbot, demo_copy):
+def window(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(demo_copy)
+    assert w.open_path(legacy_demo_copy)
     w.tabs.setCurrentWidget(w.workspaces["Judge"])
     return w
 
@@ -301,7 +301,7 @@ def test_starting_a_queue_is_undoable_and_marks_the_project_modified(qtbot, wind
     assert workspace.rating.current_item() is None
 
 
-def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, demo_copy, fake_time):
+def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, legacy_demo_copy, fake_time):
     view = judging
     fake_time.t += 6.0
     keys(qtbot, view, K.Key_4, K.Key_3, K.Key_Return)
@@ -314,14 +314,14 @@ def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, d
     qtbot.keyClick(window, K.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert not window.isWindowModified()
 
-    saved = load_bundle(demo_copy)
+    saved = load_bundle(legacy_demo_copy)
     assert saved.judges == ["ann"]
     assert sorted((j.adequacy, j.fluency, j.seconds) for j in saved.judgments) == [(2, 5, 2.5), (4, 3, 6.0)]
     assert saved.judge_queues["ann"].position == 3
 
     other = MainWindow()
     qtbot.addWidget(other)
-    assert other.open_path(demo_copy)
+    assert other.open_path(legacy_demo_copy)
     ws = other.workspaces["Judge"]
     ws.select_judge("ann")
     resumed = ws.rating.current_item()

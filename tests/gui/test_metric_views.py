@@ -44,8 +44,8 @@ def make_view(qtbot):
 
 
 @pytest.fixture
-def demo(demo_copy):
-    return load_bundle(demo_copy)
+def demo(legacy_demo_copy):
+    return load_bundle(legacy_demo_copy)
 
 
 # --- METEOR -------------------------------------------------------------------------

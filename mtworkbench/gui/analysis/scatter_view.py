@@ -27,9 +27,17 @@ def caption(summary: ScatterSummary) -> str:
             f"   (n = {summary.n})")
 
 
+class NumberAxis(pg.AxisItem):
+    """Tick labels with at most five significant digits (never 0.0106372289871955)."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
+        return [f"{v * scale:.5g}" for v in values]
+
+
 class ScatterView(pg.PlotWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w",
+                         axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")})
         self.setObjectName("scatter-plot")
         apply_style(self)
         self.setMinimumSize(260, 240)

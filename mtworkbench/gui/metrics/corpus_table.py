@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
@@ -36,6 +37,8 @@ class Cell:
     ci_upper: float | None = None
     p_value: float | None = None
     error: str = ""
+    # Why a figure is missing: identical to the baseline (no test), an empty interval.
+    notes: tuple[str, ...] = ()
 
     def comparison(self, spec: str, baseline_score: float | None) -> int:
         """+1 significantly better than the baseline, -1 significantly worse, 0 otherwise."""
@@ -145,7 +148,7 @@ class CorpusTableModel(QAbstractTableModel):
         if not math.isfinite(cell.score):
             return "…"
         text = format_score(cell.score, spec)
-        if cell.ci_half is not None:
+        if cell.ci_half is not None and cell.ci_lower != cell.ci_upper:
             text += f" ± {format_score(cell.ci_half, spec)}"
         return text + self.marker(row, spec, cell)
 
@@ -161,6 +164,7 @@ class CorpusTableModel(QAbstractTableModel):
             )
         if cell.p_value is not None:
             lines.append(f"paired test against {self.baseline}: p = {cell.p_value:.4f}")
+        lines += cell.notes
         return "\n".join(lines)
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
@@ -285,16 +289,33 @@ class CorpusTable(QWidget):
         return width, height + self.caption.heightForWidth(width) + 8
 
 
+def empty_interval_reason(score) -> str:
+    """Why every bootstrap resample gave the same score."""
+    unit = (score.options or {}).get("unit")
+    segments = np.asarray(score.segments, dtype=float)
+    if unit in ("paragraph", "document") and len(segments) and np.all(segments == segments[0]):
+        return (f"no interval: one {unit} spans the whole corpus, so resampling "
+                "segments cannot change the score")
+    return "no interval: every bootstrap resample gives the same score"
+
+
 def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None = None,
                 errors: dict[str, str] | None = None) -> list[CorpusRow]:
     """Table rows from the cache's current entries and the paired-test results by spec."""
     paired = paired or {}
     errors = errors or {}
     p_values: dict[tuple[str, str], float] = {}
+    identical: set[tuple[str, str]] = set()
     for spec, result in paired.items():
+        baseline_score = result.systems[0].score if result.systems else None
         for comparison in result.systems:
-            if comparison.p_value is not None:
-                p_values[(comparison.system, spec)] = comparison.p_value
+            if comparison.p_value is None:
+                continue
+            if comparison.score == baseline_score:
+                # A test of no difference says nothing (the bootstrap would print p = 0.001).
+                identical.add((comparison.system, spec))
+                continue
+            p_values[(comparison.system, spec)] = comparison.p_value
     rows = []
     for system in systems:
         row = CorpusRow(system)
@@ -304,7 +325,13 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
                 row.cells[spec] = Cell(error=errors.get(spec, ""))
                 continue
             ci = entry.ci
+            notes = []
+            if (system, spec) in identical:
+                notes.append(f"the same score as the baseline {paired[spec].baseline}: no significance test")
+            if ci is not None and ci.lower == ci.upper:
+                notes.append(empty_interval_reason(entry.score))
             row.cells[spec] = Cell(
+                notes=tuple(notes),
                 score=float(entry.score.corpus),
                 ci_half=None if ci is None else ci.ci,
                 ci_lower=None if ci is None else ci.lower,

@@ -507,7 +507,12 @@ class AnalysisWorkspace(Workspace):
         elif outcome.reliability_error:
             notes.append(outcome.reliability_error)
         self.reliability_note.setText("; ".join(notes))
-        messages = [f"Correlated {len(outcome.correlations)} metric(s) with {outcome.human_label}."]
+        if request.level == "system" and len(outcome.systems) < 2:
+            rated = ", ".join(outcome.systems) or "none"
+            messages = [f"Only one system has {outcome.human_label} scores ({rated}): one system cannot be "
+                        "correlated at the system level. Use the segment level, or add systems."]
+        else:
+            messages = [f"Correlated {len(outcome.correlations)} metric(s) with {outcome.human_label}."]
         messages += [f"{spec}: {why}" for spec, why in outcome.errors.items()]
         self.status.setText("\n".join(messages))
 
