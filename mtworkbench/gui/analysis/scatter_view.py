@@ -80,6 +80,13 @@ class ScatterView(pg.PlotWidget):
         item.setLabel("bottom", summary.x_label, color=INK)
         item.setLabel("left", summary.y_label, color=INK)
         item.enableAutoRange()
+        # One distinct value on an axis: pyqtgraph would zoom to a sliver around it
+        # and label every tick with the same 16 digits; show a readable span instead.
+        for values, set_range in ((x, item.setXRange), (y, item.setYRange)):
+            if len(values) and np.ptp(values) == 0:
+                centre = float(values[0])
+                half = abs(centre) * 0.1 or 1.0
+                set_range(centre - half, centre + half, padding=0)
 
     def point_count(self) -> int:
         return len(self.points.data)

@@ -291,8 +291,10 @@ class ComparisonView(QWidget):
             if not self.reference or span.reference == self.reference:
                 counts[span.annotator] = counts.get(span.annotator, 0) + 1
         names = project.annotators
-        # Defaults: the two layers with the most spans on this reference.
-        largest = sorted(names, key=lambda n: (-counts.get(n, 0), n))
+        # Defaults: the two layers with the most spans on this reference (the
+        # adjudicated layer last: it is the outcome, not one of the two compared).
+        target = self.target_layer()
+        largest = sorted(names, key=lambda n: (n == target, -counts.get(n, 0), n))
         for i, combo in enumerate((self.annotator_a, self.annotator_b)):
             current = combo.currentText()
             if [combo.itemText(k) for k in range(combo.count())] == names:

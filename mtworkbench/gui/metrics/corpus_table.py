@@ -148,7 +148,7 @@ class CorpusTableModel(QAbstractTableModel):
         if not math.isfinite(cell.score):
             return "…"
         text = format_score(cell.score, spec)
-        if cell.ci_half is not None and cell.ci_lower != cell.ci_upper:
+        if cell.ci_half is not None and math.isfinite(cell.ci_half) and cell.ci_lower != cell.ci_upper:
             text += f" ± {format_score(cell.ci_half, spec)}"
         return text + self.marker(row, spec, cell)
 
@@ -328,7 +328,7 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
             notes = []
             if (system, spec) in identical:
                 notes.append(f"the same score as the baseline {paired[spec].baseline}: no significance test")
-            if ci is not None and ci.lower == ci.upper:
+            if ci is not None and (ci.lower == ci.upper or not math.isfinite(ci.ci)):
                 notes.append(empty_interval_reason(entry.score))
             row.cells[spec] = Cell(
                 notes=tuple(notes),

@@ -51,6 +51,7 @@ from mtworkbench.core.events import (
     SpanRemoved,
 )
 from mtworkbench.core.model import EntitySpan, ModelError, Project
+from mtworkbench.core.scoring import default_entity_layer
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.annotate import transfer
 from mtworkbench.gui.annotate.commands import (
@@ -319,6 +320,10 @@ class AnnotateWorkspace(Workspace):
 
     def _fill_annotators(self) -> None:
         names = list(self.project.annotators)
+        if names and self.annotator not in names and not QSettings().contains("annotate/annotator"):
+            # First start: show a layer that has entities (the adjudicated one when
+            # there is one) rather than the user's empty layer; typing a name switches.
+            self.annotator = default_entity_layer(self.project) or self.annotator
         if self.annotator and self.annotator not in names:
             names.append(self.annotator)
         if [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())] == names:
