@@ -17,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Create a project from a source file, reference files and system outputs.",
     )
     p.add_argument("--source", required=True, help="source file (or the one WMT XML file)")
-    p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
+    p.add_argument("--ref", action="append", default=[], metavar="[NAME=]FILE",
+                   help="reference file (repeat for several); NAME= names the reference (default ref1, ref2, ...)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
     p.add_argument("--format", choices=CORPUS_FORMATS.readable(), default="plain", help=CORPUS_FORMATS.help())
     p.add_argument("--src-lang", default="")
@@ -39,18 +40,56 @@ def parse_system_args(values: list[str], fmt: str = "plain") -> list[tuple[str, 
     return systems
 
 
+def parse_reference_args(values: list[str]) -> list[tuple[str, str]]:
+    """``[NAME=]FILE`` pairs (NAME empty when not given). A value that is an existing
+    file is a file even if its name has an "=" in it."""
+    refs: list[tuple[str, str]] = []
+    for value in values:
+        name, eq, path = value.partition("=")
+        if not eq or Path(value).exists():
+            refs.append(("", value))
+        elif not name or not path:
+            raise UsageError(f"--ref expects FILE or NAME=FILE, got {value!r}")
+        else:
+            refs.append((name, path))
+    named = [name for name, _ in refs if name]
+    twice = sorted({name for name in named if named.count(name) > 1})
+    if twice:
+        raise UsageError(f"--ref names {', '.join(twice)} more than once")
+    return refs
+
+
+def name_references(project, names: list[str], fmt: str) -> None:
+    """Give the imported references the names from ``--ref NAME=FILE``, in order."""
+    from mtworkbench.core.model import Reference
+
+    if not any(names):
+        return
+    if fmt not in ("plain", "sgml") or len(project.references) != len(names):
+        raise UsageError("--ref NAME=FILE names references of plain and sgml imports (one reference per file)")
+    for k, (name, ref) in enumerate(zip(names, list(project.references))):
+        if not name or name == ref.id:
+            continue
+        if project.has_reference(name):
+            raise UsageError(f"--ref {name}=...: the project has a reference {name!r} already")
+        project.remove_reference(ref.id)
+        project.add_reference(Reference(name, ref.translator, ref.texts), index=k)
+
+
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import save_bundle
     from mtworkbench.io.corpus import import_corpus
 
+    refs = parse_reference_args(args.ref)
     project = import_corpus(
         args.format,
         source=args.source,
-        references=args.ref,
+        references=[path for _, path in refs],
         systems=parse_system_args(args.system, args.format),
         source_language=args.src_lang,
         target_language=args.tgt_lang,
     )
+    name_references(project, [name for name, _ in refs], args.format)
     out = Path(args.output)
     save_bundle(project, out)
     print(
