@@ -30,7 +30,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 from mtworkbench.core.model import Judgment, ModelError, Project
@@ -195,7 +195,7 @@ class _Draws:
     """
 
     def __init__(self, seed: int, judge: str, purpose: str) -> None:
-        digest = hashlib.sha256(f"{seed}\0{judge}\0{purpose}".encode("utf-8")).digest()
+        digest = hashlib.sha256(f"{seed}\0{judge}\0{purpose}".encode()).digest()
         self._rng = random.Random(int.from_bytes(digest[:8], "big"))
 
     def below(self, n: int) -> int:
@@ -337,7 +337,7 @@ def check_rating(name: str, value: Any) -> int:
 
 
 def _utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class JudgeSession:

@@ -15,20 +15,21 @@ Metrics are configured with options parsed from a spec string such as
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mtworkbench import __version__
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.scoring_input import (  # noqa: F401 - re-exported: metrics import them from here
     EntityMention,
     MetricError,
     MetricScore,
     ScoringInput,
 )
+from mtworkbench.metrics.signature import Signature
 
 
 class MetricSpecError(MetricError):
@@ -83,10 +84,26 @@ def parse_float_list(raw: str) -> tuple[float, ...]:
 class Metric(ABC):
     """Base class: sufficient statistics plus a pure aggregation.
 
-    Subclasses set ``name``, ``option_specs``, ``stat_names`` (may be a property
-    when it depends on options) and implement ``segment_statistics`` and
-    ``aggregate``. They may override ``segment_scores`` (e.g. sentence BLEU with
-    effective order differs from aggregating one row) and ``extras``.
+    A metric sets ``name``, ``option_specs``, ``stat_names`` (may be a property
+    when it depends on options) and implements three things:
+
+    - ``extract_reference(segment, refs)``: what it precomputes from one
+      segment's references (token lists, n-gram counts, ...). The base class
+      calls it once per segment and caches the result by the reference texts
+      and the options, so one instance scoring many systems against the same
+      references extracts them once;
+    - ``statistics_row(segment, hypothesis, prepared)``: the segment's row of
+      sufficient statistics from its hypothesis and its prepared references;
+    - ``aggregate(totals)``: the score from summed statistics.
+
+    The base class owns the loop over segments (``segment_statistics``), with
+    progress reports and cancel checks every ``progress_step(n)`` segments
+    (``progress_every`` unless overridden). A metric with corpus-level needs
+    overrides ``prepare_references`` (e.g. NIST's information weights) or
+    ``segment_statistics`` (e.g. BLEU's vectorised matching), and then still
+    uses ``references`` (the cache) and ``segments`` or ``batches`` (progress
+    and cancel). It may override ``segment_scores``, ``extras``,
+    ``signature_fields`` and ``explain``.
     """
 
     name: ClassVar[str]
@@ -96,6 +113,12 @@ class Metric(ABC):
     scale: ClassVar[str] = "0-1"
     # Short signature keys in sacrebleu's style, option name -> key.
     signature_keys: ClassVar[dict[str, str]] = {}
+    # Segments between two progress reports and cancel checks.
+    progress_every: ClassVar[int] = 500
+    # Options that change what extract_reference returns (the cache key); None = all.
+    reference_options: ClassVar[tuple[str, ...] | None] = None
+    # Reference sets kept per instance (a few, for switching between test sets).
+    reference_cache_size: ClassVar[int] = 4
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -109,6 +132,7 @@ class Metric(ABC):
             o.name: o.convert(self.name, options[o.name]) if o.name in options else o.default
             for o in self.option_specs
         }
+        self._reference_cache: OrderedDict[Any, Any] = OrderedDict()
         self.validate_options()
 
     def validate_options(self) -> None:
@@ -125,8 +149,113 @@ class Metric(ABC):
     def stat_names(self) -> tuple[str, ...]:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    # --- the two functions that define a metric -------------------------------
+    # --- what a metric implements ---------------------------------------------
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> Any:
+        """What the metric precomputes from segment ``segment``'s references.
+
+        ``refs`` has one entry per reference stream (None = missing). By default
+        the references present, as texts; a segment without any is refused.
+        """
+        present = [r for r in refs if r is not None]
+        if not present:
+            raise MetricError(f"{self.name}: segment {segment + 1} has no reference")
+        return present
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared: Any) -> Any:
+        """The sufficient statistics of one segment (a sequence of len(stat_names))."""
+        raise NotImplementedError(
+            f"{self.name}: implement statistics_row or override segment_statistics"
+        )
+
     @abstractmethod
+    def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
+        """Score from summed statistics; vectorised over all leading axes."""
+
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> Any:
+        """Why segment ``segment`` got its score: a result dataclass a view draws.
+
+        ``ref`` restricts the explanation to that reference stream (0-based);
+        None uses the segment's references as scoring does.
+        """
+        raise MetricError(f"{self.name}: no explanation is available for this metric")
+
+    # --- what the base class provides -----------------------------------------
+    def reference_key(self, data: ScoringInput) -> Any:
+        """Cache key of a reference set: its texts and the extraction options."""
+        names = self.options if self.reference_options is None else self.reference_options
+        options = tuple((k, _hashable(self.options[k])) for k in names)
+        return options, tuple(tuple(stream) for stream in data.references)
+
+    def prepare_references(self, data: ScoringInput) -> Any:
+        """What the metric keeps of the input's references: by default a list of
+        ``extract_reference`` per segment (indexed by segment in the base loop);
+        a metric overriding ``segment_statistics`` may return its own structure."""
+        streams = data.references
+        return [
+            self.extract_reference(i, [s[i] for s in streams]) for i in range(data.n_segments)
+        ]
+
+    def references(self, data: ScoringInput) -> Any:
+        """``prepare_references(data)``, cached by reference content and options."""
+        key = self.reference_key(data)
+        cache = self._reference_cache
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        prepared = self.prepare_references(data)
+        cache[key] = prepared
+        while len(cache) > self.reference_cache_size:
+            cache.popitem(last=False)
+        return prepared
+
+    def progress_step(self, n: int) -> int:
+        """Items between two progress reports and cancel checks, for n items."""
+        return self.progress_every
+
+    def batches(
+        self,
+        n: int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+        every: int | None = None,
+    ) -> Iterator[range]:
+        """0..n-1 in ranges of ``every`` (default ``progress_step(n)``) items: before
+        each, check cancel and report progress(done, n); at the end report (n, n)."""
+        step = max(1, every or self.progress_step(n))
+        for start in range(0, n, step):
+            check_cancel(cancel)
+            report(progress, start, n)
+            yield range(start, min(n, start + step))
+        report(progress, n, n)
+
+    def segments(
+        self,
+        n: int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+        every: int | None = None,
+    ) -> Iterator[int]:
+        """0..n-1 one by one, with the progress and cancel of ``batches``."""
+        for batch in self.batches(n, progress, cancel, every):
+            yield from batch
+
+    def segment_rows(
+        self,
+        data: ScoringInput,
+        row: Callable[[int, str, Any], Any],
+        width: int,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> np.ndarray:
+        """The loop: ``row(i, hypothesis_i, prepared_i)`` for every segment, as an array."""
+        prepared = self.references(data)
+        hypotheses = data.hypotheses
+        out = np.zeros((data.n_segments, width))
+        for batch in self.batches(data.n_segments, progress, cancel):
+            for i in batch:
+                out[i] = row(i, hypotheses[i], prepared[i])
+        return out
+
     def segment_statistics(
         self,
         data: ScoringInput,
@@ -134,10 +263,7 @@ class Metric(ABC):
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
         """Sufficient statistics, float64 array of shape (n_segments, len(stat_names))."""
-
-    @abstractmethod
-    def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
-        """Score from summed statistics; vectorised over all leading axes."""
+        return self.segment_rows(data, self.statistics_row, len(self.stat_names), progress, cancel)
 
     # --- derived -------------------------------------------------------------
     def segment_scores(self, data: ScoringInput, stats: np.ndarray) -> np.ndarray:
@@ -177,20 +303,16 @@ class Metric(ABC):
         """The signature of scoring ``data`` (a metric may name what it chose in it)."""
         return self.signature(data.n_references)
 
+    def signature_fields(self) -> list[tuple[str, Any]]:
+        """(short key, value) pairs of the signature; by default every option."""
+        return [(self.signature_keys.get(k, k), v) for k, v in self.options.items()]
+
+    def make_signature(self, n_refs: int | None = None) -> Signature:
+        return Signature(self.name, n_refs, tuple(self.signature_fields()))
+
     def signature(self, n_refs: int | None = None) -> str:
         """``name|nrefs:2|opt:value|...|version:X`` in sacrebleu's style."""
-        parts = [self.name]
-        if n_refs is not None:
-            parts.append(f"nrefs:{n_refs}")
-        for key, value in self.options.items():
-            short = self.signature_keys.get(key, key)
-            if isinstance(value, (tuple, list)):
-                value = "+".join(str(v) for v in value)
-            elif isinstance(value, bool):
-                value = "yes" if value else "no"
-            parts.append(f"{short}:{value}")
-        parts.append(f"version:mtworkbench-{__version__}")
-        return "|".join(parts)
+        return self.make_signature(n_refs).format()
 
     def spec(self) -> str:
         """The spec string that recreates this metric with non-default options."""
@@ -202,3 +324,12 @@ class Metric(ABC):
                     value = "+".join(str(v) for v in value)
                 changed.append(f"{key}={value}")
         return self.name + (":" + ",".join(changed) if changed else "")
+
+
+def _hashable(value: Any) -> Any:
+    """An option value usable in a cache key."""
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value

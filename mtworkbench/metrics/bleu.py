@@ -49,8 +49,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtworkbench import __version__
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback, report
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -68,7 +67,6 @@ SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k":
 # sacrebleu's floor for log(0)
 LOG_ZERO = -9999999999.0
 MAX_ORDER_LIMIT = 16
-_PROGRESS_EVERY = 500
 
 
 def _parse_effective_order(raw: str) -> str:
@@ -83,6 +81,14 @@ def _parse_effective_order(raw: str) -> str:
 
 def _optional_float(raw: str) -> float | None:
     return None if raw.strip().lower() in ("", "none", "default") else float(raw)
+
+
+@dataclass(frozen=True)
+class _BleuReferences:
+    """BLEU's prepared references: clip counts of the whole input, lengths per segment."""
+
+    ngrams: ReferenceNgrams
+    lengths: list[list[int]]
 
 
 @dataclass(frozen=True)
@@ -139,10 +145,6 @@ class BLEU(Metric):
         Option("mteval", parse_bool, False, "mteval-v13a.pl formula (smoothing, BP)"),
     )
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self._ref_cache: tuple[Any, tuple[ReferenceNgrams, list[list[int]]]] | None = None
-
     def validate_options(self) -> None:
         n = self.options["max_order"]
         if not 1 <= n <= MAX_ORDER_LIMIT:
@@ -183,26 +185,23 @@ class BLEU(Metric):
             text = text.lower()
         return sacrebleu_tokenizer(self.options["tokenize"])(text.rstrip()).split()
 
-    # --- statistics -----------------------------------------------------------
-    def _references(self, data: ScoringInput) -> tuple[ReferenceNgrams, list[list[int]]]:
-        """Reference n-gram clip counts and, per segment, the reference lengths.
+    # Options that change the reference side (tokens, n-gram orders).
+    reference_options: ClassVar[tuple[str, ...]] = ("tokenize", "lowercase", "max_order")
 
-        Cached for the last reference set, so scoring many systems against the
-        same references tokenizes and counts the references once.
-        """
-        key = tuple(tuple(stream) for stream in data.references)
-        if self._ref_cache is not None and self._ref_cache[0] == key:
-            return self._ref_cache[1]
-        tokens = []
-        for i in range(data.n_segments):
-            refs = [self.tokens(r) for r in data.references_for(i)]
-            if not refs:
-                raise MetricError(f"bleu: segment {i + 1} has no reference")
-            tokens.append(refs)
+    # --- statistics -----------------------------------------------------------
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[list[str]]:
+        """The token lists of the segment's references."""
+        tokens = [self.tokens(r) for r in refs if r is not None]
+        if not tokens:
+            raise MetricError(f"bleu: segment {segment + 1} has no reference")
+        return tokens
+
+    def prepare_references(self, data: ScoringInput) -> _BleuReferences:
+        """Reference n-gram clip counts of the whole input (for the vectorised
+        matching) and, per segment, the reference lengths."""
+        tokens = super().prepare_references(data)
         lengths = [[len(r) for r in refs] for refs in tokens]
-        info = (ReferenceNgrams(tokens, self.max_order), lengths)
-        self._ref_cache = (key, info)
-        return info
+        return _BleuReferences(ReferenceNgrams(tokens, self.max_order), lengths)
 
     def segment_statistics(
         self,
@@ -210,24 +209,18 @@ class BLEU(Metric):
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
+        """All segments at once: the n-gram matching is vectorised over the corpus."""
         n_seg = data.n_segments
         order = self.max_order
         report(progress, 0, n_seg)
-        ref_ngrams, ref_lens = self._references(data)
-        check_cancel(cancel)
-        hyps = []
-        for i, text in enumerate(data.hypotheses):
-            if i % _PROGRESS_EVERY == 0:
-                check_cancel(cancel)
-                report(progress, i // 2, n_seg)
-            hyps.append(self.tokens(text))
+        refs = self.references(data)
+        hyps = [self.tokens(data.hypotheses[i]) for i in self.segments(n_seg, progress, cancel)]
         stats = np.zeros((n_seg, 2 + 2 * order))
         hyp_len = np.array([len(h) for h in hyps], dtype=float)
         stats[:, 0] = hyp_len
-        stats[:, 1] = [closest_length(len(h), lens)[1] for h, lens in zip(hyps, ref_lens)]
-        stats[:, 2 : 2 + order] = ref_ngrams.clipped_matches(hyps)
+        stats[:, 1] = [closest_length(len(h), lens)[1] for h, lens in zip(hyps, refs.lengths)]
+        stats[:, 2 : 2 + order] = refs.ngrams.clipped_matches(hyps)
         stats[:, 2 + order :] = np.maximum(0.0, hyp_len[:, None] - np.arange(order))
-        report(progress, n_seg, n_seg)
         return stats
 
     # --- aggregation ------------------------------------------------------------
@@ -341,11 +334,15 @@ class BLEU(Metric):
         return score
 
     # --- explanation --------------------------------------------------------------
-    def explain(self, data: ScoringInput, i: int) -> BLEUExplanation:
-        """Matched n-grams of segment ``i`` with their clip counts."""
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> BLEUExplanation:
+        """Matched n-grams of segment ``segment`` with their clip counts (against
+        reference stream ``ref`` only, if given)."""
+        i = segment
         n = self.max_order
         hyp = self.tokens(data.hypotheses[i])
-        ref_tokens = [None if s[i] is None else self.tokens(s[i]) for s in data.references]
+        ref_tokens: list[list[str] | None] = [None] * data.n_references
+        for k, text in data.reference_choices(i, ref):
+            ref_tokens[k] = self.tokens(text)
         present = [(k, r) for k, r in enumerate(ref_tokens) if r is not None]
         if not present:
             raise MetricError(f"bleu: segment {i + 1} has no reference")
@@ -387,27 +384,23 @@ class BLEU(Metric):
         )
 
     # --- signature ---------------------------------------------------------------
-    def signature(self, n_refs: int | None = None) -> str:
+    def signature_fields(self) -> list[tuple[str, Any]]:
         """sacrebleu's BLEU signature, plus our extra settings when not default."""
         o = self.options
         smooth = o["smooth"]
         if SMOOTH_DEFAULTS[smooth] is not None:
             smooth += f"[{self.smooth_value:.2f}]"
-        parts = ["bleu"]
-        if n_refs is not None:
-            parts.append(f"nrefs:{n_refs}")
-        parts += [
-            f"case:{'lc' if o['lowercase'] else 'mixed'}",
-            f"eff:{'yes' if o['effective_order'] == 'yes' else 'no'}",
-            f"tok:{o['tokenize']}",
-            f"smooth:{'mteval' if o['mteval'] else smooth}",
+        fields: list[tuple[str, Any]] = [
+            ("case", "lc" if o["lowercase"] else "mixed"),
+            ("eff", "yes" if o["effective_order"] == "yes" else "no"),
+            ("tok", o["tokenize"]),
+            ("smooth", "mteval" if o["mteval"] else smooth),
         ]
         if o["max_order"] != 4:
-            parts.append(f"order:{o['max_order']}")
+            fields.append(("order", o["max_order"]))
         if o["weights"]:
-            parts.append("weights:" + "+".join(f"{w:g}" for w in o["weights"]))
-        parts.append(f"version:mtworkbench-{__version__}")
-        return "|".join(parts)
+            fields.append(("weights", "+".join(f"{w:g}" for w in o["weights"])))
+        return fields
 
 
 def _brevity_penalty(sys_len: int, ref_len: int) -> float:

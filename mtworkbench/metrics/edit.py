@@ -15,7 +15,7 @@ lower is better (WER exceeds 1 when insertions outnumber reference words):
   sufficient statistics. Corpus = summed errors / summed reference lengths.
 - A zero reference length follows sacrebleu's TER convention: the rate is 0
   when there are no errors (empty hypothesis) and 1 otherwise.
-- ``explain(data, i)`` gives the reference chosen and a minimal word alignment
+- ``explain(data, segment, ref=None)`` gives the reference chosen and a minimal word alignment
   (equal / substitute / insert / delete steps) for the views.
 
 TER, chrF and chrF++ are computed by sacrebleu (same numbers by construction):
@@ -51,7 +51,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -60,10 +59,7 @@ from mtworkbench.metrics.base import (
     ScoringInput,
     parse_bool,
 )
-from mtworkbench.metrics.tokens import TOKENIZERS, require_references, tokenize
-
-_PROGRESS_EVERY = 500
-
+from mtworkbench.metrics.tokens import TOKENIZERS, tokenize
 
 def levenshtein(hyp: Sequence[Any], ref: Sequence[Any]) -> int:
     """Edit distance between two token sequences (unit costs).
@@ -201,61 +197,60 @@ class _WordErrorMetric(Metric):
     def tokens(self, text: str) -> list[str]:
         return tokenize(text, self.options["tokenize"], self.options["lowercase"])
 
-    def segment_statistics(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> np.ndarray:
-        require_references(data, self.name)
-        n = data.n_segments
-        stats = np.zeros((n, 2))
-        for i in range(n):
-            if i % _PROGRESS_EVERY == 0:
-                check_cancel(cancel)
-                report(progress, i, n)
-            hyp = self.tokens(data.hypotheses[i])
-            best: tuple[float, int, int] | None = None
-            for ref_text in data.references_for(i):
-                ref = self.tokens(ref_text)
-                errors = self.errors(hyp, ref)
-                rate = float(_rate(errors, len(ref)))
-                if best is None or rate < best[0]:
-                    best = (rate, errors, len(ref))
-            assert best is not None
-            stats[i] = best[1], best[2]
-        report(progress, n, n)
-        return stats
+    def extract_reference(
+        self, segment: int, refs: Sequence[str | None]
+    ) -> list[tuple[int, list[str]]]:
+        """(stream index, tokens) of the references present."""
+        tokens = [(k, self.tokens(r)) for k, r in enumerate(refs) if r is not None]
+        if not tokens:
+            raise MetricError(f"{self.name}: segment {segment + 1} has no reference")
+        return tokens
+
+    def _best(
+        self, hyp: list[str], refs: list[tuple[int, list[str]]]
+    ) -> tuple[float, int, int, list[str]]:
+        """(rate, errors, stream, tokens) of the reference with the lowest rate (first on ties)."""
+        best: tuple[float, int, int, list[str]] | None = None
+        for k, ref in refs:
+            errors = self.errors(hyp, ref)
+            rate = float(_rate(errors, len(ref)))
+            if best is None or rate < best[0]:
+                best = (rate, errors, k, ref)
+        assert best is not None
+        return best
+
+    def statistics_row(
+        self, segment: int, hypothesis: str, prepared: list[tuple[int, list[str]]]
+    ) -> tuple[int, int]:
+        _, errors, _, ref = self._best(self.tokens(hypothesis), prepared)
+        return errors, len(ref)
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         totals = np.asarray(totals, dtype=float)
         out = _rate(totals[..., 0], totals[..., 1])
         return float(out) if out.ndim == 0 else out
 
-    def explain(self, data: ScoringInput, i: int) -> WordErrorExplanation:
-        """Segment ``i``: the reference chosen and a word alignment against it."""
-        hyp = self.tokens(data.hypotheses[i])
-        best: tuple[float, int, int, list[str]] | None = None
-        for k, stream in enumerate(data.references):
-            if stream[i] is None:
-                continue
-            ref = self.tokens(stream[i])
-            errors = self.errors(hyp, ref)
-            rate = float(_rate(errors, len(ref)))
-            if best is None or rate < best[0]:
-                best = (rate, errors, k, ref)
-        if best is None:
+    def explain(
+        self, data: ScoringInput, segment: int, ref: int | None = None
+    ) -> WordErrorExplanation:
+        """Segment ``segment``: the reference chosen (or stream ``ref``) and a word
+        alignment against it."""
+        i = segment
+        choices = data.reference_choices(i, ref)
+        if not choices:
             raise MetricError(f"{self.name}: segment {i + 1} has no reference")
-        rate, errors, k, ref = best
+        hyp = self.tokens(data.hypotheses[i])
+        best = self._best(hyp, [(k, self.tokens(text)) for k, text in choices])
+        rate, errors, k, ref_tokens = best
         return WordErrorExplanation(
             segment=i,
             hyp_tokens=hyp,
-            ref_tokens=ref,
+            ref_tokens=ref_tokens,
             reference=k,
             errors=errors,
-            ref_len=len(ref),
+            ref_len=len(ref_tokens),
             rate=rate,
-            operations=levenshtein_alignment(hyp, ref),
+            operations=levenshtein_alignment(hyp, ref_tokens),
         )
 
 
@@ -275,11 +270,6 @@ class PER(_WordErrorMetric):
 
     def errors(self, hyp: list[str], ref: list[str]) -> int:
         return position_independent_errors(hyp, ref)
-
-
-def _sacrebleu_references(data: ScoringInput) -> list[list[str | None]]:
-    """Reference streams as sacrebleu takes them (None = missing)."""
-    return [list(stream) for stream in data.references]
 
 
 class TER(Metric):
@@ -310,30 +300,35 @@ class TER(Metric):
         if self.options["max_tokens"] < 1:
             raise MetricSpecError("ter: max_tokens must be at least 1")
 
-    def signature(self, n_refs: int | None = None) -> str:
+    def signature_fields(self) -> list[tuple[str, Any]]:
         """sacrebleu's TER signature fields."""
         o = self.options
-        yes = lambda flag: "yes" if flag else "no"  # noqa: E731
-        return _signature(
-            self.name,
-            n_refs,
-            [
-                f"case:{'mixed' if o['case_sensitive'] else 'lc'}",
-                "tok:tercom",
-                f"norm:{yes(o['normalized'])}",
-                f"punct:{yes(not o['no_punct'])}",
-                f"asian:{yes(o['asian_support'])}",
-            ],
-        )
+        return [
+            ("case", "mixed" if o["case_sensitive"] else "lc"),
+            ("tok", "tercom"),
+            ("norm", o["normalized"]),
+            ("punct", not o["no_punct"]),
+            ("asian", o["asian_support"]),
+        ]
 
     @property
     def stat_names(self) -> tuple[str, ...]:
         return ("edits", "ref_len")
 
-    def _sacrebleu(self) -> Any:
-        from sacrebleu.metrics import TER as SacreTER
+    # TER's shift search is slow per segment: report and check cancel more often.
+    progress_every: ClassVar[int] = 100
+    # References are kept as texts; only max_tokens does not touch them.
+    reference_options: ClassVar[tuple[str, ...]] = ()
 
-        return SacreTER(**{k: v for k, v in self.options.items() if k != "max_tokens"})
+    def _sacrebleu(self) -> Any:
+        """sacrebleu's TER with these options (made once per instance)."""
+        metric = getattr(self, "_sacrebleu_ter", None)
+        if metric is None:
+            from sacrebleu.metrics import TER as SacreTER
+
+            metric = SacreTER(**{k: v for k, v in self.options.items() if k != "max_tokens"})
+            self._sacrebleu_ter = metric
+        return metric
 
     def _check_length(self, i: int, texts: Sequence[str]) -> None:
         limit = self.options["max_tokens"]
@@ -345,26 +340,10 @@ class TER(Metric):
                     f"would take minutes beyond max_tokens={limit} (raise it to score anyway)"
                 )
 
-    def segment_statistics(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> np.ndarray:
-        require_references(data, self.name)
-        metric = self._sacrebleu()
-        n = data.n_segments
-        stats = np.zeros((n, 2))
-        for i in range(n):
-            if i % 100 == 0:
-                check_cancel(cancel)
-                report(progress, i, n)
-            refs = data.references_for(i)
-            self._check_length(i, [data.hypotheses[i], *refs])
-            result = metric.sentence_score(data.hypotheses[i], refs)
-            stats[i] = result.num_edits, result.ref_length
-        report(progress, n, n)
-        return stats
+    def statistics_row(self, segment: int, hypothesis: str, prepared: list[str]) -> tuple[float, float]:
+        self._check_length(segment, [hypothesis, *prepared])
+        result = self._sacrebleu().sentence_score(hypothesis, prepared)
+        return result.num_edits, result.ref_length
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         totals = np.asarray(totals, dtype=float)
@@ -419,34 +398,32 @@ class CHRF(Metric):
                 names += [f"{kind}{n}_hyp", f"{kind}{n}_ref", f"{kind}{n}_match"]
         return tuple(names)
 
+    # sacrebleu's chrF preprocesses and extracts n-grams itself.
+    reference_options: ClassVar[tuple[str, ...]] = (
+        "char_order", "word_order", "lowercase", "whitespace",
+    )
+
     def _sacrebleu(self) -> Any:
-        from sacrebleu.metrics import CHRF as SacreCHRF
+        """sacrebleu's chrF with these options (made once per instance)."""
+        metric = getattr(self, "_sacrebleu_chrf", None)
+        if metric is None:
+            from sacrebleu.metrics import CHRF as SacreCHRF
 
-        return SacreCHRF(**self.options)
+            metric = SacreCHRF(**self.options)
+            self._sacrebleu_chrf = metric
+        return metric
 
-    def segment_statistics(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> np.ndarray:
-        require_references(data, self.name)
+    # The same three steps as sacrebleu's ``_extract_corpus_statistics`` (its
+    # statistics extractor for significance tests), one segment at a time so
+    # that the references go through the shared cache.
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> Any:
         metric = self._sacrebleu()
-        n = data.n_segments
-        k = 3 * self.order
-        stats = np.zeros((n, k))
-        refs = _sacrebleu_references(data)
-        chunk = 1000
-        for start in range(0, n, chunk):
-            check_cancel(cancel)
-            report(progress, start, n)
-            stop = min(n, start + chunk)
-            rows = metric._extract_corpus_statistics(
-                list(data.hypotheses[start:stop]), [r[start:stop] for r in refs]
-            )
-            stats[start:stop] = np.asarray(rows, dtype=float).reshape(stop - start, k)
-        report(progress, n, n)
-        return stats
+        present = super().extract_reference(segment, refs)
+        return metric._extract_reference_info([metric._preprocess_segment(r) for r in present])
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared: Any) -> list[int]:
+        metric = self._sacrebleu()
+        return metric._compute_segment_statistics(metric._preprocess_segment(hypothesis), prepared)
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         """sacrebleu's chrF F-score, vectorised over leading axes."""
@@ -475,19 +452,19 @@ class CHRF(Metric):
                 out = np.where(total != 0, 100 * score, 0.0)
         return float(out) if np.ndim(out) == 0 else out
 
-    def signature(self, n_refs: int | None = None) -> str:
+    def signature_fields(self) -> list[tuple[str, Any]]:
         """sacrebleu's chrF signature fields (plus beta when not 2)."""
         o = self.options
-        fields = [
-            f"case:{'lc' if o['lowercase'] else 'mixed'}",
-            f"eff:{'no' if o['eps_smoothing'] else 'yes'}",
-            f"nc:{o['char_order']}",
-            f"nw:{o['word_order']}",
-            f"space:{'yes' if o['whitespace'] else 'no'}",
+        fields: list[tuple[str, Any]] = [
+            ("case", "lc" if o["lowercase"] else "mixed"),
+            ("eff", not o["eps_smoothing"]),
+            ("nc", o["char_order"]),
+            ("nw", o["word_order"]),
+            ("space", o["whitespace"]),
         ]
         if o["beta"] != 2:
-            fields.append(f"beta:{o['beta']}")
-        return _signature(self.name, n_refs, fields)
+            fields.append(("beta", o["beta"]))
+        return fields
 
 
 class CHRFPlusPlus(CHRF):
@@ -498,13 +475,6 @@ class CHRFPlusPlus(CHRF):
         Option(o.name, o.parse, 2, o.help) if o.name == "word_order" else o
         for o in CHRF.option_specs
     )
-
-
-def _signature(name: str, n_refs: int | None, fields: list[str]) -> str:
-    from mtworkbench import __version__
-
-    parts = [name] + ([f"nrefs:{n_refs}"] if n_refs is not None else []) + fields
-    return "|".join(parts + [f"version:mtworkbench-{__version__}"])
 
 
 def _sequential_sum(values: np.ndarray) -> np.ndarray:

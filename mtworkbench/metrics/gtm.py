@@ -13,13 +13,14 @@ length); P, R and F of a corpus or document come from their sums.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from scipy import sparse
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import Metric, MetricSpecError, Option, ScoringInput
 from mtworkbench.metrics.gtm_grid import (
     Block,
@@ -152,6 +153,7 @@ class GTM(Metric):
         super().__init__(**options)
         self._last_stats: np.ndarray | None = None
         self._last_fallbacks: list[int] = []
+        self._fallbacks: list[int] = []
 
     def validate_options(self) -> None:
         e = self.options["e"]
@@ -166,28 +168,33 @@ class GTM(Metric):
     def exponent(self) -> float:
         return self.options["e"]
 
+    # GTM is slow per segment: report and check cancel about every 1% of the input.
+    def progress_step(self, n: int) -> int:
+        return max(1, n // 100)
+
+    # References are kept as texts (score_segment tokenises both sides).
+    reference_options: ClassVar[tuple[str, ...]] = ()
+
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[str]:
+        """The references present; a segment without any scores 0 (GTM 1.4 does not refuse it)."""
+        return [r for r in refs if r is not None]
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared: list[str]) -> tuple[float, ...]:
+        out = score_segment(hypothesis, prepared, self.exponent, self.options["mode"])
+        if out.fell_back:
+            self._fallbacks.append(segment)
+        return (out.mms, len(out.hyp_tokens), out.mean_ref_len)
+
     def segment_statistics(
         self,
         data: ScoringInput,
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
-        n = data.n_segments
-        stats = np.zeros((n, 3))
-        fallbacks: list[int] = []
-        step = max(1, n // 100)
-        for i in range(n):
-            if i % step == 0:
-                check_cancel(cancel)
-                report(progress, i, n)
-            out = score_segment(
-                data.hypotheses[i], data.references_for(i), self.exponent, self.options["mode"]
-            )
-            stats[i] = (out.mms, len(out.hyp_tokens), out.mean_ref_len)
-            if out.fell_back:
-                fallbacks.append(i)
-        report(progress, n, n)
-        self._last_stats, self._last_fallbacks = stats, fallbacks
+        """The base loop, remembering which segments fell back to the greedy (for extras)."""
+        self._fallbacks = []
+        stats = super().segment_statistics(data, progress, cancel)
+        self._last_stats, self._last_fallbacks = stats, self._fallbacks
         return stats
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
@@ -229,18 +236,20 @@ class GTM(Metric):
         return out
 
     # --- the grid view ----------------------------------------------------------
-    def explain(self, data: ScoringInput, i: int) -> GTMResult:
-        """The grid, the chosen and rejected runs and the scores of segment ``i``."""
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> GTMResult:
+        """The grid, the chosen and rejected runs and the scores of segment
+        ``segment`` (against reference stream ``ref`` only, if given)."""
+        refs = [text for _, text in data.reference_choices(segment, ref)]
         out = score_segment(
-            data.hypotheses[i], data.references_for(i), self.exponent, self.options["mode"],
+            data.hypotheses[segment], refs, self.exponent, self.options["mode"],
             keep_rejections=True,
         )
         hyp_tokens, grid, sel, mms, mean_ref = (
             out.hyp_tokens, out.grid, out.selection, out.mms, out.mean_ref_len
         )
         axis: list[str] = []
-        for ref in out.ref_tokens:
-            axis.extend(ref)
+        for tokens in out.ref_tokens:
+            axis.extend(tokens)
             axis.append("")  # barrier
         p, r, f = prf(mms, len(hyp_tokens), mean_ref)
         used = sum(b.weight for b in sel.blocks)

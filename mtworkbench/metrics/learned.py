@@ -119,26 +119,6 @@ class Tokenisation:
         return tokenize(text, self.tokenize, self.lowercase)
 
 
-def input_features(
-    data: ScoringInput,
-    tok: Tokenisation,
-    progress: ProgressCallback | None = None,
-    cancel: CancelCheck | None = None,
-) -> np.ndarray:
-    """Feature matrix (n_segments, 9) of a system's hypotheses against all its references."""
-    out = np.zeros((data.n_segments, len(FEATURE_NAMES)))
-    for i in range(data.n_segments):
-        if i % 200 == 0:
-            check_cancel(cancel)
-            report(progress, i, data.n_segments)
-        refs = data.references_for(i)
-        if not refs:
-            raise MetricError(f"learned: segment {i + 1} has no reference")
-        out[i] = features(tok(data.hypotheses[i]), [tok(r) for r in refs])
-    report(progress, data.n_segments, data.n_segments)
-    return out
-
-
 # --- the stored model ------------------------------------------------------------------
 
 
@@ -275,14 +255,32 @@ class LearnedMetric(Metric):
             )
         return self._model
 
+    progress_every = 200
+
+    def reference_key(self, data: ScoringInput) -> Any:
+        # The tokens come from the model's tokenisation, not from an option.
+        return self.model.tokenisation, super().reference_key(data)
+
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[list[str]]:
+        """The references' tokens, as the model's tokenisation gives them."""
+        tok = self.model.tokenisation
+        tokens = [tok(r) for r in refs if r is not None]
+        if not tokens:
+            raise MetricError(f"learned: segment {segment + 1} has no reference")
+        return tokens
+
+    def _feature_row(self, segment: int, hypothesis: str, prepared: list[list[str]]) -> np.ndarray:
+        return features(self.model.tokenisation(hypothesis), prepared)
+
     def segment_statistics(
         self,
         data: ScoringInput,
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
+        """Features through the base loop, then one vectorised SVM decision."""
         model = self.model
-        X = input_features(data, model.tokenisation, progress, cancel)
+        X = self.segment_rows(data, self._feature_row, len(FEATURE_NAMES), progress, cancel)
         out = np.ones((data.n_segments, 2))
         if data.n_segments:
             out[:, 0] = model.decision_function(X)

@@ -38,12 +38,13 @@ from __future__ import annotations
 import math
 import weakref
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import (
     Metric,
     MetricSpecError,
@@ -170,6 +171,7 @@ class LEPOR(Metric):
             raise MetricSpecError(f"{self.name}: alpha and beta must be > 0")
         # Which reference won per segment in the last segment_statistics call, for extras().
         self._chosen: tuple[weakref.ref, np.ndarray] | None = None
+        self._chosen_now = np.zeros(0, dtype=int)
 
     @property
     def stat_names(self) -> tuple[str, ...]:
@@ -181,11 +183,12 @@ class LEPOR(Metric):
     def tokens(self, text: str) -> list[str]:
         return tokenize(text, self.options["tokenize"], self.options["lowercase"])
 
-    def _score_refs(self, hyp_text: str, refs: list[tuple[int, str]]):
+    def _score_refs(self, hyp_text: str, refs: list[tuple[int, list[str]]]):
+        """``refs`` are (stream index, tokens) of the references to try."""
         hyp = self.tokens(hyp_text)
         results = [
-            score_pair(hyp, self.tokens(text), self.options["alpha"], self.options["beta"], self.combine, k)
-            for k, text in refs
+            score_pair(hyp, ref, self.options["alpha"], self.options["beta"], self.combine, k)
+            for k, ref in refs
         ]
         best = None
         for res in results:
@@ -193,27 +196,34 @@ class LEPOR(Metric):
                 best = res
         return hyp, best, results
 
+    progress_every = 200
+    # Options that change the reference tokens.
+    reference_options = ("lowercase", "tokenize")
+
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[tuple[int, list[str]]]:
+        """(stream index, tokens) of the references present (a segment without any scores 0)."""
+        return [(k, self.tokens(r)) for k, r in enumerate(refs) if r is not None]
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared) -> np.ndarray:
+        _, best, _ = self._score_refs(hypothesis, prepared)
+        row = np.zeros(len(STAT_NAMES))
+        row[1] = 1.0
+        if best is not None:
+            row[0] = best.score
+            row[2:5] = (best.lp, best.npospenal, best.hpr)
+            self._chosen_now[segment] = best.reference_index
+        return row
+
     def segment_statistics(
         self,
         data: ScoringInput,
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
-        n = data.n_segments
-        stats = np.zeros((n, len(STAT_NAMES)))
-        chosen = np.full(n, -1, dtype=int)
-        for s in range(n):
-            if s % 200 == 0:
-                check_cancel(cancel)
-                report(progress, s, n)
-            _, best, _ = self._score_refs(data.hypotheses[s], data.reference_choices(s))
-            stats[s, 1] = 1.0
-            if best is not None:
-                stats[s, 0] = best.score
-                stats[s, 2:5] = (best.lp, best.npospenal, best.hpr)
-                chosen[s] = best.reference_index
-        report(progress, n, n)
-        self._chosen = (weakref.ref(data), chosen)
+        """The base loop, remembering which reference won per segment (for extras)."""
+        self._chosen_now = np.full(data.n_segments, -1, dtype=int)
+        stats = super().segment_statistics(data, progress, cancel)
+        self._chosen = (weakref.ref(data), self._chosen_now)
         return stats
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
@@ -232,9 +242,10 @@ class LEPOR(Metric):
             out["chosen_reference"] = self._chosen[1]
         return out
 
-    def explain(self, data: ScoringInput, i: int, ref: int | None = None) -> LeporResult:
-        """Components and alignment of segment ``i`` (against reference stream ``ref`` if given)."""
-        refs = data.reference_choices(i, ref)
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> LeporResult:
+        """Components and alignment of segment ``segment`` (against reference stream ``ref`` if given)."""
+        i = segment
+        refs = [(k, self.tokens(text)) for k, text in data.reference_choices(i, ref)]
         hyp, best, results = self._score_refs(data.hypotheses[i], refs)
         if best is None:
             return LeporResult(i, self.name, None, hyp, [], [None] * len(hyp),

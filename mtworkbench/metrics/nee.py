@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -50,6 +52,7 @@ from mtworkbench.metrics.base import (
     ScoringInput,
     parse_bool,
 )
+from mtworkbench.metrics.signature import Signature
 from mtworkbench.metrics.nee_text import (
     NUMBER_LANGUAGES,
     Normalisation,
@@ -114,6 +117,15 @@ class NEEExplanation:
         missed_ref = [p for e in self.entities if not e.found for p in e.reference_positions if p.segment == segment]
         out = [p for e in self.entities for p in e.output_positions if p.segment == segment]
         return found_ref, missed_ref, out
+
+
+@dataclass(frozen=True)
+class _NeeReferences:
+    """NEE's prepared references: the scored stream and each unit's unique entities."""
+
+    stream: int
+    norm: Normalisation
+    units: list[tuple[str, list[int], list[EntityOutcome]]]  # (unit id, segments, entities)
 
 
 def _count_by_type(entities: list[EntityOutcome]) -> dict[str, dict[str, int]]:
@@ -197,9 +209,10 @@ class NEE(Metric):
         return data.entity_layer if choice == "auto" else choice
 
     def signature_for(self, data: ScoringInput) -> str:
-        return self.signature(data.n_references).replace("|layer:auto|", f"|layer:{self.layer_name(data) or 'none'}|")
+        fields = [(k, self.layer_name(data) or "none") if k == "layer" else (k, v) for k, v in self.signature_fields()]
+        return Signature(self.name, data.n_references, tuple(fields)).format()
 
-    def entities(self, data: ScoringInput):
+    def entities(self, data: ScoringInput) -> Sequence[Sequence[Sequence[EntityMention]]] | None:
         """The entity mentions of the chosen layer, one list per reference stream."""
         choice = self.options["layer"]
         if choice == "auto":
@@ -212,15 +225,14 @@ class NEE(Metric):
 
     def reference_stream(self, data: ScoringInput) -> int:
         """The 0-based reference stream whose entities are scored."""
-        entities = self.entities(data)
-        if entities is None:
+        if self.entities(data) is None:
             raise MetricError(
                 "nee needs entity annotations of a reference (annotate a reference, "
                 "or give --ref-format muc)"
             )
         choice = self.options["reference"]
         if choice == "first":
-            for k, stream in enumerate(entities):
+            for k, stream in enumerate(self.entities(data)):
                 if any(stream):
                     return k
             raise MetricError("nee: no reference has any entity annotated")
@@ -228,7 +240,7 @@ class NEE(Metric):
             raise MetricSpecError(
                 f"nee: option reference={choice} but there are {data.n_references} reference(s)"
             )
-        if not any(entities[choice - 1]):
+        if not any(self.entities(data)[choice - 1]):
             raise MetricError(f"nee: reference {choice} has no entity annotated")
         return choice - 1
 
@@ -240,37 +252,27 @@ class NEE(Metric):
             return [f"segment {i + 1}" for i in range(data.n_segments)]
         return [str(g) for g in groups]
 
-    def explain_all(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> list[NEEExplanation]:
-        """One explanation per unit, units in order of their first segment."""
-        if self._cache is not None and self._cache[0] is data:
-            return self._cache[1]
+    # --- references: the unique entities of each unit, cached across systems ---
+    def reference_key(self, data: ScoringInput) -> Any:
+        # Besides the texts and options: the annotations, the units and the language.
+        entities = None if self.entities(data) is None else tuple(
+            tuple(tuple(seg) for seg in stream) for stream in self.entities(data)
+        )
+        return super().reference_key(data), entities, tuple(self.unit_ids(data)), data.target_language
+
+    def prepare_references(self, data: ScoringInput) -> _NeeReferences:
         k = self.reference_stream(data)
         norm = self._normalisation(data)
-        result: list[NEEExplanation] = []
-        done = 0
-        for unit_id, members in self.units(data).items():
-            check_cancel(cancel)
-            result.append(self._explain_unit(data, k, norm, unit_id, members))
-            done += len(members)
-            report(progress, done, data.n_segments)
-        self._cache = (data, result)
-        return result
+        units = [
+            (unit_id, members, self._unit_entities(data, k, norm, members))
+            for unit_id, members in self.units(data).items()
+        ]
+        return _NeeReferences(k, norm, units)
 
-    def units(self, data: ScoringInput) -> dict[str, list[int]]:
-        """Unit id -> indices of its segments, units in order of their first segment."""
-        units: dict[str, list[int]] = defaultdict(list)
-        for i, u in enumerate(self.unit_ids(data)):
-            units[u].append(i)
-        return dict(units)
-
-    def _explain_unit(
-        self, data: ScoringInput, k: int, norm: Normalisation, unit_id: str, members: list[int]
-    ) -> NEEExplanation:
+    def _unit_entities(
+        self, data: ScoringInput, k: int, norm: Normalisation, members: list[int]
+    ) -> list[EntityOutcome]:
+        """The unique entities of reference ``k`` in a unit (output positions left empty)."""
         refs, ents = data.references[k], self.entities(data)[k]  # type: ignore[index]
         outcomes: dict[tuple[str, tuple[str, ...]], EntityOutcome] = {}
         for i in members:
@@ -296,36 +298,95 @@ class NEE(Metric):
                     outcomes[key].reference_positions.append(pos)
                 else:
                     outcomes[key] = EntityOutcome(m.type, text[m.start : m.end], toks, [pos])
+        return list(outcomes.values())
+
+    # --- the evaluation, kept whole so scores, extras and explanations agree ----
+    def explain_all(
+        self,
+        data: ScoringInput,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> list[NEEExplanation]:
+        """One explanation per unit, units in order of their first segment.
+
+        Remembered for the last input (by identity), so that the statistics,
+        segment scores and extras of one ``score`` call evaluate it once.
+        """
+        if self._cache is not None and self._cache[0] is data:
+            return self._cache[1]
+        prepared = self.references(data)
+        units = prepared.units
+        result = []
+        for u in self.segments(len(units), progress, cancel, every=1):
+            unit_id, members, entities = units[u]
+            result.append(self._explain_unit(data, prepared.stream, prepared.norm, unit_id, members, entities))
+        self._cache = (data, result)
+        return result
+
+    def units(self, data: ScoringInput) -> dict[str, list[int]]:
+        """Unit id -> indices of its segments, units in order of their first segment."""
+        units: dict[str, list[int]] = defaultdict(list)
+        for i, u in enumerate(self.unit_ids(data)):
+            units[u].append(i)
+        return dict(units)
+
+    def _explain_unit(
+        self,
+        data: ScoringInput,
+        k: int,
+        norm: Normalisation,
+        unit_id: str,
+        members: list[int],
+        entities: list[EntityOutcome],
+    ) -> NEEExplanation:
+        """A unit's entities (fresh copies of the prepared ones) found in the output."""
+        refs = data.references[k]
+        outcomes = [
+            EntityOutcome(e.type, e.text, e.tokens, list(e.reference_positions)) for e in entities
+        ]
         if outcomes:
             for i in members:
                 if refs[i] is None:
                     continue
                 hyp_tokens = normalise_tokens(data.hypotheses[i], norm)
-                for outcome in outcomes.values():
+                for outcome in outcomes:
                     outcome.output_positions.extend(_occurrences(outcome.tokens, hyp_tokens, i))
-        return NEEExplanation(unit_id, members, k, list(outcomes.values()))
+        return NEEExplanation(unit_id, members, k, outcomes)
 
-    def explain(self, data: ScoringInput, unit: int | str) -> NEEExplanation:
-        """The unit holding segment index ``unit`` (int) or with unit id ``unit`` (str).
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> NEEExplanation:
+        """The unit holding segment ``segment``, against the entities of reference
+        stream ``ref`` (default: the one the option ``reference`` chooses).
 
         Only that unit is evaluated unless the whole input was scored already.
         """
-        if self._cache is not None and self._cache[0] is data:
+        if not 0 <= segment < data.n_segments:
+            raise MetricError(f"nee: no segment {segment!r} in the input")
+        return self._explain(data, self.unit_ids(data)[segment], ref)
+
+    def explain_unit(self, data: ScoringInput, unit: str, ref: int | None = None) -> NEEExplanation:
+        """The unit with id ``unit`` (e.g. a paragraph id)."""
+        return self._explain(data, unit, ref)
+
+    def _explain(self, data: ScoringInput, unit_id: str, ref: int | None) -> NEEExplanation:
+        k = self.reference_stream(data) if ref is None else self._check_stream(data, ref)
+        if ref is None and self._cache is not None and self._cache[0] is data:
             for ex in self._cache[1]:
-                if (isinstance(unit, str) and ex.unit == unit) or (not isinstance(unit, str) and unit in ex.segments):
+                if ex.unit == unit_id:
                     return ex
-            raise MetricError(f"nee: no unit {unit!r} in the input")
-        ids = self.unit_ids(data)
-        if isinstance(unit, str):
-            unit_id = unit
-        elif 0 <= unit < data.n_segments:
-            unit_id = ids[unit]
-        else:
-            raise MetricError(f"nee: no segment {unit!r} in the input")
-        members = [i for i, u in enumerate(ids) if u == unit_id]
+            raise MetricError(f"nee: no unit {unit_id!r} in the input")
+        members = [i for i, u in enumerate(self.unit_ids(data)) if u == unit_id]
         if not members:
-            raise MetricError(f"nee: no unit {unit!r} in the input")
-        return self._explain_unit(data, self.reference_stream(data), self._normalisation(data), unit_id, members)
+            raise MetricError(f"nee: no unit {unit_id!r} in the input")
+        norm = self._normalisation(data)
+        entities = self._unit_entities(data, k, norm, members)
+        return self._explain_unit(data, k, norm, unit_id, members, entities)
+
+    def _check_stream(self, data: ScoringInput, ref: int) -> int:
+        if self.entities(data) is None:
+            self.reference_stream(data)  # raises the message about missing annotations
+        if not 0 <= ref < data.n_references:
+            raise MetricError(f"nee: reference {ref} is out of range (0..{data.n_references - 1})")
+        return ref
 
     # --- Metric interface ---------------------------------------------------------
     def segment_statistics(

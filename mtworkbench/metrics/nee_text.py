@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, cache
 
 from mtworkbench.core.text import TOKEN_RE  # words with their combining marks, or one punctuation character
 
@@ -283,7 +283,7 @@ class NumberLexicon:
     first_words: frozenset[str]
 
 
-@lru_cache(maxsize=None)
+@cache
 def number_lexicon(lang: str) -> NumberLexicon:
     """Number words 0-99 of ``lang`` (or "all"): folded word sequence -> digits."""
     lang = lang.lower().split("-")[0].split("_")[0]

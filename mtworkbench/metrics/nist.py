@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -56,7 +56,15 @@ from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer
 # BP = 0.5 when the length ratio is 2/3
 BETA = -math.log(0.5) / math.log(1.5) ** 2
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-_PROGRESS_EVERY = 500
+
+
+@dataclass(frozen=True)
+class _NistReference:
+    """One segment's prepared references."""
+
+    clips: dict[Ngram, int]  # largest count in any single reference
+    ref_len: float  # mean reference length
+    info: dict[Ngram, float]  # information weights of the whole input (shared)
 
 
 @dataclass(frozen=True)
@@ -111,9 +119,10 @@ class NIST(Metric):
         "zero_quirk": "zero",
     }
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self._cache: tuple[Any, Any] | None = None
+    # Options that change the reference side (tokens, n-gram orders, weights).
+    reference_options: ClassVar[tuple[str, ...]] = (
+        "max_order", "lowercase", "tokenize", "zero_quirk",
+    )
 
     def validate_options(self) -> None:
         if self.options["max_order"] < 1:
@@ -138,33 +147,31 @@ class NIST(Metric):
         return sacrebleu_tokenizer(self.options["tokenize"])(text.strip()).split()
 
     # --- references -------------------------------------------------------------
-    def _references(self, data: ScoringInput) -> tuple[dict[Ngram, float], list[Any]]:
-        """Information weights and, per segment, (clip counts, mean ref length).
+    def extract_reference(self, segment: int, refs: Sequence[str | None]) -> list[list[str]]:
+        """The token lists of the segment's references (one non-empty at least)."""
+        tokens = [self.tokens(r) for r in refs if r is not None]
+        if not tokens or not any(tokens):
+            raise MetricError(
+                f"nist: segment {segment + 1} has no non-empty reference, so its "
+                "brevity penalty is undefined (mteval-v13a.pl divides by zero)"
+            )
+        return tokens
 
-        Cached for the last reference set (systems share references).
-        """
-        key = tuple(tuple(stream) for stream in data.references)
-        if self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
+    def prepare_references(self, data: ScoringInput) -> list[_NistReference]:
+        """Per segment: clip counts, mean reference length and the information
+        weights, which come from the references of the whole input."""
         n = self.max_order
         pooled: Counter[Ngram] = Counter()
         total_tokens = 0
         segments = []
-        for i in range(data.n_segments):
-            refs = [self.tokens(r) for r in data.references_for(i)]
-            if not refs or not any(refs):
-                raise MetricError(
-                    f"nist: segment {i + 1} has no non-empty reference, so its "
-                    "brevity penalty is undefined (mteval-v13a.pl divides by zero)"
-                )
+        for refs in super().prepare_references(data):
             counts = [ngram_counts(r, n) for r in refs]
             for c in counts:
                 pooled.update(c)
             total_tokens += sum(len(r) for r in refs)
             segments.append((max_counts(counts), sum(len(r) for r in refs) / len(refs)))
         info = self._information(pooled, total_tokens)
-        self._cache = (key, (info, segments))
-        return info, segments
+        return [_NistReference(clips, ref_len, info) for clips, ref_len in segments]
 
     def _information(self, counts: Counter[Ngram], total_tokens: int) -> dict[Ngram, float]:
         quirk = self.options["zero_quirk"]
@@ -179,33 +186,16 @@ class NIST(Metric):
         return info
 
     # --- statistics ------------------------------------------------------------
-    def segment_statistics(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> np.ndarray:
+    def statistics_row(self, segment: int, hypothesis: str, prepared: _NistReference) -> list[float]:
         n = self.max_order
-        n_seg = data.n_segments
-        info, segments = self._references(data)
-        stats = np.zeros((n_seg, 2 + 2 * n))
-        for i, hyp_text in enumerate(data.hypotheses):
-            if i % _PROGRESS_EVERY == 0:
-                check_cancel(cancel)
-                report(progress, i, n_seg)
-            hyp = self.tokens(hyp_text)
-            clips, ref_len = segments[i]
-            row = stats[i]
-            row[0], row[1] = len(hyp), ref_len
-            gained = [0.0] * n
-            for gram, count in ngram_counts(hyp, n).items():
-                clip = clips.get(gram)
-                if clip:
-                    gained[len(gram) - 1] += info[gram] * min(count, clip)
-            row[2 : 2 + n] = gained
-            row[2 + n :] = [max(0, len(hyp) - k) for k in range(n)]
-        report(progress, n_seg, n_seg)
-        return stats
+        hyp = self.tokens(hypothesis)
+        clips, info = prepared.clips, prepared.info
+        gained = [0.0] * n
+        for gram, count in ngram_counts(hyp, n).items():
+            clip = clips.get(gram)
+            if clip:
+                gained[len(gram) - 1] += info[gram] * min(count, clip)
+        return [len(hyp), prepared.ref_len, *gained, *(max(0, len(hyp) - k) for k in range(n))]
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         totals = np.asarray(totals, dtype=float)
@@ -232,11 +222,22 @@ class NIST(Metric):
         return {"corpus_per_order": self.per_order(stats.sum(axis=0))}
 
     # --- explanation -------------------------------------------------------------
-    def explain(self, data: ScoringInput, i: int) -> NISTExplanation:
-        """Matched n-grams of segment ``i`` with their information weights."""
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> NISTExplanation:
+        """Matched n-grams of segment ``segment`` with their information weights.
+
+        The weights always come from all references of the input; ``ref`` limits
+        the clip counts and the reference length to that reference stream.
+        """
+        i = segment
         n = self.max_order
-        info, segments = self._references(data)
-        clips, ref_len = segments[i]
+        prepared = self.references(data)[i]
+        info, clips, ref_len = prepared.info, prepared.clips, prepared.ref_len
+        if ref is not None:
+            chosen = [self.tokens(text) for _, text in data.reference_choices(i, ref)]
+            if not chosen:
+                raise MetricError(f"nist: segment {i + 1} has no reference {ref + 1}")
+            clips = max_counts(ngram_counts(r, n) for r in chosen)
+            ref_len = float(len(chosen[0]))
         hyp = self.tokens(data.hypotheses[i])
         seen: Counter[Ngram] = Counter()
         matches = []

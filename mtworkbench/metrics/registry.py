@@ -26,6 +26,15 @@ _METRICS: dict[str, str] = {
 }
 
 
+def register_metric(name: str, target: str) -> None:
+    """Offer the metric class at ``target`` (``"module:Class"``) under ``name``,
+    as a line in ``_METRICS`` does (for metrics that live outside this package)."""
+    module, sep, cls = target.partition(":")
+    if not (module and sep and cls):
+        raise MetricSpecError(f"metric target {target!r}: expected 'module:Class'")
+    _METRICS[name] = target
+
+
 def metric_names() -> list[str]:
     return list(_METRICS)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from mtworkbench.metrics.base import MetricError, ScoringInput
@@ -68,7 +68,7 @@ class _Fast13aPost:
         return " ".join(line.split())
 
 
-@lru_cache(maxsize=None)
+@cache
 def sacrebleu_tokenizer(name: str) -> Callable[[str], str]:
     """sacrebleu's tokenizer ``name`` (``13a``, ``intl`` or ``none``)."""
     if name == "13a":

@@ -41,7 +41,9 @@ def panel_project(path):
         project.add_judgment(Judgment(f"j{n}", judge, system, segment, "ref-1", adequacy, fluency,
                                       timestamp="2026-01-01T00:00:00Z", seconds=seconds))
 
-    clamp = lambda v: max(1, min(5, v))
+    def clamp(v):
+        return max(1, min(5, v))
+
     ann = {}
     for system, segment in items:
         a, f = rng.randint(1, 5), rng.randint(2, 5)

@@ -28,7 +28,7 @@ def test_unknown_format_is_a_one_line_data_error_listing_the_known_ones():
     with pytest.raises(DataError, match=r"unknown annotation format 'xml'; expected one of muc, conll, brat, jsonl"):
         ANNOTATION_FORMATS.get("xml")
     with pytest.raises(DataError, match="does not support writing"):
-        SCORE_FORMATS.get("lines").write
+        _ = SCORE_FORMATS.get("lines").write
 
 
 def test_file_dialog_filters_and_suffix_guess():

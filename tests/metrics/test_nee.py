@@ -205,13 +205,13 @@ def test_explain_positions_in_reference_and_output():
     assert paris.found
     assert paris.reference_positions == [TextPosition(0, 21, 26)]
     assert paris.output_positions == [TextPosition(1, 17, 22)]  # "Then she flew to Paris..."
-    ex2 = NEE().explain(data, "p2")
+    ex2 = NEE().explain_unit(data, "p2")
     assert [e.found for e in ex2.entities] == [False, False]
     found_ref, missed_ref, out = ex2.for_segment(2)
     assert found_ref == [] and out == []
     assert missed_ref == [TextPosition(2, 0, 6), TextPosition(2, 17, 22)]
     with pytest.raises(MetricError):
-        NEE().explain(data, "p9")
+        NEE().explain_unit(data, "p9")
 
 
 def test_multi_word_entity_position_in_output_spans_all_tokens():
@@ -381,8 +381,10 @@ def test_explain_one_unit_cold_equals_explain_all():
     data = corpus()
     warm = NEE()
     warm.score(data)
-    for unit in (0, 1, 2, "p1", "p2"):
-        assert NEE().explain(data, unit) == warm.explain(data, unit)
+    for segment in (0, 1, 2):
+        assert NEE().explain(data, segment) == warm.explain(data, segment)
+    for unit in ("p1", "p2"):
+        assert NEE().explain_unit(data, unit) == warm.explain_unit(data, unit)
     with pytest.raises(MetricError, match="no segment 7"):
         NEE().explain(data, 7)
 

@@ -41,3 +41,16 @@ def test_13a_post_tokenizer_patterns_are_there():
     # The fast copy skips a pattern on lines lacking its trigger characters, keyed by pattern text.
     missing = set(_TRIGGERS) - {pattern.pattern for pattern, _ in steps}
     assert not missing, f"Tokenizer13a()._post_tokenizer._re no longer has the patterns {sorted(missing)}"
+
+
+def test_chrf_per_segment_steps_are_there():
+    # metrics/edit.py: chrF prepares references once (the metric's reference cache) and scores
+    # each hypothesis against them with these three steps of _extract_corpus_statistics.
+    from sacrebleu.metrics import CHRF
+
+    chrf = CHRF()
+    for name in ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics"):
+        assert callable(_require(chrf, name, "sacrebleu.metrics.CHRF()"))
+    prepared = chrf._extract_reference_info([chrf._preprocess_segment("a cat")])
+    row = chrf._compute_segment_statistics(chrf._preprocess_segment("a cat"), prepared)
+    assert list(row) == list(chrf._extract_corpus_statistics(["a cat"], [["a cat"]])[0])

@@ -91,8 +91,10 @@ def run(args: argparse.Namespace) -> int:
     n_samples = args.n or DEFAULT_SAMPLES[args.method]
     result = paired_test(metric, stats, args.method, n_samples, args.seed)
     signature = (
-        f"{metric.signature(systems[0][1].n_references)}|seed:{args.seed}|"
-        f"{'bs' if args.method == 'paired-bs' else 'ar'}:{n_samples}"
+        metric.make_signature(systems[0][1].n_references)
+        .with_trailing("seed", args.seed)
+        .with_trailing("bs" if args.method == "paired-bs" else "ar", n_samples)
+        .format()
     )
     rows = [
         {"system": r.system, "score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}

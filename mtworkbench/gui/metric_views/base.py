@@ -114,7 +114,8 @@ class MetricDetailView(QWidget):
 
     def explain(self, project: Project, system_id: str, segment_id: str) -> Any:
         data = segment_input(project, system_id, [segment_id])
-        return self.current_metric.explain(data, 0)  # type: ignore[union-attr]
+        assert self.current_metric is not None  # refresh() explains only with a metric
+        return self.current_metric.explain(data, 0)
 
     def draw(self, result: Any) -> None:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -135,25 +135,22 @@ class Meteor(Metric):
         self._finder: CandidateFinder | None = None
         # Which reference won per segment in the last segment_statistics call, for extras().
         self._chosen: tuple[weakref.ref, np.ndarray] | None = None
+        self._chosen_now = np.zeros(0, dtype=int)
 
     # --- configuration shown to the user ------------------------------------
-    def signature(self, n_refs: int | None = None) -> str:
-        from mtworkbench import __version__
-
-        parts = [self.name]
-        if n_refs is not None:
-            parts.append(f"nrefs:{n_refs}")
-        parts += [
-            f"preset:{self.options['preset']}",
-            f"mod:{'+'.join(self.modules)}",
-            f"w:{'+'.join(str(self.weights[m]) for m in self.modules)}",
-            f"a:{self.alpha}|b:{self.beta}|g:{self.gamma}|d:{self.delta}",
-            f"lc:{'yes' if self.options['lowercase'] else 'no'}",
-            f"align:{self.options['aligner']}",
-            f"fw:{self.options['language']}",
-            f"version:mtworkbench-{__version__}",
+    def signature_fields(self) -> list[tuple[str, Any]]:
+        return [
+            ("preset", self.options["preset"]),
+            ("mod", self.modules),
+            ("w", tuple(self.weights[m] for m in self.modules)),
+            ("a", self.alpha),
+            ("b", self.beta),
+            ("g", self.gamma),
+            ("d", self.delta),
+            ("lc", self.options["lowercase"]),
+            ("align", self.options["aligner"]),
+            ("fw", self.options["language"]),
         ]
-        return "|".join(parts)
 
     @property
     def stat_names(self) -> tuple[str, ...]:
@@ -196,15 +193,17 @@ class Meteor(Metric):
             totals, self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
         )
 
-    def _best_reference(self, hyp_text: str, refs: list[tuple[int, str]]):
-        """(row, links, stream index, ref tokens, per-ref list) of the winning reference."""
+    def _best_reference(self, hyp_text: str, refs: list[tuple[int, list[str]]]):
+        """(row, links, stream index, ref tokens, per-ref list) of the winning reference.
+
+        ``refs`` are (stream index, tokens) of the references to try.
+        """
         hyp = self.tokens(hyp_text)
         if not refs:
-            refs = [(-1, "")]
+            refs = [(-1, [])]
         best = None
         per_ref = []
-        for k, ref_text in refs:
-            ref = self.tokens(ref_text)
+        for k, ref in refs:
             row, links = self._pair_row(hyp, ref)
             score = scoring.meteor_score_scalar(
                 row.tolist(), self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
@@ -217,25 +216,32 @@ class Meteor(Metric):
         return hyp, best, per_ref
 
     # --- Metric interface -------------------------------------------------------
+    # Alignment is slow per segment: report and check cancel more often.
+    progress_every = 50
+    # Options that change the reference tokens.
+    reference_options = ("lowercase",)
+
+    def extract_reference(self, segment: int, refs) -> list[tuple[int, list[str]]]:
+        """(stream index, tokens) of the references present; a segment without
+        any is scored against an empty reference (score 0)."""
+        return [(k, self.tokens(r)) for k, r in enumerate(refs) if r is not None]
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared) -> np.ndarray:
+        _, best, _ = self._best_reference(hypothesis, prepared)
+        self._chosen_now[segment] = best[0]
+        return best[2]
+
     def segment_statistics(
         self,
         data: ScoringInput,
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
-        n = data.n_segments
-        stats = np.zeros((n, scoring.N_STATS))
-        chosen = np.full(n, -1, dtype=int)
+        """The base loop, remembering which reference won per segment (for extras)."""
         _ = self.finder  # load WordNet before the first segment (clear progress)
-        for s in range(n):
-            if s % 50 == 0:
-                check_cancel(cancel)
-                report(progress, s, n)
-            _, best, _ = self._best_reference(data.hypotheses[s], data.reference_choices(s))
-            stats[s] = best[2]
-            chosen[s] = best[0]
-        report(progress, n, n)
-        self._chosen = (weakref.ref(data), chosen)
+        self._chosen_now = np.full(data.n_segments, -1, dtype=int)
+        stats = super().segment_statistics(data, progress, cancel)
+        self._chosen = (weakref.ref(data), self._chosen_now)
         return stats
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
@@ -258,9 +264,10 @@ class Meteor(Metric):
         return out
 
     # --- for the views -----------------------------------------------------------
-    def explain(self, data: ScoringInput, i: int, ref: int | None = None) -> MeteorResult:
-        """Alignment and scores of segment ``i`` (against reference stream ``ref`` if given)."""
-        refs = data.reference_choices(i, ref)
+    def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> MeteorResult:
+        """Alignment and scores of segment ``segment`` (against reference stream ``ref`` if given)."""
+        i = segment
+        refs = [(k, self.tokens(text)) for k, text in data.reference_choices(i, ref)]
         hyp, best, per_ref = self._best_reference(data.hypotheses[i], refs)
         results = [self._reference_result(hyp, k, r, row, links) for k, r, row, links, _ in per_ref]
         winner = next(r for r in results if r.reference_index == best[0])
