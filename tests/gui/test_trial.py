@@ -8,7 +8,7 @@ import json
 import math
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from mtworkbench.cli import main
