@@ -302,3 +302,64 @@ def test_status_line_stays_true_and_empty_state(qtbot, window, legacy_demo_copy,
     qtbot.keyClick(view, Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
     current = window.session.current_segment
     assert annotate.status.text() == f"Segment {current}: no entities by anna yet."
+
+
+# --- 8: one human-score file for all systems; named references -----------------------------
+def wmt_like(tmp_path):
+    """Three segments, references ref-A and ref-C named on the command line, two systems."""
+    files = {
+        "source.en": "One.\nTwo.\nThree.\n",
+        "ref-A.de": "Eins.\nZwei.\nDrei.\n",
+        "ref-C.de": "Eins!\nZwei!\nDrei!\n",
+        "VolcTrans-AT.de": "Eins.\nZwo.\nDrei.\n",
+        "VolcTrans-GLAT.de": "Ein.\nZwei.\nDrei.\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    rows = ["system\tseg_id\tmqm"]
+    for system, values in (("VolcTrans-AT", "-1 0 -5"), ("VolcTrans-GLAT", "0 -2 NA"), ("ref-A", "0 0 0")):
+        rows += [f"{system}\t{i}\t{v}" for i, v in enumerate(values.split(), 1)]
+    (tmp_path / "mqm.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "wmt.mtwb.json"
+    d = str(tmp_path)
+    assert main(["import", "--source", f"{d}/source.en", "--ref", f"ref-A={d}/ref-A.de", "--ref", f"ref-C={d}/ref-C.de",
+                 "--system", f"VolcTrans-AT={d}/VolcTrans-AT.de", "--system", f"VolcTrans-GLAT={d}/VolcTrans-GLAT.de",
+                 "-o", str(out)]) == 0
+    return out
+
+
+def test_import_names_references(tmp_path, capsys):
+    project = load_bundle(wmt_like(tmp_path))
+    assert [r.id for r in project.references] == ["ref-A", "ref-C"]
+    assert project.reference_text("ref-C", "2") == "Zwei!"
+    capsys.readouterr()
+    assert main(["import", "--source", str(tmp_path / "source.en"), "--ref", "x=", "-o",
+                 str(tmp_path / "bad.mtwb.json")]) == 2
+    assert "--ref expects FILE or NAME=FILE" in capsys.readouterr().err
+
+
+def test_one_dialog_imports_scores_of_every_system(qtbot, window, tmp_path, screenshot_dir):
+    from mtworkbench.gui.analysis.import_scores import ALL_SYSTEMS, ImportScoresDialog
+
+    assert window.open_path(wmt_like(tmp_path))
+    project = window.session.project
+    dialog = ImportScoresDialog(project, window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.format.setFocus()
+    qtbot.keyClick(dialog.format, Qt.Key.Key_End)  # the MQM table is the last format
+    assert dialog.format.currentData() == "mqm-tsv"
+    assert dialog.system.currentData() == ALL_SYSTEMS and dialog.system.currentText() == "All systems in the file"
+    dialog.path.setFocus()
+    qtbot.keyClicks(dialog.path, str(tmp_path / "mqm.tsv"))
+    dialog.judge.selectAll()
+    qtbot.keyClicks(dialog.judge, "mqm")
+    dialog.scale.setCurrentText("mqm")
+    shot(dialog, screenshot_dir, "import-all-systems")
+    qtbot.keyClick(dialog.path, Qt.Key.Key_Return)
+    assert dialog.result() == dialog.DialogCode.Accepted
+    got = sorted((j.system, j.segment, j.score) for j in dialog.plan.judgments)
+    assert got == [("VolcTrans-AT", "1", -1.0), ("VolcTrans-AT", "2", 0.0), ("VolcTrans-AT", "3", -5.0),
+                   ("VolcTrans-GLAT", "1", 0.0), ("VolcTrans-GLAT", "2", -2.0)]
+    assert dialog.skipped == ["ref-A"]
