@@ -170,7 +170,9 @@ def test_rate_several_go_back_change_rating_timing_and_undo(qtbot, window, works
     assert (changed.adequacy, changed.fluency) == (4, 4)
     assert changed.seconds == pytest.approx(7.0 + 4.0)
     assert len(project.judgments) == 3
-    assert view.current_item().index == 3  # back where the judge left off, not through item 3 again
+    # Enter goes to the next item in queue order (item 3, rated before), not past it.
+    assert view.current_item().index == 2
+    assert "rated before" in view.position_label.text()
     assert view.progress.value() == 3
 
     # Undo (Ctrl+Z in the window) takes the change back and shows that item again.
@@ -184,6 +186,11 @@ def test_rate_several_go_back_change_rating_timing_and_undo(qtbot, window, works
     assert view.current_item().index == 2
     qtbot.keyClick(window, K.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert len(project.judgments) == 3 and view.current_item().index == 3
+    # Reviewing item 3 with Enter (keeping its rating) leads on to item 4, unrated.
+    keys(qtbot, view, K.Key_Backspace)
+    assert view.current_item().index == 2
+    keys(qtbot, view, K.Key_Return)
+    assert view.current_item().index == 3 and view.current_item().judgment is None
 
 
 def test_time_stops_while_the_window_is_inactive(qtbot, workspace, judging, fake_time):

@@ -363,3 +363,14 @@ def test_one_dialog_imports_scores_of_every_system(qtbot, window, tmp_path, scre
     assert got == [("VolcTrans-AT", "1", -1.0), ("VolcTrans-AT", "2", 0.0), ("VolcTrans-AT", "3", -5.0),
                    ("VolcTrans-GLAT", "1", 0.0), ("VolcTrans-GLAT", "2", -2.0)]
     assert dialog.skipped == ["ref-A"]
+
+
+# --- 12: no false progress without a project or judge -------------------------------------
+def test_judge_shows_no_progress_without_a_queue(qtbot, window, demo_copy, screenshot_dir):
+    judge = open_workspace(qtbot, window, "Judge")
+    assert not judge.rating.progress.isVisible()
+    assert window.open_path(demo_copy)
+    judge = open_workspace(qtbot, window, "Judge")
+    assert not judge.rating.progress.isVisible()  # a project, but no judge chosen
+    assert "Choose who you are" in judge.rating.message.text()
+    shot(window, screenshot_dir, "judge-no-judge")

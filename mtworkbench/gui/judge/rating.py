@@ -358,6 +358,8 @@ class RatingView(QWidget):
         for widget in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
             widget.setEnabled(has_item)
         self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
+        # No queue: no progress bar ("0 of 1 judged" would be untrue).
+        self.progress.setVisible(self.queue is not None)
         if self.queue is None:
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
