@@ -374,3 +374,34 @@ def test_judge_shows_no_progress_without_a_queue(qtbot, window, demo_copy, scree
     assert not judge.rating.progress.isVisible()  # a project, but no judge chosen
     assert "Choose who you are" in judge.rating.message.text()
     shot(window, screenshot_dir, "judge-no-judge")
+
+
+# --- 1: detail views never resize the docks ------------------------------------------------
+def test_wide_detail_views_scroll_inside_and_leave_the_docks_alone(qtbot, window, tmp_path, screenshot_dir):
+    project = load_bundle(demo_project_path())
+    long_text = " ".join(f"Wort{i} und noch ein recht langes Wort" for i in range(40))
+    project.add_system(System("long-output", "machine", {s: long_text for s in project.segment_ids}))
+    project.settings.metrics = ["bleu", "meteor"]
+    path = tmp_path / "long.mtwb.json"
+    save_bundle(project, path)
+    assert window.open_path(path)
+    dock = window.navigator.parentWidget()
+    while dock is not None and not dock.inherits("QDockWidget"):
+        dock = dock.parentWidget()
+    window.resizeDocks([dock], [380], Qt.Orientation.Horizontal)
+    QApplication.processEvents()
+    before = dock.width()
+    metrics = open_workspace(qtbot, window, "Metrics")
+    wait_scored(qtbot, metrics)
+    for name in ("meteor-alignment", "gtm-grid", "bleu-ngrams", "nee"):
+        click_tab(qtbot, metrics.detail_tabs, metrics.detail_views[name])
+        metrics.browser.select("long-output", "1")
+        QApplication.processEvents()
+        assert dock.width() == before, name
+    click_tab(qtbot, metrics.detail_tabs, metrics.detail_views["meteor-alignment"])
+    QApplication.processEvents()
+    shot(window, screenshot_dir, "meteor-long-docks")
+    for name in ("Annotate", "Judge", "Analysis"):
+        open_workspace(qtbot, window, name)
+        QApplication.processEvents()
+        assert dock.width() == before, name

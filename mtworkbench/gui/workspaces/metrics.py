@@ -18,10 +18,12 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -60,6 +62,42 @@ RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
 AUTO_SCORE_DELAY_MS = 100
 PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
+
+
+class DetailTabs(QTabWidget):
+    """The detail views, each in a scroll area of its own: a wide view (a long
+    METEOR alignment) scrolls inside its tab and never widens the window's
+    centre, so it never squeezes the docks (their sizes are the user's).
+    ``currentWidget``, ``widget`` and ``indexOf`` speak of the views themselves."""
+
+    def add_view(self, view: QWidget, title: str) -> int:
+        area = QScrollArea()
+        area.setObjectName(f"{view.objectName() or 'detail'}-scroll")
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setWidget(view)
+        return self.addTab(area, title)
+
+    @staticmethod
+    def _inner(widget: QWidget | None) -> QWidget | None:
+        return widget.widget() if isinstance(widget, QScrollArea) else widget
+
+    def currentWidget(self) -> QWidget | None:  # noqa: N802 - Qt's name
+        return self._inner(super().currentWidget())
+
+    def widget(self, index: int) -> QWidget | None:
+        return self._inner(super().widget(index))
+
+    def indexOf(self, widget: QWidget) -> int:  # noqa: N802 - Qt's name
+        for i in range(self.count()):
+            if self.widget(i) is widget:
+                return i
+        return super().indexOf(widget)
+
+    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt's name
+        index = self.indexOf(widget)
+        if index >= 0:
+            self.setCurrentIndex(index)
 
 
 class MetricsWorkspace(Workspace):
@@ -116,7 +154,7 @@ class MetricsWorkspace(Workspace):
         # --- views --------------------------------------------------------------------
         self.corpus_table = CorpusTable()
         self.browser = SentenceBrowser()
-        self.detail_tabs = QTabWidget()
+        self.detail_tabs = DetailTabs()
         self.detail_tabs.setObjectName("detail-views")
         self.detail_views: dict[str, QWidget] = {}
         self._detail_shown: dict[str, tuple] = {}
@@ -128,7 +166,7 @@ class MetricsWorkspace(Workspace):
                 view.setWordWrap(True)
             view.setObjectName(f"detail-{name}")
             self.detail_views[name] = view
-            self.detail_tabs.addTab(view, getattr(cls, "title", name))
+            self.detail_tabs.add_view(view, getattr(cls, "title", name))
 
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.browser)
