@@ -294,10 +294,10 @@ class MainWindow(QMainWindow):
         target = widget.export_widget() if hasattr(widget, "export_widget") else widget
         name, _ = QFileDialog.getSaveFileName(self, "Export view", self._last_folder(), "PNG image (*.png);;SVG image (*.svg)")
         if name:
-            from mtworkbench.gui.export import export_widget
+            from mtworkbench.gui.export import export_figure
 
             try:
-                export_widget(target, Path(name))
+                export_figure(target, Path(name))
             except (OSError, ValueError) as exc:
                 dialogs.error(self, "Cannot export view", _message(exc))
             else:

@@ -405,3 +405,49 @@ def test_wide_detail_views_scroll_inside_and_leave_the_docks_alone(qtbot, window
         open_workspace(qtbot, window, name)
         QApplication.processEvents()
         assert dock.width() == before, name
+
+
+# --- 3: Export view writes clean figures ------------------------------------------------------
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_export_view_writes_a_clean_figure(qtbot, window, demo_copy, tmp_path, monkeypatch, suffix, screenshot_dir):
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QFileDialog
+
+    assert window.open_path(demo_copy)
+    metrics = open_workspace(qtbot, window, "Metrics")
+    wait_scored(qtbot, metrics)
+    view = metrics.detail_views["gtm-grid"]
+    click_tab(qtbot, metrics.detail_tabs, view)
+    metrics.browser.select("mt", "2")
+    qtbot.mouseClick(view.exponent_box, Qt.MouseButton.LeftButton)  # the user works in the view
+    out = tmp_path / f"figure{suffix}"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    painted: list[list[str]] = []
+    from mtworkbench.gui import export
+
+    original = export._write_with_title
+
+    def spy(widget, path, title):
+        painted.append([type(w).__name__ for w in widget.findChildren(QWidget)
+                        if w.isVisibleTo(widget) and isinstance(w, (QAbstractSpinBox, QAbstractButton))
+                        and not w.parentWidget().inherits("QTabBar")])
+        painted.append([title])
+        original(widget, path, title)
+
+    from PySide6.QtWidgets import QWidget
+
+    monkeypatch.setattr(export, "_write_with_title", spy)
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert out.exists()
+    controls, (title,) = painted
+    assert controls == []  # no spin box, check box or button in the figure
+    assert title == "GTM grid · system mt · segment 2 · gtm" or title.startswith("GTM")
+    assert "segment 2" in title and "system mt" in title
+    assert view.exponent_box.isVisible() and view.hover_label.isVisible()  # the screen is as before
+    if suffix == ".png":
+        image = QImage(str(out))
+        assert image.height() > view.height()  # the title above the view
+        image.save(str(screenshot_dir / "trial-export-gtm.png"))
+    else:
+        svg = out.read_text(encoding="utf-8")
+        assert "<svg" in svg and "segment 2" in svg

@@ -119,7 +119,9 @@ class GTMGridView(MetricDetailView):
         self.scores_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.cap_label = QLabel()
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("Exponent e:"))
+        exponent_label = QLabel("&Exponent e:")
+        exponent_label.setBuddy(self.exponent_box)  # also leaves exported figures with its box
+        controls.addWidget(exponent_label)
         controls.addWidget(self.exponent_box)
         controls.addWidget(self.exact_box)
         controls.addWidget(self.reset_button)
@@ -172,6 +174,7 @@ class GTMGridView(MetricDetailView):
         ):
             self.plot.addItem(item)
         self.hover_label = QLabel("Hover a cell to see its tokens and run; click a hit to find its words.")
+        self.hover_label.setProperty("exportHidden", True)  # a hint for the screen, not the figure
         self.hover_label.setTextFormat(Qt.TextFormat.PlainText)
 
         # Text panes.
