@@ -64,7 +64,8 @@ def test_large_gtm_grid_gets_a_larger_canvas(tmp_path, screenshot_dir):
     image = QImage(str(out))
     n_ref = 400 + sum(len(project.reference_text(r, "1").split()) for r in ("ref-1",))
     assert image.width() == min(MAX_SIDE, 300 + 14 * n_ref)
-    assert image.height() == 400 + 14 * 120
+    # At least the default canvas; taller when a label on every candidate token needs it.
+    assert 400 + 14 * 120 <= image.height() <= MAX_SIDE
 
 
 @pytest.mark.parametrize(

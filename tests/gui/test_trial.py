@@ -451,3 +451,51 @@ def test_export_view_writes_a_clean_figure(qtbot, window, demo_copy, tmp_path, m
     else:
         svg = out.read_text(encoding="utf-8")
         assert "<svg" in svg and "segment 2" in svg
+
+
+# --- 2: GTM grid: every token labelled, three references fit, keyboard zoom and fit ----------
+def test_gtm_grid_labels_every_token_with_three_references(qtbot, window, tmp_path, screenshot_dir):
+    from mtworkbench.core.model import Reference
+
+    project = load_bundle(demo_project_path())
+    for k, name in enumerate(("ref-C", "ref-D"), 2):
+        texts = {s: project.system_text("human-ref2", s) for s in project.segment_ids}
+        if k == 3:
+            texts = {s: project.system_text("mt", s) for s in project.segment_ids}
+        project.add_reference(Reference(name, f"translator {k}", texts))
+    project.settings.metrics = ["gtm"]
+    path = tmp_path / "three-refs.mtwb.json"
+    save_bundle(project, path)
+    assert window.open_path(path)
+    metrics = open_workspace(qtbot, window, "Metrics")
+    wait_scored(qtbot, metrics)
+    grid = metrics.detail_views["gtm-grid"]
+    click_tab(qtbot, metrics.detail_tabs, grid)
+    metrics.browser.select("mt", "7")
+    qtbot.waitUntil(lambda: grid.result is not None)
+    qtbot.wait(50)
+    QApplication.processEvents()
+    n_ref, n_hyp = len(grid.result.ref_tokens), len(grid.result.hyp_tokens)
+    assert n_ref > 90  # three references joined
+    assert grid.x_axis.visible_ticks() == list(range(n_ref))  # every reference token labelled
+    assert grid.y_axis.visible_ticks() == list(range(n_hyp))
+    # The x axis and its labels lie inside the plot widget; the hint sits below it.
+    plot_bottom = grid.plot.mapTo(grid, grid.plot.rect().bottomLeft()).y()
+    assert grid.hover_label.mapTo(grid, grid.hover_label.rect().topLeft()).y() >= plot_bottom
+    axis_rect = grid.x_axis.mapRectToScene(grid.x_axis.boundingRect())
+    assert axis_rect.bottom() <= grid.plot.sceneRect().bottom() + 1
+    shot(window, screenshot_dir, "gtm-three-refs")
+    # Keyboard: + zooms in, arrows pan, 0 fits again.
+    grid.setFocus()
+    vb = grid.plot.getViewBox()
+    (x0, x1), _ = vb.viewRange()
+    qtbot.keyClick(grid, Qt.Key.Key_Plus)
+    (z0, z1), _ = vb.viewRange()
+    assert z1 - z0 < x1 - x0
+    qtbot.keyClick(grid, Qt.Key.Key_Right)
+    (p0, _p1), _ = vb.viewRange()
+    assert p0 > z0
+    qtbot.keyClick(grid, Qt.Key.Key_0)
+    (f0, f1), _ = vb.viewRange()
+    assert (f0, f1) == pytest.approx((x0, x1))
+    grid.grab().save(str(screenshot_dir / "trial-gtm-grid-only.png"))
