@@ -31,7 +31,9 @@ def test_every_view_renders_the_demo_with_defaults(view, screenshot_dir, capsys)
     if view == "corpus-table":
         assert image.width() >= 480 and 40 <= image.height() <= 200
     else:
-        assert (image.width(), image.height()) == (1200, 800)
+        assert image.width() == 1200
+        # The GTM grid's canvas grows taller when a label on every token needs it.
+        assert image.height() == 800 or view == "gtm-grid" and 800 < image.height() <= 4000
     assert distinct_colours(image) > 3  # drawn, not a blank canvas
 
 
