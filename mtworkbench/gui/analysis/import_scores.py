@@ -64,7 +64,7 @@ class ImportScoresDialog(QDialog):
         self.resize(560, 260)
         self.path = QLineEdit()
         self.path.setObjectName("scores-path")
-        browse = QPushButton("Browse…")
+        browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)

@@ -190,6 +190,7 @@ class ComparisonView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
         self.by_type = QTableWidget(0, 5)
+        self.by_type.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.by_type.setObjectName("compare-by-type")
         self.by_type.setHorizontalHeaderLabels(["Type", "A", "B", "Agreed", "F1"])
         self.by_type.verticalHeader().setVisible(False)
@@ -199,6 +200,7 @@ class ComparisonView(QWidget):
 
         self.model = DisagreementModel(self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.table.setObjectName("disagreements")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -216,14 +218,14 @@ class ComparisonView(QWidget):
         self.context.setTextFormat(Qt.TextFormat.RichText)
         self.context.setWordWrap(True)
 
-        self.accept_a = QPushButton("Accept A’s")
+        self.accept_a = QPushButton("Accept &A’s")
         self.accept_a.setObjectName("accept-a")
         self.accept_a.setToolTip("Put annotator A's decision for the selected disagreement into the adjudicated layer")
         self.accept_a.clicked.connect(self.take_a)
-        self.accept_b = QPushButton("Accept B’s")
+        self.accept_b = QPushButton("Accept &B’s")
         self.accept_b.setObjectName("accept-b")
         self.accept_b.clicked.connect(self.take_b)
-        self.accept_agreed = QPushButton("Copy all agreed spans")
+        self.accept_agreed = QPushButton("Copy all a&greed spans")
         self.accept_agreed.setObjectName("accept-agreed")
         self.accept_agreed.setToolTip("Copy every span both annotators marked identically into the adjudicated layer")
         self.accept_agreed.clicked.connect(self.take_agreed)

@@ -81,6 +81,7 @@ class NEEView(MetricDetailView):
         self.out_pane = MarkedTextPane("Output", max_height=260)
         self.table_model = RowsModel(["type", "found", "total", "NEE"], self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.table.setModel(self.table_model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.verticalHeader().setVisible(False)

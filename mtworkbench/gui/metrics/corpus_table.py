@@ -234,6 +234,7 @@ class CorpusTable(QWidget):
         super().__init__(parent)
         self.model = CorpusTableModel(self)
         self.view = QTableView()
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.view.setObjectName("corpus-table")
         self.view.setModel(self.model)
         self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # project order first

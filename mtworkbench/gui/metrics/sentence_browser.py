@@ -247,6 +247,7 @@ class SentenceBrowser(QWidget):
         super().__init__(parent)
         self.model = SentenceTableModel(self)
         self.view = QTableView()
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.view.setObjectName("sentence-browser")
         self.view.setModel(self.model)
         # Qt sorts at once when sorting is enabled: start in document order.

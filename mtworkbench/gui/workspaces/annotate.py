@@ -171,6 +171,7 @@ class AnnotateWorkspace(Workspace):
 
         self.entities = EntityListModel(self)
         self.entity_table = QTableView()
+        self.entity_table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.entity_table.setObjectName("annotate-entities")
         self.entity_table.setModel(self.entities)
         self.entity_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -121,10 +121,10 @@ class MetricsWorkspace(Workspace):
         self._preparing: tuple | None = None
 
         # --- toolbar ------------------------------------------------------------------
-        self.score_button = QPushButton("Score")
+        self.score_button = QPushButton("&Score")
         self.score_button.setObjectName("score-button")
         self.score_button.setToolTip("Score every system with the chosen metrics (results are cached)")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton("Cance&l")
         self.cancel_button.setObjectName("cancel-scoring")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
@@ -134,14 +134,14 @@ class MetricsWorkspace(Workspace):
         self.progress.hide()
         self.status = QLabel()
         self.status.setObjectName("metrics-status")
-        self.settings_button = QPushButton("Metrics…")
+        self.settings_button = QPushButton("&Metrics…")
         self.settings_button.setObjectName("metric-settings")
         self.baseline_combo = QComboBox()
         self.baseline_combo.setObjectName("baseline")
         self.baseline_combo.setToolTip("Paired significance tests compare every system with this one")
-        self.copy_tsv_button = QPushButton("Copy TSV")
+        self.copy_tsv_button = QPushButton("Copy &TSV")
         self.copy_tsv_button.setObjectName("copy-tsv")
-        self.copy_latex_button = QPushButton("Copy LaTeX")
+        self.copy_latex_button = QPushButton("Copy L&aTeX")
         self.copy_latex_button.setObjectName("copy-latex")
         bar = QHBoxLayout()
         for w in (self.score_button, self.cancel_button, self.progress):
