@@ -217,7 +217,8 @@ def test_system_level_with_one_system_says_it_cannot_be_correlated(qtbot, window
     qtbot.keyClick(combo, Qt.Key.Key_End)  # "system" is the last level
     assert combo.currentText() == "system"
     qtbot.mouseClick(analysis.compute_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not analysis.is_computing() and bool(analysis.status.text()), timeout=120_000)
+    qtbot.waitUntil(lambda: not analysis.is_computing() and analysis.outcome is not None
+                    and "Scoring" not in analysis.status.text(), timeout=120_000)
     text = analysis.status.text()
     assert "one system cannot be correlated" in text and "Correlated" not in text
     axis = analysis.scatter.getPlotItem().getAxis("bottom")
