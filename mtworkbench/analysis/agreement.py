@@ -60,7 +60,7 @@ def _value(j: Judgment, quantity: str) -> float | None:
     return None if value is None else float(value)
 
 
-def spearman(a: Sequence[float], b: Sequence[float]) -> float | None:
+def spearman(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float | None:
     if len(a) < 2:
         return None
     with warnings.catch_warnings():
@@ -68,7 +68,7 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float | None:
         return _finite_or_none(stats.spearmanr(a, b).statistic)
 
 
-def pearson(a: Sequence[float], b: Sequence[float]) -> float | None:
+def pearson(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float | None:
     if len(a) < 2:
         return None
     with warnings.catch_warnings():
@@ -76,7 +76,7 @@ def pearson(a: Sequence[float], b: Sequence[float]) -> float | None:
         return _finite_or_none(stats.pearsonr(a, b).statistic)
 
 
-def kappa_quadratic(a: Sequence[int], b: Sequence[int]) -> float | None:
+def kappa_quadratic(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> float | None:
     """Quadratic-weighted Cohen's kappa of two raters on the 1-5 scale.
 
     Undefined (None) for fewer than two shared items, like the correlations:

@@ -8,6 +8,13 @@ A human score is named ``NAME[:FIELD]``:
 * ``FIELD`` is ``adequacy``, ``fluency`` or ``score``; without it, ``score``
   when the selected judgments carry numeric scores, else ``adequacy``.
 
+A name may itself contain ``:`` (judge ``a:b``): the field is what follows the
+*last* colon when that is one of the three fields (``a:b:adequacy``), and
+otherwise the whole text is the name (``a:b``). A name that ends in
+``:adequacy``/``:fluency``/``:score`` itself is written in double quotes
+(``"x:score"`` or ``"x:score":fluency``; a ``"`` inside is doubled).
+``format_human_spec`` writes a spec that reads back to the same name and field.
+
 Several judgments of one item are averaged; with ``z=True`` each judge's values
 are first z-transformed over all that judge's selected judgments (zero mean,
 unit population variance; seed 000). A judge who rated the same item twice
@@ -32,20 +39,64 @@ ALL_JUDGES = ("all", "*")
 class HumanSpec:
     name: str
     field: str | None = None
+    # Unquoted "NAME:WORD" whose WORD is no field: read as the name "NAME:WORD", but if
+    # nothing has that name the error says that WORD is an unknown field.
+    unknown_field: str | None = None
 
     @property
     def label(self) -> str:
-        return self.name + (f":{self.field}" if self.field else "")
+        return format_human_spec(self.name, self.field)
+
+
+def format_human_spec(name: str, field: str | None = None) -> str:
+    """The spec text for a name and field; quoted when the name would read otherwise."""
+    text = name + (f":{field}" if field else "")
+    if parse_human_spec(text) == HumanSpec(name, field, None):
+        return text
+    quoted = '"' + name.replace('"', '""') + '"'
+    return quoted + (f":{field}" if field else "")
 
 
 def parse_human_spec(text: str) -> HumanSpec:
-    name, _, fld = text.strip().partition(":")
-    name, fld = name.strip(), fld.strip().lower()
-    if not name:
+    spec = text.strip()
+    if spec.startswith('"'):
+        return _parse_quoted(text, spec)
+    head, colon, tail = spec.rpartition(":")
+    fld = tail.strip().lower()
+    if colon and fld in FIELDS:
+        name = head.strip()
+        if not name:
+            raise DataError(f"human score {text!r}: empty name; expected NAME[:adequacy|fluency|score]")
+        return HumanSpec(name, fld)
+    if not spec:
         raise DataError(f"human score {text!r}: empty name; expected NAME[:adequacy|fluency|score]")
-    if fld and fld not in FIELDS:
-        raise DataError(f"human score {text!r}: unknown field {fld!r}; expected one of {', '.join(FIELDS)}")
-    return HumanSpec(name, fld or None)
+    return HumanSpec(spec, None, fld if colon else None)
+
+
+def _parse_quoted(text: str, spec: str) -> HumanSpec:
+    name_chars: list[str] = []
+    i = 1
+    while True:
+        end = spec.find('"', i)
+        if end < 0:
+            raise DataError(f"human score {text!r}: the quoted name has no closing '\"'")
+        name_chars.append(spec[i:end])
+        if spec.startswith('"', end + 1):  # a doubled quote stands for one quote
+            name_chars.append('"')
+            i = end + 2
+            continue
+        rest = spec[end + 1:]
+        break
+    name = "".join(name_chars)
+    if not name.strip():
+        raise DataError(f"human score {text!r}: empty name; expected NAME[:adequacy|fluency|score]")
+    if not rest:
+        return HumanSpec(name, None)
+    fld = rest[1:].strip().lower() if rest.startswith(":") else None
+    if fld not in FIELDS:
+        raise DataError(f"human score {text!r}: after the quoted name expected :adequacy, :fluency or :score, "
+                        f"found {rest!r}")
+    return HumanSpec(name, fld)
 
 
 @dataclass
@@ -114,6 +165,11 @@ def select_judgments(project: Project, spec: HumanSpec) -> list[Judgment]:
         chosen = [j for j in judgments if j.judge == spec.name]
     else:
         chosen = [j for j in judgments if j.scale == spec.name]
+    if not chosen and spec.unknown_field is not None:
+        raise DataError(
+            f"human score {spec.name!r}: unknown field {spec.unknown_field!r}; expected one of "
+            f"{', '.join(FIELDS)} (and no judge or scale is named {spec.name!r})"
+        )
     if not chosen:
         judges = sorted({j.judge for j in judgments})
         scales = sorted({j.scale for j in judgments if j.scale})

@@ -27,8 +27,6 @@ so the statistics of all documents and systems are one (sparse) matrix product.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -140,15 +138,19 @@ class ReliabilityResult:
             ],
         }
 
-    def to_csv(self) -> str:
-        """Long format: label,n,mean_spearman (what a plot or spreadsheet reads)."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["label", "n", "mean_spearman"])
+    def to_csv(self, raw: bool = False) -> str:
+        """Long format: label,n,mean_spearman (what a plot or spreadsheet reads).
+
+        Labels carry judge and metric names: cells a spreadsheet would evaluate
+        are neutralised unless ``raw`` (``core.spreadsheet``).
+        """
+        from mtworkbench.core.spreadsheet import table_text
+
+        rows: list[list[object]] = [["label", "n", "mean_spearman"]]
         for c in self.curves:
             for n, v in zip(c.lengths, c.mean):
-                writer.writerow([c.label, n, "" if not math.isfinite(v) else repr(float(v))])
-        return out.getvalue()
+                rows.append([c.label, n, "" if not math.isfinite(v) else repr(float(v))])
+        return table_text(rows, raw=raw)
 
 
 # --- drawing --------------------------------------------------------------------------

@@ -4,6 +4,11 @@
 class DataError(ValueError):
     """Input data is malformed: the message names the file, line or field and what was expected."""
 
+    def __str__(self) -> str:
+        # A message may quote what was refused (a lone surrogate, an undecodable file name);
+        # escape it so that printing the message can never fail in turn.
+        return super().__str__().encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 class BundleError(DataError):
     """A project bundle cannot be loaded; ``path`` is the JSON path of the problem."""
@@ -13,3 +18,30 @@ class BundleError(DataError):
         self.file = file
         where = f"{file}: " if file else ""
         super().__init__(f"{where}{path}: {message}")
+
+
+class BundleChangedOnDisk(DataError):
+    """A save found the bundle on disk changed since it was loaded; nothing was written."""
+
+    def __init__(self, file: str, expected: str | None, actual: str | None):
+        self.file = file
+        self.expected = expected
+        self.actual = actual
+        now = "was deleted" if actual is None else "was changed by another program or command"
+        super().__init__(
+            f"{file}: {now} since it was loaded; not overwritten "
+            "(reload it, save under another name, or merge)"
+        )
+
+
+class BundleLocked(DataError):
+    """Another writer holds a bundle's lock longer than we waited; ``holder`` says who (may be empty)."""
+
+    def __init__(self, file: str, holder: str, waited: float):
+        self.file = file
+        self.holder = holder
+        self.waited = waited
+        who = f" by {holder}" if holder else " by another writer"
+        super().__init__(
+            f"{file}: is being written{who}; gave up after waiting {waited:g} s - try again when it has finished"
+        )

@@ -39,13 +39,32 @@ def install_exception_hook(app: QApplication) -> None:
         if os.environ.get("MTWB_RAISE_ERRORS"):  # tests want failures, not dialogs
             sys.__excepthook__(exc_type, exc, tb)
             return
-        QMessageBox.critical(
+        from mtworkbench.gui.plain import show_message
+
+        show_message(
             app.activeWindow(),
+            QMessageBox.Icon.Critical,
             "Unexpected error",
             f"{exc_type.__name__}: {exc}\n\nYour project is unchanged; details were written to {log_file}.",
         )
 
     sys.excepthook = hook
+
+
+# Test hook (crash-recovery subprocess test): a JSON edit {"kind", "owner", "segment", "text"}
+# applied through the undo stack once the app runs; "EDITED" is printed when it is done.
+TEST_EDIT_ENV = "MTWB_TEST_EDIT"
+
+
+def _apply_test_edit(window, spec: str) -> None:
+    import json
+
+    from mtworkbench.gui.commands import SetTextCommand
+
+    edit = json.loads(spec)
+    window.session.push(SetTextCommand(window.session.project, edit["kind"], edit.get("owner", ""),
+                                       edit["segment"], edit["text"]))
+    print("EDITED", flush=True)
 
 
 def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | None = None,
@@ -61,6 +80,10 @@ def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | N
     target = bundle or (str(demo_project_path()) if demo else None)
     if target:
         window.open_path(target)
+    else:
+        window.offer_untitled_recovery()
+    if os.environ.get(TEST_EDIT_ENV):
+        QTimer.singleShot(0, lambda: _apply_test_edit(window, os.environ[TEST_EDIT_ENV]))
     if screenshot:
         QTimer.singleShot(500, lambda: window.grab().save(screenshot))
     if quit_after is not None:

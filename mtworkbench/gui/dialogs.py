@@ -22,22 +22,93 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
+from mtworkbench.gui.plain import message_box, show_message
+from mtworkbench.io.recovery import RecoveryOffer
 
 
 def error(parent: QWidget | None, title: str, message: str) -> None:
-    QMessageBox.critical(parent, title, message)
+    # Plain text: the message may quote a file name or an id that looks like markup.
+    show_message(parent, QMessageBox.Icon.Critical, title, message)
 
 
-def ask_recover(parent: QWidget | None, path: Path, recovery: Path) -> bool:
-    answer = QMessageBox.question(
-        parent,
-        "Recover unsaved work?",
-        f"mtworkbench found unsaved work for {path.name} from a session that did not close "
-        f"normally ({recovery.name}).\n\nRecover it? (No discards the recovery copy.)",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.Yes,
+def ask_recover(parent: QWidget | None, offer: RecoveryOffer) -> bool:
+    """Offer a recovery copy, saying what restoring it would change."""
+    name = offer.bundle.name if offer.bundle is not None else "an untitled project"
+    changes = offer.diff.summary() or ["no difference in judgments, spans or texts"]
+    where = (" (the project file itself is missing)" if offer.bundle_missing else "")
+    text = (
+        f"mtworkbench found unsaved work for {name} from a session that did not close normally{where}.\n\n"
+        "Restoring it would bring back:\n" + "\n".join(f"  • {line}" for line in changes[:12])
+        + "\n\nRestore it? (No discards the recovery copy.)"
     )
+    answer = show_message(parent, QMessageBox.Icon.Question, "Recover unsaved work?", text,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                          QMessageBox.StandardButton.Yes)
     return answer == QMessageBox.StandardButton.Yes
+
+
+def ask_changed_on_disk(parent: QWidget | None, path: Path, summary: list[str]) -> str:
+    """The bundle changed on disk since it was loaded, and we are saving: 'reload', 'save_as', 'merge' or 'cancel'."""
+    changes = "\n".join(f"  • {line}" for line in summary[:12]) or "  • (its content differs)"
+    box = message_box(
+        parent, QMessageBox.Icon.Warning, "Project changed on disk",
+        f"{path.name} was changed by another program or command since you opened it:\n{changes}\n\n"
+        "Saving now would overwrite those changes. What do you want to do?",
+        QMessageBox.StandardButton.Cancel)
+    merge = box.addButton("Merge both", QMessageBox.ButtonRole.AcceptRole)
+    save_as = box.addButton("Save As…", QMessageBox.ButtonRole.ActionRole)
+    reload = box.addButton("Reload (lose my edits)", QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(merge)
+    box.exec()
+    return {id(merge): "merge", id(save_as): "save_as", id(reload): "reload"}.get(id(box.clickedButton()), "cancel")
+
+
+def confirm_lose_edits(parent: QWidget | None, path: Path) -> bool:
+    answer = show_message(
+        parent, QMessageBox.Icon.Warning, "Reload and lose your edits?",
+        f"Reloading {path.name} discards every unsaved edit of this session. This cannot be undone.",
+        QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+    return answer == QMessageBox.StandardButton.Discard
+
+
+def ask_reload_changed(parent: QWidget | None, path: Path, modified: bool, deleted: bool) -> bool:
+    """The open bundle changed on disk (noticed by the watcher): reload it?"""
+    if deleted:
+        text = (f"{path.name} was deleted or moved by another program. Your work is still open here; "
+                "save it to write the file again.")
+        show_message(parent, QMessageBox.Icon.Warning, "Project file removed", text)
+        return False
+    text = f"{path.name} was changed by another program or command."
+    if modified:
+        text += "\n\nReloading discards your unsaved edits. Keep working to merge the changes when you save."
+    answer = show_message(parent, QMessageBox.Icon.Question, "Project changed on disk", text + "\n\nReload it?",
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                          QMessageBox.StandardButton.No if modified else QMessageBox.StandardButton.Yes)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def ask_open_elsewhere(parent: QWidget | None, path: Path, holder: str) -> str:
+    """The bundle is open in another instance: 'read_only', 'open' or 'cancel'."""
+    box = message_box(
+        parent, QMessageBox.Icon.Warning, "Project already open",
+        f"{path.name} is open in another mtworkbench window: {holder}.\n\n"
+        "Open it read-only (Save goes to another file), or open it anyway (saves are checked for "
+        "changes made by the other window)?",
+        QMessageBox.StandardButton.Cancel)
+    read_only = box.addButton("Open read-only", QMessageBox.ButtonRole.AcceptRole)
+    anyway = box.addButton("Open anyway", QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(read_only)
+    box.exec()
+    return {id(read_only): "read_only", id(anyway): "open"}.get(id(box.clickedButton()), "cancel")
+
+
+def show_merge_result(parent: QWidget | None, path: Path, conflicts: list[str], taken: int) -> None:
+    text = f"Merged your {taken} change(s) into {path.name} as it is on disk."
+    if conflicts:
+        text += (f"\n\n{len(conflicts)} conflict(s): the version on disk was kept for each:\n"
+                 + "\n".join(f"  • {c}" for c in conflicts[:20])
+                 + ("\n  …" if len(conflicts) > 20 else ""))
+    show_message(parent, QMessageBox.Icon.Information, "Merged", text)
 
 
 def ask_save_changes(parent: QWidget | None) -> str:

@@ -24,6 +24,7 @@ from mtworkbench.core.events import MEMBERSHIP_EVENTS, TEXT_EVENTS
 from mtworkbench.core.model import ModelError
 from mtworkbench.gui.commands import SetTextCommand
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.plain import esc, show_message
 
 
 class _TextRow(QStackedWidget):
@@ -120,7 +121,8 @@ class SegmentPanel(QScrollArea):
         entries += [("reference", r.id, f"Reference {r.id}") for r in project.references]
         entries += [("system", s.id, f"{'Human' if s.kind == 'human' else 'System'} {s.id}") for s in project.systems]
         for row, (kind, owner, title) in enumerate(entries):
-            label = QLabel(f"<b>{title}</b>")
+            label = QLabel(f"<b>{esc(title)}</b>")  # a reference or system id, escaped
+            label.setTextFormat(Qt.TextFormat.RichText)
             label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
             text_row = _TextRow()
             button = QPushButton("Edit")
@@ -157,6 +159,6 @@ class SegmentPanel(QScrollArea):
             try:
                 self.session.project.check_reference_text(owner, seg, text)
             except ModelError as exc:
-                QMessageBox.warning(self, "Text not changed", str(exc))
+                show_message(self, QMessageBox.Icon.Warning, "Text not changed", str(exc))
                 return
         self.session.push(SetTextCommand(self.session.project, kind, owner, seg, text))

@@ -79,7 +79,7 @@ class JobWorker(QThread):
         app = QCoreApplication.instance()
         if app is not None and not getattr(app, "_mtwb_stop_workers", False):
             app.aboutToQuit.connect(stop_all_workers)
-            app._mtwb_stop_workers = True
+            setattr(app, "_mtwb_stop_workers", True)  # hook aboutToQuit once per application
         _RUNNING.add(self)
         self.finished.connect(self._release)
         super().start()

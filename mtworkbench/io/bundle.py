@@ -12,12 +12,17 @@ that turns a version-n dict into version n+1; old files are migrated on load.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
+from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.metric_files import file_options_in_spec
 from mtworkbench.core.model import (
     RATING_RANGE,
     SYSTEM_KINDS,
@@ -34,12 +39,17 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.core.queue_state import JudgeQueue, check_learned_model
-from mtworkbench.io.atomic import atomic_write_text
+from mtworkbench.io.atomic import atomic_write_bytes
+from mtworkbench.io.json_checks import parse_json
+from mtworkbench.io.locking import bundle_lock
 from mtworkbench.io.plaintext import decode_utf8
 
 FORMAT = "mtworkbench-project"
 FORMAT_VERSION = 1
 SUFFIX = ".mtwb.json"
+
+# Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
+FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
 
 # MIGRATIONS[n] turns a version-n bundle dict into version n+1.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -121,26 +131,86 @@ def dumps(project: Project) -> str:
     return json.dumps(project_to_dict(project), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def save_bundle(project: Project, path: str | Path) -> None:
-    """Write atomically; the previous file is kept as ``<path>.bak``."""
-    atomic_write_text(path, dumps(project), keep_backup=True)
+def content_hash(data: bytes) -> str:
+    """The sha256 of a bundle's bytes: what a saver compares to see whether the file changed."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def disk_hash(path: str | Path) -> str | None:
+    """The content hash of the file now on disk; None when there is no file."""
+    try:
+        return content_hash(read_regular_bytes(path))
+    except FileNotFoundError:
+        return None
+
+
+def save_bundle(
+    project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
+) -> str:
+    """Write atomically under the bundle's lock; the previous file is kept as ``<path>.bak``.
+
+    With ``expected_hash`` (from ``read_bundle``), refuse with ``BundleChangedOnDisk``
+    and write nothing when the file on disk is no longer what was loaded.
+    ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
+    Returns the content hash of what was written (the next ``expected_hash``).
+    """
+    data = dumps(project).encode("utf-8")
+    with bundle_lock(path, timeout):
+        if expected_hash is not None:
+            actual = disk_hash(path)
+            if actual != expected_hash:
+                raise BundleChangedOnDisk(str(path), expected_hash, actual)
+        atomic_write_bytes(path, data, keep_backup=True, locked=True)
+    return content_hash(data)
 
 
 # --- loading ----------------------------------------------------------------------------
-def load_bundle(path: str | Path) -> Project:
+@dataclass(frozen=True)
+class LoadedBundle:
+    """A loaded project and the hash of the bytes it came from (``save_bundle``'s ``expected_hash``)."""
+
+    project: Project
+    sha256: str
+    path: Path
+
+
+def read_bundle(path: str | Path) -> LoadedBundle:
+    """Load a bundle and remember the hash of the bytes read."""
     path = Path(path)
-    text = decode_utf8(path.read_bytes(), path, strip_bom=True)  # JSON itself has no BOM
-    return loads(text, file=str(path))
+    data = read_regular_bytes(path)  # a FIFO or a device is refused, not waited on
+    text = decode_utf8(data, path, strip_bom=True)  # JSON itself has no BOM
+    return LoadedBundle(loads(text, file=str(path)), content_hash(data), path)
+
+
+def load_bundle(path: str | Path) -> Project:
+    return read_bundle(path).project
+
+
+@contextmanager
+def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterator[Project]:
+    """Read-modify-write a bundle under its exclusive lock: no concurrent update is lost.
+
+    ``with bundle_transaction(path) as project: ...`` locks, loads, yields the
+    project and, when the block ends without an error and the project no longer
+    serialises to the bytes read, saves it atomically before releasing the lock.
+    On an error nothing is written.
+    A second writer waits up to ``timeout`` seconds (default ``MTWB_LOCK_TIMEOUT``
+    or 30) and then fails with ``BundleLocked`` naming who holds the lock.
+    """
+    with bundle_lock(path, timeout):
+        path = Path(path)
+        data = read_regular_bytes(path)
+        project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+        yield project
+        after = dumps(project).encode("utf-8")
+        # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
+        # nothing changed (a hand-formatted one is rewritten in the standard layout).
+        if after != data:
+            atomic_write_bytes(path, after, keep_backup=True, locked=True)
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BundleError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}", "$", file
-        ) from None
-    return project_from_dict(data, file=file)
+    return project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
 
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
@@ -318,6 +388,8 @@ def _load_settings(r: _Reader, project: Project, value: Any) -> None:
     if "metrics" in value:
         settings.metrics = [r.str(m, f"$.settings.metrics[{i}]") for i, m in
                             enumerate(r.list(value["metrics"], "$.settings.metrics"))]
+        for i, spec in enumerate(settings.metrics):
+            _refuse_file_options(spec, f"$.settings.metrics[{i}]", r.file)
     baseline = value.get("baseline")
     if baseline is not None:
         settings.baseline = r.ref_to(baseline, "$.settings.baseline", project.has_system, "system")
@@ -340,6 +412,23 @@ def _load_settings(r: _Reader, project: Project, value: Any) -> None:
             types.append(style)
         settings.entity_types = types
     project.settings = settings
+
+
+def _refuse_file_options(spec: str, path: str, file: str | None) -> None:
+    """A bundle never makes the program open a path it names (``learned:model=PATH``).
+
+    Such options are for the command line and the app's settings dialog, where a
+    person types the path; in a bundle they are refused at load.
+    """
+    for option in file_options_in_spec(spec):
+        name = spec.strip().partition(":")[0].strip()
+        raise BundleError(
+            f"metric {spec!r} names a file ({option}=...); a bundle may not make mtworkbench open a path - "
+            f"remove the option from the bundle and give it on the command line "
+            f"(--metric '{name}:{option}=PATH') or in the Metrics settings",
+            path,
+            file,
+        )
 
 
 def _wrap(action: Callable[[], None], path: str, file: str | None) -> None:
@@ -387,7 +476,10 @@ class _Reader:
     def number(self, value: Any, path: str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(f"expected a number, found {_kind(value)}", path)
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            self.fail(f"number of {len(str(value))} digits is too large for a float", path)
 
     def rating(self, value: Any, path: str) -> int | None:
         if value is None:
@@ -426,10 +518,17 @@ __all__ = [
     "FORMAT_VERSION",
     "MIGRATIONS",
     "SUFFIX",
+    "BundleChangedOnDisk",
+    "BundleLocked",
     "DataError",
+    "LoadedBundle",
+    "bundle_transaction",
+    "content_hash",
+    "disk_hash",
     "dumps",
     "load_bundle",
     "loads",
+    "read_bundle",
     "project_from_dict",
     "project_to_dict",
     "save_bundle",

@@ -56,7 +56,11 @@ class FormatError(DataError):
 
 def read_utf8(path: str | Path) -> str:
     """A file's text; invalid UTF-8 is refused with its line and column."""
-    data = Path(path).read_bytes()
+    from mtworkbench.core.files import read_regular_bytes
+    from mtworkbench.io.plaintext import check_line_text, check_not_utf16_32
+
+    data = read_regular_bytes(path)
+    check_not_utf16_32(data, path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -64,6 +68,7 @@ def read_utf8(path: str | Path) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         column = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
         raise FormatError(f"invalid UTF-8 byte 0x{data[exc.start]:02x}", path, line, column) from None
+    check_line_text(text, path)
     return text[1:] if text.startswith("\ufeff") else text
 
 

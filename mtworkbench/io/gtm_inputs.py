@@ -40,7 +40,11 @@ def _attributes(raw: str) -> dict[str, str]:
 
 
 def _decode(path: str | Path) -> str:
-    data = Path(path).read_bytes()
+    from mtworkbench.core.files import read_regular_bytes
+    from mtworkbench.io.plaintext import check_not_utf16_32
+
+    data = read_regular_bytes(path)
+    check_not_utf16_32(data, path)  # GTM's own line rules (CR ends a line) stay as they are
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -13,6 +13,11 @@ with a tab in it, is tab-separated; otherwise comma-separated.
 Every malformed row is refused with the file, line and column named; nothing
 is imported from a file with an error.
 
+Export guards cells a spreadsheet would evaluate (a leading ``=``, ``+``, ``-``,
+``@``, TAB or CR, unless the cell is a number) with a leading ``'`` and doubles a
+leading ``'``; reading removes one leading ``'`` from every cell, so export ->
+import is exact (``core.spreadsheet``). ``raw`` export writes cells unchanged.
+
 Segment-level scores (``read_score_lines``, ``read_mqm_tsv``) become
 judgments of a named pseudo-judge with ``score`` and ``scale`` set: a DA
 z-score or an MQM value is kept as the number it is (MQM: 0 best, more
@@ -31,6 +36,7 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Judgment, ModelError, Project
+from mtworkbench.core.spreadsheet import format_row, neutralise, restore
 
 COLUMNS: tuple[str, ...] = ("judge", "system", "segment", "reference", "adequacy", "fluency", "seconds", "comment")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("score", "scale", "timestamp")
@@ -142,6 +148,7 @@ def read_judgment_rows(path: str | Path) -> list[JudgmentRow]:
         line = reader.line_num
         if not fields or (len(fields) == 1 and not fields[0].strip()):
             continue  # blank line
+        fields = [restore(f) for f in fields]  # undo the export's formula guard
         where = f"{path}:{start}"
         if len(fields) != len(header):
             raise DataError(f"{where}: expected {len(header)} fields, found {len(fields)}")
@@ -298,16 +305,18 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",") -> str:
-    """The table as text; optional columns only when some judgment uses them."""
+def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",", raw: bool = False) -> str:
+    """The table as text; optional columns only when some judgment uses them.
+
+    Cells a spreadsheet would evaluate (``=cmd``, ``+1+1``, ``@SUM``) get a leading
+    ``'`` unless ``raw``; ``read_judgment_rows`` removes it again.
+    """
     extra = [
         name
         for name in OPTIONAL_COLUMNS
         if any(getattr(j, name) not in (None, "") for j in judgments)
     ]
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(COLUMNS + tuple(extra))
+    out = [format_row(COLUMNS + tuple(extra), delimiter)]
     for j in judgments:
         row = [
             j.judge,
@@ -322,8 +331,8 @@ def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",") -> str:
         for name in extra:
             value = getattr(j, name)
             row.append("" if value is None else (repr(float(value)) if name == "score" else str(value)))
-        writer.writerow(row)
-    return out.getvalue()
+        out.append(format_row(row if raw else [neutralise(cell) for cell in row], delimiter))
+    return "".join(out)
 
 
 def ordered_judgments(project: Project) -> list[Judgment]:
@@ -331,13 +340,13 @@ def ordered_judgments(project: Project) -> list[Judgment]:
     return sorted(project.judgments, key=lambda j: (j.judge, project.segment_position(j.segment), j.system))
 
 
-def export_judgments(project: Project, path: str | Path) -> int:
+def export_judgments(project: Project, path: str | Path, raw: bool = False) -> int:
     """Write the project's judgments (``ordered_judgments``); returns how many."""
     from mtworkbench.io.atomic import atomic_write_text
 
     judgments = ordered_judgments(project)
     delimiter = "\t" if str(path).lower().endswith(".tsv") else ","
-    atomic_write_text(path, judgments_table(judgments, delimiter), keep_backup=False)
+    atomic_write_text(path, judgments_table(judgments, delimiter, raw), keep_backup=False)
     return len(judgments)
 
 
@@ -366,10 +375,17 @@ def read_mqm_tsv(path: str | Path, system: str) -> dict[str, float | None]:
     """The ``system<TAB>seg_id<TAB>mqm`` file: seg_id -> score for one system (empty = not rated)."""
     text = _read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    try:
+        return _mqm_scores(path, system, reader)
+    except csv.Error as exc:  # e.g. a field longer than the csv module's limit (named in the message)
+        raise DataError(f"{path}:{reader.line_num}: {exc}") from None
+
+
+def _mqm_scores(path: str | Path, system: str, reader) -> dict[str, float | None]:
     header = next(reader, None)
     expected = ["system", "seg_id", "mqm"]
     if header is None or [h.strip() for h in header] != expected:
-        raise DataError(f"{path}:1: expected the header {chr(9).join(expected)!r} (tab-separated), found {header!r}")
+        raise DataError(f"{path}:1: expected the header {chr(9).join(expected)!r} (tab-separated), found {repr(header)[:200]}")
     scores: dict[str, float | None] = {}
     systems_seen: list[str] = []
     for fields in reader:

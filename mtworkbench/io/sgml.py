@@ -54,6 +54,7 @@ follow the scheme above.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -360,14 +361,24 @@ def render_set(project: Project, kind: str, label: str | None, texts: dict[str, 
     return "\n".join(lines) + "\n"
 
 
+# Room for a prefix, a collision number and an extension within a 255-byte file name.
+MAX_STEM_BYTES = 200
+
+
 def _file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
     """File names made from ids: unsafe characters replaced, collisions numbered.
 
     ``taken`` holds lower-cased stems, so names also differ on case-insensitive file systems.
     """
-    stems = []
+    safes = []
     for item in ids:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in item)
+        if len(safe.encode("utf-8")) > MAX_STEM_BYTES:  # file names are at most 255 bytes
+            digest = hashlib.sha1(item.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            safe = safe.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "-" + digest
+        safes.append(safe)
+    stems = []
+    for safe in safes:
         stem, n = f"{prefix}{safe}", 2
         while stem.lower() in taken:
             stem, n = f"{prefix}{safe}-{n}", n + 1
@@ -383,6 +394,9 @@ def export_sgml(project: Project, folder: str | Path) -> list[Path]:
 
     def write(stem: str, content: str) -> None:
         target = folder / f"{stem}.sgm"
+        if "\x00" in content:  # the reader refuses NUL: never write a file that cannot be read back
+            line = content.count("\n", 0, content.index("\x00")) + 1
+            raise DataError(f"{target}:{line}: a text contains a NUL character, which an SGML file cannot hold")
         atomic_write_text(target, content, keep_backup=False)
         written.append(target)
 

@@ -22,6 +22,10 @@ Columns, in any order:
   are numbered 1, 2, ... by data row.
 
 Every cell is kept exactly, so empty and whitespace-only texts stay segments.
+Export guards cells a spreadsheet would evaluate (``=``, ``+``, ``-``, ``@`` at the
+start, unless a number) with a leading ``'``, and doubles a leading ``'``; import
+removes one leading ``'`` from every data cell, so export -> import is exact
+(``core.spreadsheet``). ``raw`` export writes cells unchanged.
 Each row must have as many fields as the header.
 
 How the ``mtworkbench import --format tsv`` arguments map: ``--source FILE.tsv``
@@ -42,6 +46,7 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.spreadsheet import neutralise, restore
 from mtworkbench.io.atomic import atomic_write_text
 from mtworkbench.io.plaintext import read_text, split_lines
 
@@ -95,7 +100,7 @@ def import_tsv(
 
     for row_number, line in enumerate(lines[1:], 1):
         line_number = row_number + 1
-        fields = line.split("\t")
+        fields = [restore(f) for f in line.split("\t")]  # undo the export's formula guard
         if len(fields) != len(header):
             raise DataError(
                 f"{name}, line {line_number}: {len(fields)} fields, but the header has {len(header)}"
@@ -151,13 +156,16 @@ def import_tsv(
 
 
 def _field(value: str, what: str) -> str:
-    for char, shown in (("\t", "a TAB"), ("\n", "a line break"), ("\r", "a carriage return")):
+    for char, shown in (("\t", "a TAB"), ("\n", "a line break"), ("\r", "a carriage return"),
+                        ("\x00", "a NUL character")):
         if char in value:
             raise DataError(f"{what} contains {shown}, which a TSV field cannot hold")
     return value
 
 
-def render_tsv(project: Project) -> str:
+def render_tsv(project: Project, raw: bool = False) -> str:
+    """The TSV text; cells a spreadsheet would evaluate are neutralised unless ``raw``."""
+    guard = (lambda c: c) if raw else neutralise
     header = ["doc", "para", "id", "source"]
     header += [REF_PREFIX + _field(r.id, f"reference id {r.id!r}") for r in project.references]
     header += [SYS_PREFIX + _field(s.id, f"system id {s.id!r}") for s in project.systems]
@@ -168,14 +176,15 @@ def render_tsv(project: Project) -> str:
                 cells = [doc.id, par.id, seg.id, seg.source]
                 cells += [r.texts.get(seg.id, "") for r in project.references]
                 cells += [s.texts[seg.id] for s in project.systems]
-                rows.append("\t".join(_field(c, f"segment {seg.id!r}") for c in cells))
+                rows.append("\t".join(guard(_field(c, f"segment {seg.id!r}")) for c in cells))
     return "\n".join(rows) + "\n"
 
 
-def export_tsv(project: Project, out: str | Path) -> list[Path]:
+def export_tsv(project: Project, out: str | Path, raw: bool = False) -> list[Path]:
     target = Path(out)
     if target.is_dir():
         target = target / "corpus.tsv"
+    text = render_tsv(project, raw)  # before creating anything: a refused cell leaves no folder
     target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, render_tsv(project), keep_backup=False)
+    atomic_write_text(target, text, keep_backup=False)
     return [target]

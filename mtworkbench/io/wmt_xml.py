@@ -70,6 +70,7 @@ from mtworkbench.io.doc_corpus import (
     name_single_system,
     pick_language,
 )
+from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.io.plaintext import decode_utf8
 
 # Characters XML 1.0 cannot hold at all, not even as character references.
@@ -234,7 +235,7 @@ class _Handler(xml.sax.handler.ContentHandler):
 
 def read_wmt_xml(path: str | Path, need_source: bool = True) -> WmtXmlFile:
     """Parse one WMT XML file; with ``need_source`` every ``<doc>`` must have a ``<src>``."""
-    data = Path(path).read_bytes()
+    data = read_regular_bytes(path)
     decode_utf8(data, path)  # invalid UTF-8: name the byte offset, not an expat token
     handler = _Handler(str(path))
     parser = xml.sax.make_parser()
@@ -377,6 +378,7 @@ def export_wmt_xml(project: Project, out: str | Path) -> list[Path]:
     target = Path(out)
     if target.is_dir():
         target = target / "corpus.xml"
+    text = render_wmt_xml(project)  # before creating anything: a refused text leaves no folder
     target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, render_wmt_xml(project), keep_backup=False)
+    atomic_write_text(target, text, keep_backup=False)
     return [target]

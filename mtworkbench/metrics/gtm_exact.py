@@ -114,7 +114,8 @@ def _fallback(grid: Grid, budget: float, e: float) -> ExactSelection:
 
 
 def _hit_matrix(grid: Grid) -> sparse.csr_matrix:
-    rows, cols = [], []
+    rows: list[int] = []
+    cols: list[int] = []
     for i0, j0, m in zip(grid.run_i, grid.run_j, grid.run_len):
         rows.extend(range(i0, i0 + m))
         cols.extend(range(j0, j0 + m))

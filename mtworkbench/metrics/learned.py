@@ -53,11 +53,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import MIB, read_regular_bytes
+from mtworkbench.core.metric_files import FILE_OPTIONS
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import Metric, MetricError, Option, ScoringInput
 from mtworkbench.metrics.edit import levenshtein, position_independent_errors
@@ -200,11 +202,21 @@ class LearnedModel:
                    dict(obj.get("report", {})))
 
 
+MODEL_FILE_LIMIT = 64 * MIB  # a model is a few thousand support vectors: well under a megabyte
+
+
 def load_model_file(path: str | Path) -> LearnedModel:
     try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        # A regular file of bounded size only: a FIFO or a device would hang or fill memory.
+        obj = json.loads(read_regular_bytes(path, max_bytes=MODEL_FILE_LIMIT).decode("utf-8"))
+    except DataError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 (byte offset {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: not valid JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # an integer too long to convert; nesting too deep
+        raise DataError(f"{path}: not a model file: {' '.join(str(exc).split())[:200]}") from None
     return LearnedModel.from_json(obj, str(path))
 
 
@@ -219,6 +231,8 @@ class LearnedMetric(Metric):
     option_specs = (
         Option("model", str, "", "JSON file of a trained model (default: the bundle's model)"),
     )
+    # Options whose value is a path the metric opens: a bundle's settings may not carry them.
+    file_options: ClassVar[tuple[str, ...]] = FILE_OPTIONS["learned"]
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -255,7 +255,7 @@ class NIST(Metric):
         return NISTExplanation(
             segment=i,
             hyp_tokens=hyp,
-            ref_tokens=[None if s[i] is None else self.tokens(s[i]) for s in data.references],
+            ref_tokens=[None if (r := s[i]) is None else self.tokens(r) for s in data.references],
             ref_len=ref_len,
             info=gained,
             hyp_ngrams=hyp_ngrams,

@@ -26,13 +26,14 @@ import importlib.util
 import logging
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from mtworkbench.core.atomic import atomic_write_stream
 
 log = logging.getLogger(__name__)
 
@@ -222,27 +223,21 @@ def _save(tables: SynonymTables, path: Path, fingerprint: np.ndarray) -> None:
     base_counts = np.array([len(tables.exceptions[f]) for f in forms], dtype=np.int32)
     bases = [b for f in forms for b in tables.exceptions[f]]
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Write then rename, so a crash never leaves a half-written cache behind.
-    fd, tmp = tempfile.mkstemp(prefix=".wordnet-", suffix=".npz", dir=path.parent)
-    os.close(fd)
-    try:
-        with open(tmp, "wb") as handle:
-            np.savez(
-                handle,
-                format=np.array([CACHE_FORMAT], dtype=np.int64),
-                fingerprint=fingerprint,
-                words=np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8),
-                starts=starts,
-                offsets=tables._offsets,
-                forms=np.frombuffer("\n".join(forms).encode("utf-8"), dtype=np.uint8),
-                base_counts=base_counts,
-                bases=np.frombuffer("\n".join(bases).encode("utf-8"), dtype=np.uint8),
-            )
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    def write(handle) -> None:
+        np.savez(
+            handle,
+            format=np.array([CACHE_FORMAT], dtype=np.int64),
+            fingerprint=fingerprint,
+            words=np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8),
+            starts=starts,
+            offsets=tables._offsets,
+            forms=np.frombuffer("\n".join(forms).encode("utf-8"), dtype=np.uint8),
+            base_counts=base_counts,
+            bases=np.frombuffer("\n".join(bases).encode("utf-8"), dtype=np.uint8),
+        )
+
+    # The shared atomic writer: a crash never leaves a half-written cache behind.
+    atomic_write_stream(path, write, keep_backup=False)
 
 
 def _split(blob: np.ndarray) -> list[str]:

@@ -7,7 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs, parse_human_spec
+from mtworkbench.analysis.human_scores import (
+    HumanSpec,
+    collect_human_scores,
+    format_human_spec,
+    level_pairs,
+    parse_human_spec,
+)
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
 
@@ -41,8 +47,29 @@ def small_project() -> Project:
 def test_parse_spec():
     assert parse_human_spec("all:fluency").field == "fluency"
     assert parse_human_spec("da").field is None
-    with pytest.raises(DataError, match="unknown field"):
-        parse_human_spec("ann:accuracy")
+    with pytest.raises(DataError, match="unknown field 'accuracy'"):
+        collect_human_scores(small_project(), "ann:accuracy")
+
+
+def test_judge_names_with_colons():
+    project = small_project()
+    project.add_judge("a:b")
+    project.add_judge("x:score")
+    for k, (system, seg, a) in enumerate([("A", "s1", 2), ("B", "s2", 5)]):
+        project.add_judgment(Judgment(f"c{k}", "a:b", system, seg, "r1", adequacy=a))
+        project.add_judgment(Judgment(f"q{k}", "x:score", system, seg, "r1", fluency=6 - a))
+    assert parse_human_spec("a:b:adequacy") == parse_human_spec('"a:b":adequacy')
+    hs = collect_human_scores(project, "a:b:adequacy")
+    assert hs.matrix[0, 0] == 2 and hs.matrix[1, 1] == 5
+    assert collect_human_scores(project, "a:b").matrix[1, 1] == 5  # no field: the whole text is the name
+    # A name that ends in ":score" needs quotes; unquoted, it is judge "x" (unknown) with field score.
+    with pytest.raises(DataError, match="no judgments"):
+        collect_human_scores(project, "x:score")
+    assert collect_human_scores(project, '"x:score":fluency').matrix[0, 0] == 4
+    assert collect_human_scores(project, '"x:score":fluency').matrix[1, 1] == 1
+    for name, field in [("x:score", None), ("a:b", "adequacy"), ('q"uote:fluency', "score"), ("plain", None)]:
+        spec = format_human_spec(name, field)
+        assert parse_human_spec(spec) == HumanSpec(name, field), spec
 
 
 def test_average_over_judges_with_repeats_collapsed():

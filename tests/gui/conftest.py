@@ -67,7 +67,8 @@ def screenshot_dir() -> Path:
 @pytest.fixture(autouse=True)
 def no_modal_dialogs(monkeypatch):
     """No test may block on a modal box: unsaved changes are discarded at teardown,
-    recovery is declined, and an unexpected error box fails the test. Tests that
+    recovery is declined, a bundle changed on disk is neither reloaded nor
+    overwritten, and an unexpected error box fails the test. Tests that
     expect a question monkeypatch it again."""
     from mtworkbench.gui import dialogs
 
@@ -75,6 +76,10 @@ def no_modal_dialogs(monkeypatch):
         raise AssertionError(f"unexpected error dialog: {title}: {message}")
 
     monkeypatch.setattr(dialogs, "ask_save_changes", lambda parent: "discard")
-    monkeypatch.setattr(dialogs, "ask_recover", lambda parent, path, recovery: False)
+    monkeypatch.setattr(dialogs, "ask_recover", lambda parent, offer: False)
+    monkeypatch.setattr(dialogs, "ask_reload_changed", lambda parent, path, modified, deleted: False)
+    monkeypatch.setattr(dialogs, "ask_open_elsewhere", lambda parent, path, holder: "open")
+    monkeypatch.setattr(dialogs, "ask_changed_on_disk", lambda parent, path, summary: "cancel")
+    monkeypatch.setattr(dialogs, "confirm_lose_edits", lambda parent, path: False)
     monkeypatch.setattr(dialogs, "error", unexpected_error)
     yield

@@ -116,7 +116,7 @@ def test_autosave_and_recovery_after_a_crash(qtbot, window, legacy_demo_copy, mo
 
     # The app "crashes" (no close); a new one offers the recovery copy.
     offered = []
-    monkeypatch.setattr(dialogs, "ask_recover", lambda parent, path, rec: offered.append(rec) or True)
+    monkeypatch.setattr(dialogs, "ask_recover", lambda parent, offer: offered.append(offer.recovery) or True)
     again = MainWindow()
     qtbot.addWidget(again)
     assert again.open_path(legacy_demo_copy)

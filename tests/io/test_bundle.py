@@ -21,7 +21,8 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io import atomic, bundle
+from mtworkbench.core import atomic
+from mtworkbench.io import bundle
 from mtworkbench.io.bundle import dumps, load_bundle, loads, project_to_dict, save_bundle
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -13,6 +13,12 @@ from mtworkbench.core.errors import DataError
 LEVELS = ("segment", "system")
 
 
+# How a judge name with ':' is written (analysis.human_scores.parse_human_spec).
+HUMAN_HELP = (
+    "the human score NAME[:FIELD]; a name containing ':' works as is (judge a:b: 'a:b:adequacy'); "
+    "a name that itself ends in :adequacy, :fluency or :score goes in double quotes: '\"x:score\":fluency'"
+)
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "correlate",
@@ -25,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
-    p.add_argument("--human", required=True, metavar="NAME[:FIELD]", help="the human score")
+    p.add_argument("--human", required=True, metavar="NAME[:FIELD]",
+                   help=HUMAN_HELP)
     p.add_argument("--metric", action="append", required=True, metavar="SPEC", help="metric spec (repeatable)")
     p.add_argument("--level", choices=LEVELS, default="segment")
     p.add_argument("--method", choices=("pearson", "spearman", "kendall"), default="pearson")

@@ -80,20 +80,23 @@ def _format(args: argparse.Namespace) -> str:
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.annotations import import_entities
     from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.locking import bundle_lock
 
     fmt = _format(args)
-    project = load_bundle(args.bundle)
-    summary = import_entities(
-        project,
-        args.file,
-        fmt,
-        args.reference,
-        args.annotator,
-        create_types=args.create_types,
-        replace_existing=args.replace,
-    )
     out = Path(args.output or args.bundle)
-    save_bundle(project, out)
+    # Locked from read to write (the bundle, and the output when it is another file).
+    with bundle_lock(args.bundle), bundle_lock(out):
+        project = load_bundle(args.bundle)
+        summary = import_entities(
+            project,
+            args.file,
+            fmt,
+            args.reference,
+            args.annotator,
+            create_types=args.create_types,
+            replace_existing=args.replace,
+        )
+        save_bundle(project, out)
     notes = []
     if summary.created_reference:
         notes.append(f"created reference {summary.reference}")

@@ -16,6 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("bundle")
     p.add_argument("--format", choices=CORPUS_FORMATS.writable(), default="plain", help=CORPUS_FORMATS.help())
     p.add_argument("-o", "--output", required=True, help="output folder (plain) or file")
+    p.add_argument("--raw", action="store_true",
+                   help="tsv: write cells unchanged; by default a cell a spreadsheet would run as a formula "
+                        "(=, +, -, @ at the start, unless a number) gets a leading ' that import removes")
     p.set_defaults(func=run)
 
 
@@ -23,6 +26,10 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import load_bundle
     from mtworkbench.io.corpus import export_corpus
 
-    for path in export_corpus(load_bundle(args.bundle), args.format, args.output):
+    project = load_bundle(args.bundle)
+    renamed = {}
+    for path in export_corpus(project, args.format, args.output, raw=args.raw, renamed=renamed):
         print(f"wrote {path}")
+    for item_id, name in renamed.items():
+        print(f"note: {item_id!r} written as {name} (its name alone is not a safe, unique file name)")
     return 0

@@ -35,10 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp = sub.add_parser(
         "export",
         help="write a bundle's judgments as CSV/TSV",
-        description="Write every judgment of BUNDLE; a .tsv output is tab-separated, '-' is stdout (CSV).",
+        description=(
+            "Write every judgment of BUNDLE; a .tsv output is tab-separated, '-' is stdout (CSV). "
+            "Cells a spreadsheet would run as formulas (starting with =, +, -, @, TAB or CR, unless a number) "
+            "get a leading ' (a leading ' is doubled); 'judgments import' removes it again. "
+            "--raw writes every cell unchanged."
+        ),
     )
     exp.add_argument("bundle")
     exp.add_argument("-o", "--output", required=True, metavar="FILE", help=JUDGMENT_FORMATS.help())
+    exp.add_argument("--raw", action="store_true", help="write cells unchanged (no formula guard), for pipelines")
     exp.set_defaults(func=run_export)
 
     scores = sub.add_parser(
@@ -70,12 +76,12 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle import bundle_transaction
     from mtworkbench.io.judgments import import_judgments
 
-    project = load_bundle(args.bundle)
-    plan = import_judgments(project, args.file)
-    save_bundle(project, args.bundle)
+    # Locked from read to write: a concurrent import waits instead of losing this one.
+    with bundle_transaction(args.bundle) as project:
+        plan = import_judgments(project, args.file)
     print(
         f"{args.bundle}: imported {len(plan.judgments)} judgments"
         + (f"; new judges: {', '.join(plan.judges)}" if plan.judges else "")
@@ -89,15 +95,15 @@ def run_export(args: argparse.Namespace) -> int:
 
     project = load_bundle(args.bundle)
     if args.output == "-":
-        sys.stdout.write(judgments_table(ordered_judgments(project)))
+        sys.stdout.write(judgments_table(ordered_judgments(project), raw=args.raw))
         return 0
-    n = export_judgments(project, args.output)
+    n = export_judgments(project, args.output, raw=args.raw)
     print(f"{args.output}: {n} judgments")
     return 0
 
 
 def run_import_scores(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle import bundle_transaction
     from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 
     if args.format == "lines":
@@ -105,12 +111,11 @@ def run_import_scores(args: argparse.Namespace) -> int:
             raise UsageError("--file-system only applies to --format mqm-tsv")
         if not args.scale:
             raise UsageError("--format lines needs --scale (e.g. da-z)")
-    project = load_bundle(args.bundle)
-    if args.format == "mqm-tsv":
-        plan = plan_mqm_tsv(project, args.judge, args.system, args.scores, args.file_system, args.scale or "mqm")
-    else:
-        plan = plan_score_lines(project, args.judge, args.system, args.scores, args.scale)
-    apply_import(project, plan)
-    save_bundle(project, args.bundle)
+    with bundle_transaction(args.bundle) as project:
+        if args.format == "mqm-tsv":
+            plan = plan_mqm_tsv(project, args.judge, args.system, args.scores, args.file_system, args.scale or "mqm")
+        else:
+            plan = plan_score_lines(project, args.judge, args.system, args.scores, args.scale)
+        apply_import(project, plan)
     print(f"{args.bundle}: {len(plan.judgments)} scores of {args.system} as judge {args.judge!r}")
     return 0

@@ -6,7 +6,6 @@ import argparse
 import json
 import math
 from itertools import combinations
-from pathlib import Path
 
 from mtworkbench.cli import UsageError
 
@@ -20,6 +19,12 @@ def _lengths(text: str) -> list[int]:
         raise argparse.ArgumentTypeError("lengths must be integers >= 1")
     return values
 
+
+# How a judge name with ':' is written (analysis.human_scores.parse_human_spec).
+HUMAN_HELP = (
+    "the human score NAME[:FIELD]; a name containing ':' works as is (judge a:b: 'a:b:adequacy'); "
+    "a name that itself ends in :adequacy, :fluency or :score goes in double quotes: '\"x:score\":fluency'"
+)
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from mtworkbench.analysis.reliability import DEFAULT_DOCS, DEFAULT_LENGTHS, MODES
@@ -37,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
-    p.add_argument("--human", required=True, metavar="NAME[:FIELD]", help="the human score")
+    p.add_argument("--human", required=True, metavar="NAME[:FIELD]",
+                   help=HUMAN_HELP)
     p.add_argument("--metric", action="append", required=True, metavar="SPEC", help="metric spec (repeatable)")
     p.add_argument("--z", action="store_true", help="z-normalise each judge's scores")
     p.add_argument("--lengths", type=_lengths, default=list(DEFAULT_LENGTHS), metavar="N,N,...",
@@ -48,7 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-inter-judge", action="store_true", help="skip the judge-vs-judge curve")
     p.add_argument("--wilcoxon", action="store_true",
                    help="Wilcoxon signed-rank test between each pair of curves at each length (mode systems)")
-    p.add_argument("--csv", metavar="FILE", help="also write the curves as CSV (label,n,mean_spearman)")
+    p.add_argument("--csv", metavar="FILE", help="also write the curves as CSV (label,n,mean_spearman); "
+                   "labels a spreadsheet would run as formulas get a leading ' (see --raw)")
+    p.add_argument("--raw", action="store_true", help="--csv: write cells unchanged (no leading ' on =, +, -, @)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -82,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
                     tests.append({"length": n, **result.wilcoxon(a, b, n).to_json()})
         payload["wilcoxon"] = tests
     if args.csv:
-        Path(args.csv).write_text(result.to_csv(), encoding="utf-8")
+        from mtworkbench.io.atomic import atomic_write_text
+
+        atomic_write_text(args.csv, result.to_csv(raw=args.raw), keep_backup=False)
     if args.json:
         print(json.dumps(payload, ensure_ascii=False))
         return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from mtworkbench.cli import UsageError
 
@@ -43,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tokenize", choices=("13a", "intl", "none"), default="13a")
     p.add_argument("--lowercase", action="store_true")
     p.add_argument("--human", metavar="NAME[:FIELD]",
-                   help="also report the segment-level correlation with this human score")
+                   help="also report the segment-level correlation with this human score "
+                        "(NAME:FIELD; a name with ':' works as is, see correlate --help)")
     p.add_argument("-o", "--output", metavar="MODEL.json", help="also write the model to this file")
     p.add_argument("--no-save", action="store_true", help="do not write the model into the bundle")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.atomic import atomic_write_text
+    from mtworkbench.io.bundle import bundle_transaction, load_bundle
     from mtworkbench.metrics.learned import Tokenisation, project_examples, train_learned
 
     if not 0 < args.validation < 1:
@@ -67,9 +68,12 @@ def run(args: argparse.Namespace) -> int:
         payload["correlation"] = human_correlation(project, args.human)
         model["report"]["correlation"] = payload["correlation"]
     if args.output:
-        Path(args.output).write_text(json.dumps(project.learned_model, indent=1) + "\n", encoding="utf-8")
+        atomic_write_text(args.output, json.dumps(project.learned_model, indent=1) + "\n", keep_backup=False)
     if not args.no_save:
-        save_bundle(project, args.bundle)
+        # Training ran unlocked on a copy; only the model is written, into the bundle as it is now,
+        # so judgments added meanwhile by another command are kept.
+        with bundle_transaction(args.bundle) as current:
+            current.set_learned_model(project.learned_model)
     payload["saved"] = not args.no_save
     if args.json:
         print(json.dumps(payload, ensure_ascii=False))

@@ -8,8 +8,6 @@ table with full precision.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from pathlib import Path
 
@@ -18,6 +16,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from mtworkbench.analysis.correlation import CorrelationResult, WilliamsResult
+from mtworkbench.core.spreadsheet import table_text
+from mtworkbench.gui.plain import tooltip
 
 COLUMNS = ("metric", "r", "ci_low", "ci_high", "p", "n", "williams_p")
 METHOD_SYMBOL = {"pearson": "Pearson r", "spearman": "Spearman ρ", "kendall": "Kendall τ"}
@@ -43,15 +43,14 @@ def _csv_num(x: float) -> str:
 def correlation_csv(results: list[CorrelationResult], williams: dict[str, WilliamsResult] | None = None) -> str:
     """The table with full precision; ``williams_p_vs_best`` is empty for the best metric itself."""
     williams = williams or {}
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    rows: list[list[object]] = [list(CSV_HEADER)]
     for r in results:
         w = williams.get(r.metric)
-        writer.writerow([r.metric, r.human, r.level, r.method, _csv_num(r.r), _csv_num(r.ci[0]),
+        rows.append([r.metric, r.human, r.level, r.method, _csv_num(r.r), _csv_num(r.ci[0]),
                          _csv_num(r.ci[1]), r.ci_method, r.confidence, _csv_num(r.p), r.n,
-                         "" if w is None else _csv_num(w.p)])
-    return out.getvalue()
+                     "" if w is None else _csv_num(w.p)])
+    # Metric and judge names come from the bundle: a name such as "=HYPERLINK(...)" must not run.
+    return table_text(rows)
 
 
 def write_correlation_csv(
@@ -158,14 +157,17 @@ class CorrelationTableModel(QAbstractTableModel):
             if isinstance(p, float) and math.isfinite(p) and p >= 0.05:
                 return QColor("#8C8C8C")  # not significant at 5%: greyed
         if role == Qt.ItemDataRole.ToolTipRole:
-            r = self.results[index.row()]
-            direction = "" if self.higher_is_better.get(r.metric, True) else (
-                "\nLower is better for this metric: a negative r means it agrees with the humans.")
-            return (f"{r.metric} vs {r.human}, {r.level} level: {METHOD_SYMBOL.get(r.method, r.method)} = "
-                    f"{_fmt(r.r)} over {r.n} items; {r.confidence:.0%} {r.ci_method} interval "
-                    f"[{_fmt(r.ci[0])}, {_fmt(r.ci[1])}], p = {_fmt_p(r.p)}"
-                    f"{direction}")
+            return tooltip(self._tooltip(index.row()))
         return None
+
+    def _tooltip(self, row: int) -> str:
+        r = self.results[row]
+        direction = "" if self.higher_is_better.get(r.metric, True) else (
+            "\nLower is better for this metric: a negative r means it agrees with the humans.")
+        return (f"{r.metric} vs {r.human}, {r.level} level: {METHOD_SYMBOL.get(r.method, r.method)} = "
+                f"{_fmt(r.r)} over {r.n} items; {r.confidence:.0%} {r.ci_method} interval "
+                f"[{_fmt(r.ci[0])}, {_fmt(r.ci[1])}], p = {_fmt_p(r.p)}"
+                f"{direction}")
 
 
 def correlation_table_view(model: CorrelationTableModel, parent: QWidget | None = None) -> QTableView:

@@ -54,7 +54,7 @@ def write_png(plot: pg.PlotWidget, path: Path, scale: int = PNG_SCALE) -> None:
         _render(plot, painter)
     finally:
         painter.end()
-    if not image.save(str(path), "PNG"):
+    if not image.save(str(path), b"PNG"):
         raise OSError(f"could not write {path}")
 
 

@@ -20,6 +20,7 @@ from mtworkbench.gui.analysis.plot_style import (
     colour,
     symbol,
 )
+from mtworkbench.gui.plain import esc
 
 JUDGE_LABEL = "judge vs judge"
 
@@ -53,7 +54,7 @@ class ReliabilityView(pg.PlotWidget):
         self.clear_curves()
         self.result = result
         if result is None or not result.curves:
-            item.setTitle(message or "No reliability curves yet", color=INK, size="10pt")
+            item.setTitle(esc(message) or "No reliability curves yet", color=INK, size="10pt")
             return
         metric_index = 0
         for curve in result.curves:
@@ -71,13 +72,13 @@ class ReliabilityView(pg.PlotWidget):
                 name = curve.label
             line = pg.PlotDataItem(lengths, mean, pen=pen, symbolSize=7, connect="finite", **kwargs)
             self.addItem(line)
-            self.legend.addItem(line, name)
+            self.legend.addItem(line, esc(name))  # legend labels are HTML
             self.curves[curve.label] = line
         all_lengths = sorted({n for c in result.curves for n in c.lengths})
         # Ticks at the lengths actually drawn (view coordinates are log10 in log mode).
         item.getAxis("bottom").setTicks([[(math.log10(n), str(n)) for n in all_lengths]])
         mode = "across systems" if result.mode == "systems" else "across documents"
-        item.setTitle(f"Reliability by document length · {result.human}<br>"
+        item.setTitle(f"Reliability by document length · {esc(result.human)}<br>"
                       f"{result.n_docs} pseudo-docs per length · ρ {mode}", color=INK, size="10pt")
         item.enableAutoRange()
         item.layout.activate()  # place the legend row now, not on the next event-loop pass

@@ -16,6 +16,7 @@ from mtworkbench.gui.analysis.plot_style import (
     POINT_COLOUR,
     apply_style,
 )
+from mtworkbench.gui.plain import esc
 
 
 def _f(x: float) -> str:
@@ -60,7 +61,7 @@ class ScatterView(pg.PlotWidget):
             self.points.setData([], [])
             self.line.setData([], [])
             self.caption_text = ""
-            item.setTitle(title or "No scores to plot yet", color=INK, size="11pt")
+            item.setTitle(esc(title) or "No scores to plot yet", color=INK, size="11pt")
             return
         x, y = np.asarray(summary.x, float), np.asarray(summary.y, float)
         self.points.setData(x, y)
@@ -70,15 +71,16 @@ class ScatterView(pg.PlotWidget):
         else:
             self.line.setData([], [])
         for text, px, py in zip(point_labels or [], x, y):
-            label = pg.TextItem(text, color=INK, anchor=(0, 1))
+            label = pg.TextItem(str(text), color=INK, anchor=(0, 1))
             label.setPos(float(px), float(py))
             self.addItem(label)
             self.labels.append(label)
         self.caption_text = caption(summary)
-        heading = title or f"{summary.x_label} vs {summary.y_label}"
+        # pyqtgraph titles and labels are HTML; the labels name metrics and judges from the bundle.
+        heading = esc(title or f"{summary.x_label} vs {summary.y_label}")
         item.setTitle(f"{heading}<br>{self.caption_text}", color=INK, size="10pt")
-        item.setLabel("bottom", summary.x_label, color=INK)
-        item.setLabel("left", summary.y_label, color=INK)
+        item.setLabel("bottom", esc(summary.x_label), color=INK)
+        item.setLabel("left", esc(summary.y_label), color=INK)
         item.enableAutoRange()
         # One distinct value on an axis: pyqtgraph would zoom to a sliver around it
         # and label every tick with the same 16 digits; show a readable span instead.

@@ -47,6 +47,7 @@ from mtworkbench.gui.annotate.commands import (
     check_new_spans,
 )
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.plain import esc
 
 DEFAULT_TARGET = "adjudicated"
 
@@ -234,6 +235,7 @@ class ComparisonView(QWidget):
             buttons.addWidget(button)
         buttons.addStretch(1)
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
         self.status.setObjectName("compare-status")
         self.status.setWordWrap(True)
 
@@ -344,7 +346,7 @@ class ComparisonView(QWidget):
         comparison = compare_annotators(project, self.reference, a, b)
         self.comparison = comparison
         self.summary.setText(
-            f"<p><b>Reference {self.reference}</b>: {a} (A) and {b} (B) over {len(comparison.segments)} segments</p>"
+            f"<p><b>Reference {esc(self.reference)}</b>: {esc(a)} (A) and {esc(b)} (B) over {len(comparison.segments)} segments</p>"
             f"<table cellspacing=4>"
             f"<tr><td>Exact-span F1</td><td><b>{_fmt(comparison.f1)}</b></td></tr>"
             f"<tr><td>Span F1 ignoring type</td><td>{_fmt(comparison.untyped_f1)}</td></tr>"
@@ -387,7 +389,7 @@ class ComparisonView(QWidget):
         self._show_context()
 
     def _show_nothing(self, message: str) -> None:
-        self.summary.setText(f"<p>{message}</p>")
+        self.summary.setText(f"<p>{esc(message)}</p>")
         self.by_type.setRowCount(0)
         self._set_rows([])
 

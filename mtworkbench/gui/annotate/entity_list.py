@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor
 
 from mtworkbench.core.annotation import EntityListItem, document_entities
 from mtworkbench.core.model import EntitySpan, Project
+from mtworkbench.gui.plain import tooltip
 
 COLUMNS = ("Segment", "Type", "Text")
 
@@ -118,7 +119,7 @@ class EntityListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (item.span.segment, item.span.type, item.text)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{item.span.type} {item.text!r} in segment {item.span.segment} ({item.span.start}-{item.span.end})"
+            return tooltip(f"{item.span.type} {item.text!r} in segment {item.span.segment} ({item.span.start}-{item.span.end})")
         if role == Qt.ItemDataRole.DecorationRole and column == 1:
             return QColor(self.colors.get(item.span.type, "#888888"))
         if role == self.SpanIdRole:

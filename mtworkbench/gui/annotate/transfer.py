@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from mtworkbench.io.formats import ANNOTATION_FORMATS
+from mtworkbench.gui.plain import show_message
 
 
 def _format_of(selected_filter: str) -> str:
@@ -32,8 +33,9 @@ def ask_export_path(parent: QWidget | None, folder: str) -> tuple[Path, str] | N
 
 
 def ask_replace_existing(parent: QWidget | None, annotator: str, count: int) -> bool:
-    answer = QMessageBox.question(
+    answer = show_message(
         parent,
+        QMessageBox.Icon.Question,
         "Replace annotations?",
         f"{annotator} already has {count} entities on this reference. Replace them with the file's? "
         "(Edit > Undo brings them back.)",

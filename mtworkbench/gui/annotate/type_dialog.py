@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.model import EntityTypeStyle
+from mtworkbench.gui.plain import esc
 
 
 def validate_types(styles: list[EntityTypeStyle], old: list[EntityTypeStyle], used: Collection[str]) -> str | None:
@@ -132,7 +133,7 @@ class EntityTypesDialog(QDialog):
         styles = self.styles()
         problem = validate_types(styles, self.old, self.used)
         if problem:
-            self.message.setText(f"<span style='color:#b00020'>{problem}</span>")
+            self.message.setText(f"<span style='color:#b00020'>{esc(problem)}</span>")
             self.message.setTextFormat(Qt.TextFormat.RichText)
             return
         self.result_styles = styles

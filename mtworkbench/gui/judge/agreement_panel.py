@@ -35,6 +35,7 @@ from mtworkbench.analysis.agreement import (
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.plain import esc
 
 JITTER = 0.20
 JITTER_SEED = 0
@@ -181,12 +182,12 @@ class PairScatter(pg.PlotWidget):
         a, b = pair.judges
         stats = getattr(pair, quantity)
         item.setTitle(
-            f"{a} × {b}: {quantity}, {len(paired.a)} items, Spearman ρ = {fmt(stats.spearman)}",
+            f"{esc(a)} × {esc(b)}: {quantity}, {len(paired.a)} items, Spearman ρ = {fmt(stats.spearman)}",
             color="#27272a",
             size="11pt",
         )
-        item.setLabel("bottom", f"{a}: {quantity}", color="#27272a")
-        item.setLabel("left", f"{b}: {quantity}", color="#27272a")
+        item.setLabel("bottom", f"{esc(a)}: {quantity}", color="#27272a")
+        item.setLabel("left", f"{esc(b)}: {quantity}", color="#27272a")
         ldc = bool(np.all((paired.a >= 1) & (paired.a <= 5) & (paired.b >= 1) & (paired.b <= 5)))
         if ldc:
             ticks = [[(v, str(v)) for v in range(1, 6)]]

@@ -36,6 +36,7 @@ from mtworkbench.core.events import (
 )
 from mtworkbench.core.model import Judgment, Project, ProjectEvent
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.plain import tooltip
 
 # (header, attribute or callable)
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -126,7 +127,7 @@ class JudgmentsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and attribute in NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and attribute == "comment" and value:
-            return value
+            return tooltip(str(value))
         if role == Qt.ItemDataRole.ToolTipRole and attribute in Z_COLUMNS and value is not None:
             return f"{Z_COLUMNS[attribute]} minus the judge's mean, over the judge's standard deviation: {value:.4f}"
         return None

@@ -108,6 +108,7 @@ class QueueSetupDialog(QDialog):
                 "the judgments made stay in the project, and Undo brings the old queue back."
             )
             self.replacing.setObjectName("queue-replacing")
+            self.replacing.setTextFormat(Qt.TextFormat.PlainText)  # names the judge
             self.replacing.setWordWrap(True)
             self.replacing.setStyleSheet("color:#b45309;")
             layout.addWidget(self.replacing)

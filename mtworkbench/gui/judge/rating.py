@@ -278,6 +278,7 @@ class RatingView(QWidget):
         self.hints.setStyleSheet("color:#3f3f46;")
         self.hints.setWordWrap(True)
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
         self.status.setObjectName("rating-status")
         self.status.setStyleSheet("color:#b45309;")
 

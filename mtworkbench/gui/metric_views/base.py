@@ -54,6 +54,7 @@ class MetricDetailView(QWidget):
         self.message = QLabel()
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # an error may quote the data
         self.message.setStyleSheet("color: #555; font-size: 11pt; padding: 24px;")
         self._stack.addWidget(self.content)
         self._stack.addWidget(self.message)

@@ -35,6 +35,7 @@ from mtworkbench.gui.metric_views.text_panes import Mark, TokenPane
 from mtworkbench.gui.metric_views.token_axis import TokenAxis
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.gtm import GTM, GTMResult
+from mtworkbench.gui.plain import tooltip
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 
@@ -429,7 +430,7 @@ class GTMGridView(MetricDetailView):
             return
         text = self.describe_cell(*cell)
         self.hover_label.setText(text)
-        self.plot.setToolTip(text)
+        self.plot.setToolTip(tooltip(text))
 
     def _mouse_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:

@@ -44,6 +44,7 @@ from mtworkbench.metrics.meteor import (
     MeteorReferenceResult,
     MeteorResult,
 )
+from mtworkbench.gui.plain import tooltip
 
 LINK_ROLE = 0  # QGraphicsItem.data key holding the link index
 ROW_GAP = 110.0  # vertical distance between the candidate and the reference row
@@ -115,6 +116,7 @@ class MeteorAlignmentView(MetricDetailView):
         self.scores_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.legend = QLabel(self._legend_html())
         self.selection_label = QLabel("Click a link (or a cell of the matrix) to find its words below.")
+        self.selection_label.setTextFormat(Qt.TextFormat.PlainText)  # quotes tokens of the texts
         top = QHBoxLayout()
         top.addWidget(QLabel("Reference:"))
         top.addWidget(self.reference_box)
@@ -266,7 +268,7 @@ class MeteorAlignmentView(MetricDetailView):
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             line.setPen(pen)
             line.setData(LINK_ROLE, n)
-            line.setToolTip(self._link_text(link))
+            line.setToolTip(tooltip(self._link_text(link)))
             line.setCursor(Qt.CursorShape.PointingHandCursor)
             scene.addItem(line)
             items: list[QGraphicsItem] = [line]
@@ -276,7 +278,7 @@ class MeteorAlignmentView(MetricDetailView):
                 under.setPen(QPen(Qt.PenStyle.NoPen))
                 under.setZValue(-2)
                 under.setData(LINK_ROLE, n)
-                under.setToolTip(self._link_text(link))
+                under.setToolTip(tooltip(self._link_text(link)))
                 scene.addItem(under)
                 items.append(under)
             self._alignment_items[n] = items
@@ -314,7 +316,7 @@ class MeteorAlignmentView(MetricDetailView):
             cell.setBrush(QBrush(QColor(module_colour(link.module))))
             cell.setPen(QPen(Qt.PenStyle.NoPen))
             cell.setData(LINK_ROLE, n)
-            cell.setToolTip(self._link_text(link))
+            cell.setToolTip(tooltip(self._link_text(link)))
             scene.addItem(cell)
             self._matrix_items[n] = [cell]
         for chunk in ref.chunks:

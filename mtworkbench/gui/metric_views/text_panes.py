@@ -11,6 +11,7 @@ import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from mtworkbench.gui.metric_views.colours import BLUE
@@ -37,7 +38,9 @@ class TokenPane(QWidget):
 
     def __init__(self, title: str = "", parent: QWidget | None = None, max_height: int = 96) -> None:
         super().__init__(parent)
-        self.title_label = QLabel(title)
+        self.title_label = QLabel()
+        self.title_label.setTextFormat(Qt.TextFormat.PlainText)  # titles name systems and references
+        self.title_label.setText(title)
         self.title_label.setStyleSheet("font-weight: bold;")
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)

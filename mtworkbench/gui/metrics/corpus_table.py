@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.gui.metrics.formatting import format_score, metric_info
+from mtworkbench.core.spreadsheet import table_text
+from mtworkbench.gui.plain import tooltip
 
 SIGNIFICANCE_LEVEL = 0.05
 LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "_": r"\_", "#": r"\#",
@@ -98,7 +100,7 @@ class CorpusTableModel(QAbstractTableModel):
                 return "System" if section == 0 else self.specs[section - 1]
             if role == Qt.ItemDataRole.ToolTipRole and section > 0:
                 spec = self.specs[section - 1]
-                return f"{spec}: {'higher' if metric_info(spec)[1] else 'lower'} is better"
+                return tooltip(f"{spec}: {'higher' if metric_info(spec)[1] else 'lower'} is better")
         elif role == Qt.ItemDataRole.DisplayRole:
             return str(section + 1)
         return None
@@ -133,7 +135,7 @@ class CorpusTableModel(QAbstractTableModel):
             if cell.error:
                 return QBrush(WORSE)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.cell_tooltip(row, spec, cell)
+            return tooltip(self.cell_tooltip(row, spec, cell))
         return None
 
     def marker(self, row: CorpusRow, spec: str, cell: Cell) -> str:
@@ -186,7 +188,7 @@ class CorpusTableModel(QAbstractTableModel):
         header = ["system"]
         for spec in self.specs:
             header += [spec, f"{spec} 95% CI low", f"{spec} 95% CI high", f"{spec} p"]
-        lines = ["\t".join(header)]
+        lines = [header]
         for row in self.rows:
             fields = [row.system]
             for spec in self.specs:
@@ -197,8 +199,9 @@ class CorpusTableModel(QAbstractTableModel):
                     "" if cell.ci_upper is None else format_score(cell.ci_upper, spec),
                     "" if cell.p_value is None else f"{cell.p_value:.4f}",
                 ]
-            lines.append("\t".join(fields))
-        return "\n".join(lines) + "\n"
+            lines.append(fields)
+        # Spreadsheet-safe: a system id or metric name starting with "=" is not a formula there.
+        return table_text(lines, "\t")
 
     def to_latex(self) -> str:
         def esc(text: str) -> str:
@@ -245,6 +248,7 @@ class CorpusTable(QWidget):
         self.view.horizontalHeader().setStretchLastSection(False)
         self.view.verticalHeader().setVisible(False)
         self.caption = QLabel()
+        self.caption.setTextFormat(Qt.TextFormat.PlainText)  # names the baseline system
         self.caption.setWordWrap(True)
         self.caption.setObjectName("corpus-caption")
         layout = QVBoxLayout(self)

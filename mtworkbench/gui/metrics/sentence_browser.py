@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.gui.metrics.formatting import format_score, metric_info
+from mtworkbench.gui.plain import tooltip
 
 LINK = QColor("#1a55c4")
 
@@ -194,6 +195,12 @@ class SentenceTableModel(QAbstractTableModel):
         return float(self.columns[column - self.N_FIXED].values[self.visible[row]])
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        value = self._data(index, role)
+        if role == Qt.ItemDataRole.ToolTipRole and isinstance(value, str):
+            return tooltip(value)  # outputs and system ids are shown as text, never as markup
+        return value
+
+    def _data(self, index, role):
         if not index.isValid():
             return None
         col = index.column()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
+from mtworkbench.gui.plain import tooltip
 
 
 def parse_metric_list(text: str) -> list[str]:
@@ -51,7 +53,7 @@ class MetricSettingsDialog(QDialog):
             try:
                 cls = metric_class(name)
             except Exception as exc:  # noqa: BLE001 - a metric whose module cannot load is still listed
-                item.setToolTip(f"cannot load: {exc}")
+                item.setToolTip(tooltip(f"cannot load: {exc}"))
             else:
                 options = ", ".join(f"{o.name}={o.default}" for o in cls.option_specs)
                 item.setToolTip(options or "no options")
@@ -73,6 +75,7 @@ class MetricSettingsDialog(QDialog):
         self.message = QLabel()
         self.message.setObjectName("settings-message")
         self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)  # quotes the spec that failed
         self.message.setStyleSheet("color: #b3261e")
         form = QFormLayout()
         form.addRow("Metrics (one spec per line, e.g. gtm:e=2)", self.specs_edit)

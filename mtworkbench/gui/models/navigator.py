@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 
 from mtworkbench.core.model import Project
+from mtworkbench.gui.plain import tooltip
 
 ROOT = -1
 
@@ -102,7 +103,7 @@ class NavigatorModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return node.ident if index.column() == 0 else node.label
         if role == Qt.ItemDataRole.ToolTipRole and node.kind == "segment":
-            return node.label
+            return tooltip(node.label)
         if role == self.SegmentIdRole:
             return node.ident if node.kind == "segment" else self._first_segment(index.internalId())
         if role == self.KindRole:

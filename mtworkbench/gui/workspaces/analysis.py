@@ -66,6 +66,7 @@ from mtworkbench.metrics.registry import metric_names
 from mtworkbench.metrics.spec import parse_spec
 from mtworkbench.scoring.analysis_job import LEVELS, AnalysisOutcome, AnalysisRequest, run_analysis
 from mtworkbench.scoring.cache import cache_for
+from mtworkbench.gui.plain import esc, tooltip
 
 IMAGE_FILTER = "PNG image (*.png);;SVG image (*.svg)"
 CSV_FILTER = "CSV table (*.csv)"
@@ -175,6 +176,7 @@ class AnalysisWorkspace(Workspace):
         self.progress.setTextVisible(True)
         self.progress.hide()
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
         self.status.setObjectName("analysis-status")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -229,6 +231,7 @@ class AnalysisWorkspace(Workspace):
 
         self.reliability_view = ReliabilityView()
         self.reliability_note = QLabel()
+        self.reliability_note.setTextFormat(Qt.TextFormat.PlainText)
         self.reliability_note.setObjectName("reliability-note")
         self.reliability_note.setWordWrap(True)
         self.reliability_note.setStyleSheet("color: #52525b;")
@@ -327,7 +330,7 @@ class AnalysisWorkspace(Workspace):
         self.human_combo.clear()
         for choice in human_choices(self.project):
             self.human_combo.addItem(choice.label, choice.spec)
-            self.human_combo.setItemData(self.human_combo.count() - 1, f"--human {choice.spec}",
+            self.human_combo.setItemData(self.human_combo.count() - 1, tooltip(f"--human {choice.spec}"),
                                          Qt.ItemDataRole.ToolTipRole)
         index = self.human_combo.findData(previous) if previous else -1
         self.human_combo.setCurrentIndex(max(index, 0) if self.human_combo.count() else -1)
@@ -482,7 +485,7 @@ class AnalysisWorkspace(Workspace):
         self.table_model.set_results(outcome.correlations, outcome.higher_is_better, outcome.williams)
         self._fit_table_height()
         self.table_title.setText(
-            f"<b>{outcome.human_label}</b> vs metrics · {request.level} level · {request.method} · "
+            f"<b>{esc(outcome.human_label)}</b> vs metrics · {request.level} level · {request.method} · "
             f"{len(outcome.systems)} system(s)"
         )
         current = self.scatter_metric.currentText()

@@ -75,6 +75,7 @@ from mtworkbench.gui.commands import (
     SetSpanTypeCommand,
 )
 from mtworkbench.gui.workspaces.base import Workspace
+from mtworkbench.gui.plain import esc
 
 SCOPES = ("segment", "paragraph", "document")
 NEXT_SEGMENT_KEY = "Alt+Down"
@@ -153,6 +154,7 @@ class AnnotateWorkspace(Workspace):
         self.find_bar = FindBar()
         self.find_bar.hide()
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
         self.status.setObjectName("annotate-status")
         self.status.setWordWrap(True)
         self.status.setMinimumHeight(self.status.fontMetrics().height() + 4)
@@ -344,7 +346,7 @@ class AnnotateWorkspace(Workspace):
         self.find_bar.set_types([t.name for t in styles])
         widest = max((self.entity_table.fontMetrics().horizontalAdvance(t.name) for t in styles), default=60)
         self.entity_table.horizontalHeader().resizeSection(1, widest + 40)
-        keys = " · ".join(f"<b>{t.key}</b> {t.name.lower()}" for t in styles if t.key)
+        keys = " · ".join(f"<b>{esc(t.key)}</b> {esc(t.name.lower())}" for t in styles if t.key)
         self.hint.setText(
             f"Tag the selection: {keys}<br>"
             "Click an entity, then a type key retypes it and <b>Delete</b> removes it · "
@@ -393,7 +395,7 @@ class AnnotateWorkspace(Workspace):
     def _update_entities_title(self, *_args) -> None:
         document = self.entities.document
         self.entities_title.setText(
-            f"<b>Entities</b> in document {document} ({self.entities.rowCount()})" if document else "<b>Entities</b>"
+            f"<b>Entities</b> in document {esc(document)} ({self.entities.rowCount()})" if document else "<b>Entities</b>"
         )
 
     # --- following the session -----------------------------------------------------------------

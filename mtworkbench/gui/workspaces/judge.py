@@ -77,6 +77,7 @@ class JudgeWorkspace(Workspace):
         self._hidden_docks: list[QDockWidget] = []
         self._watching_window = False
         self.notice = QLabel()
+        self.notice.setTextFormat(Qt.TextFormat.PlainText)  # names a segment and a judge
         self.notice.setObjectName("judge-notice")
         self.notice.setStyleSheet("color:#b45309;")
         bar = QHBoxLayout()

@@ -133,6 +133,7 @@ class MetricsWorkspace(Workspace):
         self.progress.setTextVisible(True)
         self.progress.hide()
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
         self.status.setObjectName("metrics-status")
         self.settings_button = QPushButton("&Metrics…")
         self.settings_button.setObjectName("metric-settings")
@@ -163,6 +164,7 @@ class MetricsWorkspace(Workspace):
                 view = cls()
             except Exception:  # noqa: BLE001 - one broken view must not hide the others
                 view = QLabel(f"The {name} view could not be created:\n{traceback.format_exc(limit=2)}")
+                view.setTextFormat(Qt.TextFormat.PlainText)
                 view.setWordWrap(True)
             view.setObjectName(f"detail-{name}")
             self.detail_views[name] = view

@@ -28,6 +28,7 @@ modules) the cap bites on 6 pairs; all 2000 end proven optimal.
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Any
 
 from mtworkbench.metrics.meteor.matchers import Candidates
 
@@ -268,10 +269,12 @@ def _suffix_distance_sums(rows: list[list[tuple[int, int]]]) -> list[list[int]]:
     return out
 
 
-def _unwind(back: object) -> list[tuple[int, int, int]]:
+def _unwind(back: Any) -> list[tuple[int, int, int]]:
+    """Links from a back-pointer chain ``(link, (link, (... None)))``."""
     links: list[tuple[int, int, int]] = []
     while back is not None:
-        link, back = back  # type: ignore[misc]
+        link: tuple[int, int, int]
+        link, back = back
         links.append(link)
     links.reverse()
     return links

@@ -42,9 +42,10 @@ def slot_column(module: str) -> int:
 def count_chunks(links: Sequence[tuple[int, int, int]]) -> int:
     """Maximal runs contiguous in both strings (links sorted by reference position)."""
     chunks = 0
-    prev_ref = prev_hyp = None
+    prev_ref: int | None = None
+    prev_hyp: int | None = None
     for i, j, _ in links:
-        if prev_ref is None or j != prev_ref + 1 or i != prev_hyp + 1:
+        if prev_ref is None or prev_hyp is None or j != prev_ref + 1 or i != prev_hyp + 1:
             chunks += 1
         prev_ref, prev_hyp = j, i
     return chunks

@@ -1,0 +1,173 @@
+"""The one atomic file writer: a crash or an error mid-save never loses the old file.
+
+The new content goes to a temporary file ``.NAME.XXXXXXXX.tmp`` in the same
+folder (so the final rename stays on one file system), is flushed and fsynced,
+and only then renamed over the target; the folder is fsynced so the rename
+itself survives a power cut. With ``keep_backup`` the previous file survives as
+``NAME.bak``, which is replaced atomically too (a hard link to the old file, or
+a fsynced copy where links are not possible), so a ``.bak`` is always complete.
+
+A write that was killed leaves its temporary file behind; the next write of
+the same target removes such leftovers (our name pattern only, and only files
+older than the current process, so a concurrent writer's file is never taken).
+
+Lives in ``core`` so that ``io`` (bundles, exports) and ``metrics`` (caches)
+share it without ``metrics`` importing ``io``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+BACKUP_SUFFIX = ".bak"
+
+
+def _process_start_time() -> float:
+    """When this process started (Linux: from /proc), else when this module was imported."""
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22 of stat(5), counted after the ")" of the name
+        with open("/proc/uptime", "rb") as handle:
+            uptime = float(handle.read().split()[0])
+        return time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.time()
+
+
+_PROCESS_START = _process_start_time()
+
+
+def temp_pattern(target_name: str) -> re.Pattern[str]:
+    """Names of our temporary files for ``target_name`` (the target's and its backup's)."""
+    return re.compile(r"\." + re.escape(target_name) + r"\.(?:bak\.)?[a-z0-9_]{8}\.tmp")
+
+
+def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[Path]:
+    """Delete temporary files that an interrupted write of ``path`` left; returns them.
+
+    Normally only files older than this process go (a concurrent writer's file is
+    younger); ``all_stale`` is for callers holding a lock that every writer of
+    ``path`` takes (bundles), for whom any leftover is stale.
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    pattern = temp_pattern(path.name)
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            # Older than this process: no write of ours, and no live writer started after us.
+            if (all_stale or info.st_mtime < _PROCESS_START - 1) and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue  # gone already, or not ours to remove
+    return removed
+
+
+def atomic_write_stream(
+    path: str | Path, write: Callable[[BinaryIO], None], keep_backup: bool = False, locked: bool = False
+) -> None:
+    """Atomically replace ``path`` with what ``write(handle)`` writes to a binary handle.
+
+    ``locked``: the caller holds the lock every writer of ``path`` takes, so all
+    leftover temporary files of ``path`` are stale and removed.
+    """
+    path = Path(path)
+    if path.is_symlink():  # replace the file the link points to, not the link
+        path = Path(os.path.realpath(path))
+    folder = path.parent if str(path.parent) else Path(".")
+    remove_stale_temp_files(path, all_stale=locked)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        # mkstemp creates 0600; give the file the mode a plain open() would (or the old file's).
+        os.chmod(tmp_name, _target_mode(path))
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if keep_backup and path.exists():
+            _write_backup(path, folder)
+        _replace(tmp_name, path)
+        _fsync_dir(folder)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False) -> None:
+    atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked)
+
+
+def atomic_write_text(path: str | Path, text: str, keep_backup: bool = True, locked: bool = False) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup, locked=locked)
+
+
+def backup_path(path: str | Path) -> Path:
+    path = Path(path)
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def _write_backup(path: Path, folder: Path) -> None:
+    """Make ``NAME.bak`` the current ``NAME`` in one rename; the target exists at every instant."""
+    tmp_bak = folder / f".{path.name}.bak.{secrets.token_hex(4)}.tmp"
+    try:
+        try:
+            os.link(path, tmp_bak)  # the old file itself: complete by construction, no copying
+        except OSError:
+            with open(path, "rb") as src, open(tmp_bak, "xb") as dst:
+                shutil.copyfileobj(src, dst)
+                dst.flush()
+                os.fsync(dst.fileno())
+        os.replace(tmp_bak, backup_path(path))
+    except BaseException:
+        try:
+            os.unlink(tmp_bak)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def _target_mode(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _replace(tmp_name: str, path: Path) -> None:
+    # A separate function so tests can inject a failure between write and rename.
+    os.replace(tmp_name, path)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,158 @@
+"""Unsaved work reaches a recovery copy within about a second of each edit.
+
+``RecoveryWriter.schedule`` is called on every change of the undo stack; the
+first call starts a one-second single-shot timer (later calls while it runs
+do not postpone it, so steady typing still writes every second). When the
+timer fires, the project is serialised on the GUI thread (a consistent
+snapshot: the model is not thread-safe) and the bytes are written atomically;
+a large snapshot is written on a background thread so the GUI never waits for
+the disk. Every failure is caught: it is reported once (``failed`` signal)
+and retried on the next edit, never raised into the event loop.
+
+Untitled projects write to a per-user folder (``recovery_folder``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from mtworkbench.core.atomic import atomic_write_bytes
+from mtworkbench.core.model import Project
+from mtworkbench.io.bundle import dumps
+from mtworkbench.io.recovery import recovery_path
+
+log = logging.getLogger(__name__)
+
+DELAY_MS = 1000
+# Snapshots larger than this are written off the GUI thread.
+BACKGROUND_BYTES = 1 << 20
+
+
+def recovery_folder() -> Path:
+    """Where an untitled project's recovery copy goes (``MTWB_RECOVERY_DIR`` overrides)."""
+    override = os.environ.get("MTWB_RECOVERY_DIR")
+    if override:
+        return Path(override)
+    settings = os.environ.get("MTWB_SETTINGS_DIR")
+    if settings:  # tests and portable installs keep everything in one folder
+        return Path(settings) / "recovery"
+    import platformdirs
+
+    return platformdirs.user_data_path("mtworkbench", appauthor=False) / "recovery"
+
+
+def recovery_target(bundle: Path | None) -> Path:
+    return recovery_path(bundle, recovery_folder())
+
+
+class RecoveryWriter(QObject):
+    written = Signal(object)
+    """A recovery copy was written; payload: its ``Path``."""
+
+    failed = Signal(str)
+    """Writing the recovery copy failed; payload: a one-line message."""
+
+    _finished = Signal(object, object, int)  # (path, error message or None, generation): from the writer thread
+
+    def __init__(self, snapshot: Callable[[], tuple[Project, Path | None] | None], parent: QObject | None = None) -> None:
+        """``snapshot()`` returns (project, bundle path) when there is unsaved work, else None."""
+        super().__init__(parent)
+        self.snapshot = snapshot
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DELAY_MS)
+        self.timer.timeout.connect(self.write_now)
+        self._thread: threading.Thread | None = None
+        self._again = False
+        self._generation = 0  # discard() makes a write still under way obsolete
+        self._own: set[Path] = set()  # recovery copies this window wrote
+        self._finished.connect(self._on_finished)
+
+    def schedule(self, *_args) -> None:
+        if not self.timer.isActive():
+            self.timer.start()
+
+    def write_now(self) -> None:
+        """Write the recovery copy now (never raises)."""
+        if self._thread is not None and self._thread.is_alive():
+            self._again = True  # one write at a time; the latest state follows
+            return
+        try:
+            state = self.snapshot()
+            if state is None:
+                return
+            project, bundle = state
+            target = recovery_target(bundle)
+            data = dumps(project).encode("utf-8")
+        except Exception as exc:  # noqa: BLE001 - an autosave must never take the app down
+            log.error("recovery copy not written", exc_info=exc)
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        generation = self._generation
+        if len(data) < BACKGROUND_BYTES:
+            self._on_finished(target, _write(target, data), generation)
+            return
+        self._thread = threading.Thread(
+            target=lambda: self._finished.emit(target, _write(target, data), generation),
+            name="mtwb-recovery", daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Let a background write finish (before the copy is removed, or at exit)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def discard(self, bundle: Path | None, only_own: bool = True) -> None:
+        """Remove the recovery copy of ``bundle`` (saved or discarded work); cancels a pending write.
+
+        ``only_own``: only a copy this window wrote (another instance that has the same bundle
+        open may have written the one there); False for a copy the user declined to restore.
+        """
+        self.timer.stop()
+        self._generation += 1
+        self._again = False
+        self.wait()
+        target = recovery_target(bundle)
+        if only_own and target not in self._own:
+            return
+        self._own.discard(target)
+        try:
+            target.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("recovery copy not removed: %s", exc)
+
+    def adopt(self, bundle: Path | None) -> None:
+        """The recovery copy of ``bundle`` is this window's now (it restored it)."""
+        self._own.add(recovery_target(bundle))
+
+    def _on_finished(self, target: Path, error: str | None, generation: int) -> None:
+        self._thread = None
+        if generation != self._generation:
+            # Saved or discarded meanwhile: the copy just written is obsolete.
+            try:
+                Path(target).unlink(missing_ok=True)
+            except OSError:
+                pass
+        elif error is None:
+            self._own.add(Path(target))
+            self.written.emit(target)
+        else:
+            self.failed.emit(error)
+        if self._again:
+            self._again = False
+            self.schedule()
+
+
+def _write(target: Path, data: bytes) -> str | None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(target, data, keep_backup=False)
+    except Exception as exc:  # noqa: BLE001 - reported to the user once, never raised
+        return f"{target}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}"
+    return None
