@@ -4,7 +4,8 @@ A human score is named ``NAME[:FIELD]``:
 
 * ``NAME`` selects judgments: a judge's name (e.g. the pseudo-judge ``da``
   that imported direct-assessment scores), else a scale name (every judgment
-  whose ``scale`` is NAME), else ``all`` / ``*`` for every judgment;
+  whose ``scale`` is NAME), else a protocol (``mqm``, ``esa``, ``da``, ``ldc``,
+  ``rank``: every judgment made that way), else ``all`` / ``*`` for every judgment;
 * ``FIELD`` is ``adequacy``, ``fluency`` or ``score``; without it, ``score``
   when the selected judgments carry numeric scores, else ``adequacy``.
 
@@ -20,6 +21,11 @@ are first z-transformed over all that judge's selected judgments (zero mean,
 unit population variance; seed 000). A judge who rated the same item twice
 (intra-judge repeats) counts once for that item, with the mean of the repeats,
 so the per-item entries are distinct judges (what judge-vs-judge sampling needs).
+
+An MQM judgment's score is computed from its error spans with the MQM weights
+(``mqm_weights``; Google's by default) unless it carries a numeric score of its
+own (an imported segment score). DA quality-control items (``qc="bad"``, a
+degraded copy rather than the system's output) are never human scores.
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.model import Judgment, Project
+from mtworkbench.core.model import PROTOCOLS, Judgment, Project
 
 FIELDS: tuple[str, ...] = ("adequacy", "fluency", "score")
 ALL_JUDGES = ("all", "*")
@@ -152,19 +159,27 @@ class HumanScores:
         return starts, counts
 
 
-def _value(j: Judgment, field: str) -> float | None:
+def _value(j: Judgment, field: str, weights: MqmWeights = GOOGLE_WEIGHTS) -> float | None:
+    if field == "score" and j.score is None and j.protocol == "mqm":
+        return weights.score(j.errors)
     v = getattr(j, field)
     return None if v is None else float(v)
 
 
-def select_judgments(project: Project, spec: HumanSpec) -> list[Judgment]:
-    judgments = project.judgments
-    if spec.name in ALL_JUDGES:
+def select_judgments(project: Project, spec: HumanSpec, protocol: str | None = None) -> list[Judgment]:
+    """The judgments NAME selects (see the module docstring); with ``protocol``,
+    exactly that protocol's judgments, whatever NAME says."""
+    judgments = [j for j in project.judgments if not j.qc]
+    if protocol is not None:
+        chosen = [j for j in judgments if j.protocol == protocol]
+    elif spec.name in ALL_JUDGES:
         chosen = judgments
     elif any(j.judge == spec.name for j in judgments):
         chosen = [j for j in judgments if j.judge == spec.name]
-    else:
+    elif any(j.scale == spec.name for j in judgments):
         chosen = [j for j in judgments if j.scale == spec.name]
+    else:
+        chosen = [j for j in judgments if j.protocol == spec.name]
     if not chosen and spec.unknown_field is not None:
         raise DataError(
             f"human score {spec.name!r}: unknown field {spec.unknown_field!r}; expected one of "
@@ -173,9 +188,10 @@ def select_judgments(project: Project, spec: HumanSpec) -> list[Judgment]:
     if not chosen:
         judges = sorted({j.judge for j in judgments})
         scales = sorted({j.scale for j in judgments if j.scale})
+        protocols = [p for p in PROTOCOLS if any(j.protocol == p for j in judgments)]
         raise DataError(
-            f"no judgments for human score {spec.label!r}; judges: {', '.join(judges) or '(none)'}; "
-            f"scales: {', '.join(scales) or '(none)'}; or 'all'"
+            f"no judgments for human score {protocol or spec.label!r}; judges: {', '.join(judges) or '(none)'}; "
+            f"scales: {', '.join(scales) or '(none)'}; protocols: {', '.join(protocols) or '(none)'}; or 'all'"
         )
     return chosen
 
@@ -193,13 +209,22 @@ def z_transform(judge_idx: np.ndarray, values: np.ndarray, n_judges: int) -> np.
     return np.where(sd[judge_idx] > 0, centred / np.where(sd > 0, sd, 1)[judge_idx], 0.0)
 
 
-def collect_human_scores(project: Project, spec: str | HumanSpec, z: bool = False) -> HumanScores:
-    """Collect the human score named by ``spec`` for every system and segment."""
+def collect_human_scores(
+    project: Project,
+    spec: str | HumanSpec,
+    z: bool = False,
+    mqm_weights: MqmWeights = GOOGLE_WEIGHTS,
+    protocol: str | None = None,
+) -> HumanScores:
+    """Collect the human score named by ``spec`` for every system and segment
+    (``protocol``: the judgments of that protocol instead)."""
     if isinstance(spec, str):
         spec = parse_human_spec(spec)
-    chosen = select_judgments(project, spec)
-    field = spec.field or ("score" if any(j.score is not None for j in chosen) else "adequacy")
-    rows = [(j, v) for j in chosen if (v := _value(j, field)) is not None]
+    chosen = select_judgments(project, spec, protocol)
+    field = spec.field or (
+        "score" if any(j.score is not None or j.protocol == "mqm" for j in chosen) else "adequacy"
+    )
+    rows = [(j, v) for j in chosen if (v := _value(j, field, mqm_weights)) is not None]
     if not rows:
         raise DataError(f"the judgments selected by {spec.label!r} have no {field} values")
     systems = [s.id for s in project.systems]

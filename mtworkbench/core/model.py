@@ -98,12 +98,57 @@ class EntitySpan:
     annotator: str
 
 
+PROTOCOLS: tuple[str, ...] = ("ldc", "da", "esa", "mqm", "rank", "scalar")
+"""How a judgment was made: LDC adequacy/fluency 1-5; DA 0-100 slider; ESA error spans
+then a 0-100 score; MQM error spans with category and severity (the score follows
+from the spans and the weights); relative ranking (``score`` = rank, 1 best); and
+``scalar``, a segment score imported on a named scale with no protocol of its own."""
+
+SPAN_PROTOCOLS = ("mqm", "esa")
+
+
+def protocol_for_scale(scale: str | None) -> str:
+    """The protocol a numeric score on ``scale`` belongs to (bundles of version 1 and
+    pseudo-judge imports name only a scale: ``mqm``, ``da-z``, ``esa``, ``rank``...)."""
+    name = (scale or "").strip().lower()
+    for protocol in ("mqm", "esa", "da", "rank"):
+        if name.startswith(protocol):
+            return protocol
+    return "scalar"
+
+
+@dataclass(frozen=True)
+class ErrorSpan:
+    """One error a rater marked (MQM, ESA).
+
+    ``start``/``end`` are character offsets ``[start, end)`` into the translation
+    the rater was shown; both None for an error with no place in it (an omission).
+    An error marked in the source instead (MQM source-side spans) has
+    ``source_start``/``source_end`` into the segment's source. One end None and
+    the other set: only that end was marked (the span reaches the text's edge). ``severity`` keeps
+    the spelling of the data (``Major``, ``minor``...); ``category`` is empty for ESA.
+    """
+
+    start: int | None
+    end: int | None
+    severity: str
+    category: str = ""
+    comment: str = ""
+    source_start: int | None = None
+    source_end: int | None = None
+
+
 @dataclass(frozen=True)
 class Judgment:
     """One human rating of a system's segment, made against one reference.
 
     LDC adequacy and fluency are 1-5. Scores on other scales (direct
     assessment z-scores, MQM) are kept in ``score`` with ``scale`` naming it.
+    ``protocol`` says how the rating was made (see ``PROTOCOLS``); left empty it
+    is inferred: ``ldc`` for adequacy/fluency, else from the scale. MQM and ESA
+    judgments carry their ``errors``; an MQM judgment without errors means "rated,
+    no errors". ``qc`` is ``"bad"`` for a DA quality-control item (a degraded copy),
+    whose shown text is ``text``; ``text`` is None when the rater saw the system's output.
     """
 
     id: str
@@ -118,6 +163,21 @@ class Judgment:
     timestamp: str = ""
     seconds: float = 0.0
     comment: str = ""
+    protocol: str = ""
+    errors: tuple[ErrorSpan, ...] = ()
+    qc: str = ""
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.protocol:
+            inferred = "ldc" if self.adequacy is not None or self.fluency is not None or self.score is None \
+                else protocol_for_scale(self.scale)
+            object.__setattr__(self, "protocol", inferred)
+        if not isinstance(self.errors, tuple):
+            object.__setattr__(self, "errors", tuple(self.errors))
+
+
+QC_KINDS = ("", "bad")
 
 
 @dataclass
@@ -628,12 +688,38 @@ class Project:
                 isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi
             ):
                 raise ModelError(f"{name} must be an integer from {lo} to {hi}, not {value!r}")
-        if j.adequacy is None and j.fluency is None and j.score is None:
+        if j.protocol not in PROTOCOLS:
+            raise ModelError(f"unknown protocol {j.protocol!r}; expected one of {', '.join(PROTOCOLS)}")
+        if j.protocol != "mqm" and j.adequacy is None and j.fluency is None and j.score is None:
             raise ModelError("a judgment needs adequacy, fluency or a score")
         if j.score is not None and not j.scale:
             raise ModelError("a numeric score needs its scale named")
         if j.seconds < 0:
             raise ModelError(f"seconds must not be negative, not {j.seconds!r}")
+        if j.qc not in QC_KINDS:
+            raise ModelError(f"qc must be empty or 'bad', not {j.qc!r}")
+        if j.errors:
+            self._check_errors(j)
+
+    def _check_errors(self, j: Judgment) -> None:
+        """Every error span lies inside the text it marks (the shown translation or the source)."""
+        if j.protocol not in SPAN_PROTOCOLS:
+            raise ModelError(f"a {j.protocol} judgment cannot carry error spans (only {', '.join(SPAN_PROTOCOLS)})")
+        shown = j.text if j.text is not None else self.system(j.system).texts.get(j.segment, "")
+        source = self.segment(j.segment).source
+        for k, e in enumerate(j.errors):
+            if not e.severity and j.protocol != "mqm":  # Google's MQM files have a few without
+                raise ModelError(f"error {k + 1} of judgment {j.id!r} needs a severity")
+            for lo, hi, text, where in ((e.start, e.end, shown, "translation"),
+                                        (e.source_start, e.source_end, source, "source")):
+                # One end None: the data marked only the other end (Google's files have a few
+                # lone "<v>"); the span reaches the text's end or start.
+                lo_, hi_ = (0 if lo is None else lo), (len(text) if hi is None else hi)
+                if (lo is not None or hi is not None) and not (0 <= lo_ <= hi_ <= len(text)):
+                    raise ModelError(
+                        f"error {k + 1} of judgment {j.id!r}: span {lo}-{hi} is outside the {where} "
+                        f"of segment {j.segment!r} (0-{len(text)})"
+                    )
 
     def add_judgment(self, j: Judgment) -> None:
         self.check_judgment(j)
@@ -665,6 +751,12 @@ class Project:
         old, self.learned_model = self.learned_model, model
         self._emit(ev.LearnedModelChanged())
         return old
+
+    def set_judgment_errors(self, judgment_id: str, errors: tuple[ErrorSpan, ...]) -> tuple[ErrorSpan, ...]:
+        """Replace a judgment's error spans; returns the old ones (its own inverse)."""
+        old = self.judgment(judgment_id)
+        self.replace_judgment(replace(old, errors=tuple(errors)))
+        return old.errors
 
     # --- settings ---------------------------------------------------------------
     def set_setting(self, name: str, value: Any) -> Any:

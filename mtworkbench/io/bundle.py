@@ -29,9 +29,11 @@ from mtworkbench.core.model import (
     Document,
     EntitySpan,
     EntityTypeStyle,
+    ErrorSpan,
     Judgment,
     ModelError,
     Paragraph,
+    PROTOCOLS,
     Project,
     Reference,
     Segment,
@@ -45,14 +47,40 @@ from mtworkbench.io.locking import bundle_lock
 from mtworkbench.io.plaintext import decode_utf8
 
 FORMAT = "mtworkbench-project"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUFFIX = ".mtwb.json"
 
 # Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
 FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
 
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 gives every judgment its protocol and error spans (issue 15).
+
+    A version-1 judgment was LDC adequacy/fluency or a numeric score on a named
+    scale; its protocol follows from that (``Judgment`` infers it the same way),
+    and it has no error spans, no quality-control role and showed the system's
+    output. Nothing is dropped: every version-1 field keeps its value.
+    """
+    from mtworkbench.core.model import protocol_for_scale
+
+    judgments = []
+    for j in data.get("judgments", []):
+        if isinstance(j, dict):
+            j = dict(j)
+            rated = j.get("adequacy") is not None or j.get("fluency") is not None or j.get("score") is None
+            scale = j.get("scale") if isinstance(j.get("scale"), str) else None
+            j.setdefault("protocol", "ldc" if rated else protocol_for_scale(scale))
+            j.setdefault("errors", [])
+            j.setdefault("qc", "")
+            j.setdefault("text", None)
+        judgments.append(j)  # anything malformed is reported by the loader, naming its path
+    if "judgments" in data:
+        data["judgments"] = judgments
+    return data
+
+
 # MIGRATIONS[n] turns a version-n bundle dict into version n+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 # --- saving ---------------------------------------------------------------------------
@@ -108,6 +136,10 @@ def project_to_dict(project: Project) -> dict[str, Any]:
                 "timestamp": j.timestamp,
                 "seconds": j.seconds,
                 "comment": j.comment,
+                "protocol": j.protocol,
+                "errors": [_error_to_dict(e) for e in j.errors],
+                "qc": j.qc,
+                "text": j.text,
             }
             for j in project.judgments
         ],
@@ -121,6 +153,14 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
     }
+
+
+def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
+    out: dict[str, Any] = {"start": e.start, "end": e.end, "severity": e.severity, "category": e.category,
+                           "comment": e.comment}
+    if e.source_start is not None:  # source-side spans are rare: written only when present
+        out["source_start"], out["source_end"] = e.source_start, e.source_end
+    return out
 
 
 def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
@@ -354,7 +394,11 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     for i, j in enumerate(r.list(data.get("judgments", []), "$.judgments")):
         p = f"$.judgments[{i}]"
         r.keys(j, p, required={"id", "judge", "system", "segment"},
-               optional={"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds", "comment"})
+               optional={"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds", "comment",
+                         "protocol", "errors", "qc", "text"})
+        protocol = r.str(j.get("protocol", ""), f"{p}.protocol")
+        if protocol and protocol not in PROTOCOLS:
+            r.fail(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}", f"{p}.protocol")
         judgment = Judgment(
             id=r.ident(j["id"], f"{p}.id"),
             judge=r.ref_to(j["judge"], f"{p}.judge", lambda x: x in project.judges, "judge"),
@@ -369,6 +413,11 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
             timestamp=r.str(j.get("timestamp", ""), f"{p}.timestamp"),
             seconds=r.number(j.get("seconds", 0.0), f"{p}.seconds"),
             comment=r.str(j.get("comment", ""), f"{p}.comment"),
+            protocol=protocol,
+            errors=tuple(_read_error(r, e, f"{p}.errors[{k}]")
+                         for k, e in enumerate(r.list(j.get("errors", []), f"{p}.errors"))),
+            qc=r.str(j.get("qc", ""), f"{p}.qc"),
+            text=None if j.get("text") is None else r.str(j["text"], f"{p}.text"),
         )
         _wrap(lambda: project.add_judgment(judgment), p, file)
 
@@ -380,6 +429,25 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     learned = data.get("learned_model")
     project.set_learned_model(None if learned is None else check_learned_model(learned, "$.learned_model", file))
     return project
+
+
+def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:
+    r.keys(e, path, required={"start", "end", "severity"},
+           optional={"category", "comment", "source_start", "source_end"})
+
+    def offset(name: str) -> int | None:
+        value = e.get(name)
+        return None if value is None else r.int(value, f"{path}.{name}")
+
+    return ErrorSpan(
+        start=offset("start"),
+        end=offset("end"),
+        severity=r.str(e["severity"], f"{path}.severity"),
+        category=r.str(e.get("category", ""), f"{path}.category"),
+        comment=r.str(e.get("comment", ""), f"{path}.comment"),
+        source_start=offset("source_start"),
+        source_end=offset("source_end"),
+    )
 
 
 def _load_settings(r: _Reader, project: Project, value: Any) -> None:

@@ -11,6 +11,9 @@ Formats and how ``source``/``references``/``systems`` map onto their files
   source, references and systems; further reference/system XML files are merged.
 - ``tsv`` (``tsv``): one file with a header row (``source``, ``ref:<ID>``,
   ``sys:<ID>``, optional ``doc``, ``para``, ``id``); no further files.
+- ``mqm`` (``mqm``, import only): Google's raw MQM ratings TSV; the file alone
+  holds documents, sources, systems and every rater's error spans;
+  ``references`` name systems whose texts also become references.
 """
 
 from __future__ import annotations

@@ -111,6 +111,8 @@ CORPUS_FORMATS = FormatRegistry("corpus", (
                "mtworkbench.io.wmt_xml:import_wmt_xml", "mtworkbench.io.wmt_xml:export_wmt_xml"),
     FileFormat("tsv", "TSV table with source, ref:<ID>, sys:<ID> columns", (".tsv",),
                "mtworkbench.io.corpus:import_tsv_corpus", "mtworkbench.io.tsv:export_tsv"),
+    FileFormat("mqm", "Google's MQM ratings TSV (texts and error spans)", (".tsv",),
+               "mtworkbench.io.mqm:import_mqm_corpus"),  # ratings go back out with `judgments export`
 ))
 
 # One annotator's entity spans on one reference.
@@ -127,13 +129,20 @@ ANNOTATION_FORMATS = FormatRegistry("annotation", (
                "mtworkbench.io.annotations:read_jsonl_records", "mtworkbench.io.annotations:write_jsonl_records"),
 ))
 
-# Human judgments, one row each; the suffix chooses the delimiter (io.judgments).
-#   read(path) -> list[JudgmentRow]; write(project, path) -> int (rows written)
+# Human judgments in and out of a project; the table's suffix chooses its delimiter
+# (io.judgments). A reader only plans: io.judgments.apply_import adds the plan.
+#   read(project, path) -> JudgmentImport; write(project, path) -> int (rows written)
 JUDGMENT_FORMATS = FormatRegistry("judgment", (
     FileFormat("csv", "judgments table, comma-separated", (".csv",),
-               "mtworkbench.io.judgments:read_judgment_rows", "mtworkbench.io.judgments:export_judgments"),
+               "mtworkbench.io.judgments:plan_table_file", "mtworkbench.io.judgments:export_judgments"),
     FileFormat("tsv", "judgments table, tab-separated", (".tsv",),
-               "mtworkbench.io.judgments:read_judgment_rows", "mtworkbench.io.judgments:export_judgments"),
+               "mtworkbench.io.judgments:plan_table_file", "mtworkbench.io.judgments:export_judgments"),
+    FileFormat("mqm", "Google's MQM ratings TSV, error spans per rater", (".tsv",),
+               "mtworkbench.io.mqm:plan_mqm_file", "mtworkbench.io.mqm:export_mqm"),
+    FileFormat("esa", "ESA error spans and 0-100 scores, CSV", (".csv",),
+               "mtworkbench.io.protocol_csv:plan_esa_file", "mtworkbench.io.protocol_csv:export_esa"),
+    FileFormat("da", "DA 0-100 scores with quality-control items, CSV", (".csv",),
+               "mtworkbench.io.protocol_csv:plan_da_file", "mtworkbench.io.protocol_csv:export_da"),
 ))
 
 # Segment-level human scores of one system, imported as a pseudo-judge.

@@ -294,6 +294,11 @@ def revert_import(project: Project, plan: JudgmentImport) -> None:
         project.remove_judge(judge)
 
 
+def plan_table_file(project: Project, path: str | Path) -> JudgmentImport:
+    """The judgments table's plan (the judgment-format registry's reader)."""
+    return plan_import(project, read_judgment_rows(path), path)
+
+
 def import_judgments(project: Project, path: str | Path) -> JudgmentImport:
     plan = plan_import(project, read_judgment_rows(path), path)
     apply_import(project, plan)

@@ -51,7 +51,7 @@ def test_round_trip_is_lossless_and_stable(tmp_path):
     text = path.read_text(encoding="utf-8")
     again = load_bundle(path)
     assert dumps(again) == text
-    assert text.startswith('{\n  "format": "mtworkbench-project",\n  "format_version": 1,')
+    assert text.startswith(f'{{\n  "format": "mtworkbench-project",\n  "format_version": {bundle.FORMAT_VERSION},')
     assert "Tallinn" in text and "\\u" not in text  # UTF-8, not escaped
 
 
@@ -214,7 +214,8 @@ def test_migration_path_to_version_2(monkeypatch):
 
 def test_missing_migration_is_refused(monkeypatch):
     version_1 = good_dict()
-    monkeypatch.setattr(bundle, "FORMAT_VERSION", 2)
+    version_1["format_version"] = 1
+    monkeypatch.delitem(bundle.MIGRATIONS, 1)
     with pytest.raises(BundleError, match="no migration from format_version 1"):
         bundle.migrate(version_1)
 

@@ -44,7 +44,8 @@ def reimport(fmt: str, files: list[Path]) -> Project:
 
 
 def test_formats_listed():
-    assert IMPORT_FORMATS == EXPORT_FORMATS == ("plain", "sgml", "wmt-xml", "tsv")
+    assert EXPORT_FORMATS == ("plain", "sgml", "wmt-xml", "tsv")
+    assert IMPORT_FORMATS == EXPORT_FORMATS + ("mqm",)  # MQM ratings export with `judgments export --format mqm`
 
 
 @pytest.mark.parametrize("fmt", ["sgml", "wmt-xml"])

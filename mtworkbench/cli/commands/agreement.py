@@ -16,11 +16,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Inter-judge Spearman, Pearson and quadratic-weighted Cohen's kappa on the items "
             "(system, segment) both judges rated, and intra-judge consistency on repeated items. "
+            "For error-span protocols (MQM, ESA): span F1 (exact and character overlap), severity "
+            "agreement and the correlation of the raters' segment scores. For DA with BAD references: "
+            "per rater, the one-sided Wilcoxon test that BAD copies scored lower (p < 0.05 passes). "
             "Read the judgments of a project bundle, or of a judgments CSV/TSV file."
         ),
     )
     p.add_argument("bundle", nargs="?", help="a project bundle")
     p.add_argument("--judgments", metavar="FILE", help="a judgments CSV/TSV file instead of a bundle")
+    p.add_argument("--weights", default="", metavar="NAME=W,...",
+                   help="MQM weights for the segment-score correlation (default: Google's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -34,11 +39,24 @@ def run(args: argparse.Namespace) -> int:
 
     if bool(args.bundle) == bool(args.judgments):
         raise UsageError("give either a bundle or --judgments FILE")
+    from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
+    from mtworkbench.analysis.quality_control import quality_control
+    from mtworkbench.analysis.span_agreement import span_agreement
+
+    try:
+        weights = parse_weights(args.weights) if args.weights else GOOGLE_WEIGHTS
+    except DataError as exc:
+        raise UsageError(str(exc)) from None
+    text_length = None
     if args.bundle:
         from mtworkbench.io.bundle import load_bundle
 
-        judgments = load_bundle(args.bundle).judgments
+        project = load_bundle(args.bundle)
+        judgments = project.judgments
         source = args.bundle
+
+        def text_length(j):
+            return len(j.text if j.text is not None else project.system_text(j.system, j.segment))
     else:
         from mtworkbench.io.judgments import read_judgments
 
@@ -46,11 +64,19 @@ def run(args: argparse.Namespace) -> int:
         source = args.judgments
     if not judgments:
         raise DataError(f"{source}: no judgments")
-    report = agreement(judgments)
+    # Ratings on a scale: BAD copies are quality control, MQM span judgments (no score of
+    # their own) are compared as spans below; imported MQM segment scores stay here.
+    report = agreement([j for j in judgments if not j.qc and not (j.protocol == "mqm" and j.score is None)])
+    spans = span_agreement(judgments, weights, text_length)
+    checks = quality_control(judgments)
     if args.json:
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        out = report.to_json()
+        out["spans"] = [s.to_json() for s in spans]
+        out["quality_control"] = [c.to_json() for c in checks]
+        print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    print(f"{len(judgments)} judgments by {len(report.judges)} judges: {', '.join(report.judges)}")
+    all_judges = list(dict.fromkeys(j.judge for j in judgments))
+    print(f"{len(judgments)} judgments by {len(all_judges)} judges: {', '.join(all_judges)}")
     if report.pairs:
         print()
         print(f"{'judge A':<16} {'judge B':<16} {'n':>6}  {'quantity':<9} {'n':>6} {'spearman':>9} {'pearson':>9} {'kappa_q':>9}")
@@ -64,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                     f"{a:<16} {b:<16} {n:>6}  {name:<9} {s.n:>6} {_fmt(s.spearman):>9} "
                     f"{_fmt(s.pearson):>9} {_fmt(s.kappa_quadratic):>9}"
                 )
-    else:
+    elif not spans:
         print("no two judges rated a common item")
     if report.intra:
         print()
@@ -79,4 +105,21 @@ def run(args: argparse.Namespace) -> int:
                     f"{label:<16} {n:>7}  {name:<9} {_fmt(c.exact):>7} {_fmt(c.mean_abs_diff):>8} "
                     f"{_fmt(c.kappa_quadratic):>9}"
                 )
+    if spans:
+        print()
+        print(f"{'protocol':<8} {'rater A':<12} {'rater B':<12} {'items':>6} {'exactF1':>8} {'charF1':>8} "
+              f"{'sev.agr':>8} {'sev.n':>6} {'pearson':>8} {'spearman':>9}")
+        for s in spans:
+            print(f"{s.protocol:<8} {s.judges[0]:<12} {s.judges[1]:<12} {s.n_items:>6} {_fmt(s.exact_f1):>8} "
+                  f"{_fmt(s.overlap_f1):>8} {_fmt(s.severity_agreement):>8} {s.severity_pairs:>6} "
+                  f"{_fmt(s.pearson):>8} {_fmt(s.spearman):>9}")
+    if checks:
+        print()
+        print("DA quality control (BAD references; one-sided Wilcoxon, BAD < original, p < 0.05 passes)")
+        print(f"{'rater':<16} {'BAD':>5} {'pairs':>6} {'mean BAD':>9} {'mean orig':>10} {'wilcoxon p':>11} "
+              f"{'MWU p':>8}  result")
+        for c in checks:
+            result = {True: "pass", False: "FAIL", None: "-"}[c.passed]
+            print(f"{c.rater:<16} {c.n_bad:>5} {c.n_pairs:>6} {_fmt(c.mean_bad):>9} {_fmt(c.mean_original):>10} "
+                  f"{_fmt(c.wilcoxon_p):>11} {_fmt(c.mannwhitney_p):>8}  {result}")
     return 0

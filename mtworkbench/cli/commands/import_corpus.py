@@ -18,7 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--source", required=True, help="source file (or the one WMT XML file)")
     p.add_argument("--ref", action="append", default=[], metavar="[NAME=]FILE",
-                   help="reference file (repeat for several); NAME= names the reference (default ref1, ref2, ...)")
+                   help="reference file (repeat for several); NAME= names the reference (plain, sgml; "
+                        "default ref1, ref2, ...); mqm: a system whose texts are also a reference "
+                        "(default: the systems named ref.../Human...; 'none' for none)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
     p.add_argument("--format", choices=CORPUS_FORMATS.readable(), default="plain", help=CORPUS_FORMATS.help())
     p.add_argument("--src-lang", default="")

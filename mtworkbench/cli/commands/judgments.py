@@ -20,30 +20,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     imp = sub.add_parser(
         "import",
-        help="add judgments from a CSV/TSV file to a bundle",
+        help="add judgments from a file to a bundle",
         description=(
-            "Add the judgments of FILE to BUNDLE (saved in place). Header: "
+            "Add the judgments of FILE to BUNDLE (saved in place). The table (csv, tsv) has the header "
             "judge,system,segment,reference,adequacy,fluency,seconds,comment "
-            "(optional score,scale,timestamp). segment = the segment id, or its 1-based number. "
-            "New judges are created."
+            "(optional score,scale,timestamp); segment = the segment id, or its 1-based number. "
+            "--format mqm reads Google's MQM ratings TSV (every rater's error spans), esa and da "
+            "their CSV (README). New judges are created."
         ),
     )
     imp.add_argument("bundle")
-    imp.add_argument("file", help=JUDGMENT_FORMATS.help())
+    imp.add_argument("file")
+    imp.add_argument("--format", choices=JUDGMENT_FORMATS.names, default=None,
+                     help=JUDGMENT_FORMATS.help() + " (default: the table, by the file's suffix)")
     imp.set_defaults(func=run_import)
 
     exp = sub.add_parser(
         "export",
-        help="write a bundle's judgments as CSV/TSV",
+        help="write a bundle's judgments",
         description=(
-            "Write every judgment of BUNDLE; a .tsv output is tab-separated, '-' is stdout (CSV). "
-            "Cells a spreadsheet would run as formulas (starting with =, +, -, @, TAB or CR, unless a number) "
+            "Write the judgments of BUNDLE: the table (a .tsv output is tab-separated; MQM judgments with "
+            "error spans are left to --format mqm), or with --format mqm the MQM ratings as Google's TSV "
+            "(markers reinserted), esa/da that protocol's CSV. '-' is stdout. In the table, cells a "
+            "spreadsheet would run as formulas (starting with =, +, -, @, TAB or CR, unless a number) "
             "get a leading ' (a leading ' is doubled); 'judgments import' removes it again. "
             "--raw writes every cell unchanged."
         ),
     )
     exp.add_argument("bundle")
-    exp.add_argument("-o", "--output", required=True, metavar="FILE", help=JUDGMENT_FORMATS.help())
+    exp.add_argument("-o", "--output", required=True, metavar="FILE")
+    exp.add_argument("--format", choices=JUDGMENT_FORMATS.names, default=None,
+                     help=JUDGMENT_FORMATS.help() + " (default: the table)")
     exp.add_argument("--raw", action="store_true", help="write cells unchanged (no formula guard), for pipelines")
     exp.set_defaults(func=run_export)
 
@@ -75,13 +82,19 @@ def _missing_action(parser: argparse.ArgumentParser) -> int:
     raise UsageError("choose an action: import, export or import-scores")
 
 
+TABLE_FORMATS = ("csv", "tsv")
+
+
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.judgments import import_judgments
+    from mtworkbench.io.formats import JUDGMENT_FORMATS
+    from mtworkbench.io.judgments import apply_import
 
+    fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
     # Locked from read to write: a concurrent import waits instead of losing this one.
     with bundle_transaction(args.bundle) as project:
-        plan = import_judgments(project, args.file)
+        plan = JUDGMENT_FORMATS.get(fmt).read(project, args.file)
+        apply_import(project, plan)
     print(
         f"{args.bundle}: imported {len(plan.judgments)} judgments"
         + (f"; new judges: {', '.join(plan.judges)}" if plan.judges else "")
@@ -90,15 +103,40 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from mtworkbench.io.atomic import atomic_write_text
     from mtworkbench.io.bundle import load_bundle
-    from mtworkbench.io.judgments import export_judgments, judgments_table, ordered_judgments
+    from mtworkbench.io.formats import JUDGMENT_FORMATS
+    from mtworkbench.io.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
-    if args.output == "-":
-        sys.stdout.write(judgments_table(ordered_judgments(project), raw=args.raw))
+    fmt = args.format or "csv"
+    if fmt not in TABLE_FORMATS:
+        if args.output == "-":
+            if fmt == "mqm":
+                from mtworkbench.io.mqm import mqm_table
+
+                sys.stdout.write(mqm_table(project))
+            else:
+                from mtworkbench.io.protocol_csv import protocol_table
+
+                sys.stdout.write(protocol_table(project, fmt))
+            return 0
+        n = JUDGMENT_FORMATS.get(fmt).write(project, args.output)
+        print(f"{args.output}: {n} {'MQM rows' if fmt == 'mqm' else fmt.upper() + ' judgments'}")
         return 0
-    n = export_judgments(project, args.output, raw=args.raw)
-    print(f"{args.output}: {n} judgments")
+    # The table has no columns for error spans: MQM judgments without a score of their own
+    # would come out as empty rows that cannot be read back, so they go to --format mqm.
+    judgments = ordered_judgments(project)
+    kept = [j for j in judgments if not (j.protocol == "mqm" and j.score is None)]
+    if len(kept) < len(judgments):
+        print(f"note: {len(judgments) - len(kept)} MQM judgments with error spans are left out; "
+              "export them with --format mqm", file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(judgments_table(kept, raw=args.raw))
+        return 0
+    tab = fmt == "tsv" or str(args.output).lower().endswith(".tsv")
+    atomic_write_text(args.output, judgments_table(kept, "\t" if tab else ",", raw=args.raw), keep_backup=False)
+    print(f"{args.output}: {len(kept)} judgments")
     return 0
 
 

@@ -1,8 +1,9 @@
 """Which human scores a project offers, as ``NAME:FIELD`` specs with readable labels.
 
-Every judge, every score scale that is not also a judge's name, and "all"
+Every judge, every score scale that is not also a judge's name, every
+protocol of span or slider judgments (mqm, esa, da) that is neither, and "all"
 judges, each with the fields its judgments actually carry (adequacy, fluency,
-a numeric score). The spec is what ``collect_human_scores`` and the CLI's
+a numeric score; an MQM judgment's score follows from its error spans). The spec is what ``collect_human_scores`` and the CLI's
 ``--human`` take.
 """
 
@@ -25,7 +26,8 @@ class HumanChoice:
 def _fields(judgments: list[Judgment]) -> list[tuple[str, int]]:
     out = []
     for name in FIELDS:
-        n = sum(1 for j in judgments if getattr(j, name) is not None)
+        n = sum(1 for j in judgments if not j.qc and (
+            getattr(j, name) is not None or (name == "score" and j.protocol == "mqm")))
         if n:
             out.append((name, n))
     return out
@@ -47,4 +49,9 @@ def human_choices(project: Project) -> list[HumanChoice]:
     for scale in scales:
         for name, n in _fields([j for j in judgments if j.scale == scale]):
             choices.append(HumanChoice(f"{scale}:{name}", f"scale {scale} · {name} ({n})", n))
+    for protocol in ("mqm", "esa", "da"):
+        if protocol in judges or protocol in scales:
+            continue
+        for name, n in _fields([j for j in judgments if j.protocol == protocol]):
+            choices.append(HumanChoice(f"{protocol}:{name}", f"protocol {protocol} · {name} ({n})", n))
     return choices

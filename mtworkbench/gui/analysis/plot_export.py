@@ -54,7 +54,8 @@ def write_png(plot: pg.PlotWidget, path: Path, scale: int = PNG_SCALE) -> None:
         _render(plot, painter)
     finally:
         painter.end()
-    if not image.save(str(path), b"PNG"):
+    # PySide6 takes the format as str at run time although its stub says bytes.
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]
         raise OSError(f"could not write {path}")
 
 

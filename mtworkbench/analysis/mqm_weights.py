@@ -1,0 +1,86 @@
+"""MQM error weights and a rater's segment score (SPECS "MQM, ESA and DA").
+
+Google's weights (Freitag et al. 2021): Major 5, Minor 1, Neutral 0, except a
+Minor ``Fluency/Punctuation`` error 0.1 and any Non-translation error 25. A
+rater's segment score is minus the sum of the weights of the errors that rater
+marked (0 for "rated, no errors"). A severity with no weight (none given, or
+one the weights do not name, e.g. ``Critical``) weighs 0, as in Google's
+scorer (mt-metrics-eval ``score_mqm``); ``unweighted_severities`` lists them so
+that a command can say so. Severities and categories are matched
+without regard to case (the releases spell them ``Major``, ``minor``...), and
+the Non-translation category whatever its punctuation (``Non-translation!``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.model import ErrorSpan
+
+MINOR_PUNCTUATION = "minor-punctuation"
+NON_TRANSLATION = "non-translation"
+_NON_TRANSLATION = re.compile(r"^\s*non[-_ ]?translation", re.IGNORECASE)
+_PUNCTUATION = "fluency/punctuation"
+
+
+@dataclass(frozen=True)
+class MqmWeights:
+    """Weight per severity (lower-case name), and the two exceptions."""
+
+    severities: dict[str, float] = field(default_factory=lambda: {"major": 5.0, "minor": 1.0, "neutral": 0.0})
+    minor_punctuation: float = 0.1
+    non_translation: float = 25.0
+
+    def weight(self, error: ErrorSpan) -> float:
+        if _NON_TRANSLATION.match(error.category):
+            return self.non_translation
+        severity = error.severity.strip().lower()
+        category = error.category.strip().lower()
+        if severity == "minor" and (category == _PUNCTUATION or category.startswith(_PUNCTUATION + "/")):
+            return self.minor_punctuation
+        return self.severities.get(severity, 0.0)
+
+    def unweighted_severities(self, errors: Iterable[ErrorSpan]) -> list[str]:
+        """Severities among ``errors`` that these weights do not name (they weigh 0)."""
+        missing = {e.severity.strip() for e in errors if not _NON_TRANSLATION.match(e.category)}
+        return sorted(s for s in missing if s.lower() not in self.severities)
+
+    def score(self, errors: Iterable[ErrorSpan]) -> float:
+        """A rater's segment score: minus the summed weights (0.0 for no errors)."""
+        return -math.fsum(self.weight(e) for e in errors) + 0.0
+
+    def to_json(self) -> dict[str, float]:
+        return {**self.severities, MINOR_PUNCTUATION: self.minor_punctuation, NON_TRANSLATION: self.non_translation}
+
+
+GOOGLE_WEIGHTS = MqmWeights()
+
+
+def parse_weights(text: str) -> MqmWeights:
+    """``major=5,minor=1,neutral=0,minor-punctuation=0.1,non-translation=25``: Google's
+    weights with the named ones changed; any other name is a further severity."""
+    severities = dict(GOOGLE_WEIGHTS.severities)
+    minor_punctuation = GOOGLE_WEIGHTS.minor_punctuation
+    non_translation = GOOGLE_WEIGHTS.non_translation
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, eq, value = item.partition("=")
+        name = name.strip().lower()
+        if not eq or not name:
+            raise DataError(f"MQM weights {text!r}: expected NAME=NUMBER items, found {item!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise DataError(f"MQM weights {text!r}: {name} must be a number, found {value.strip()!r}") from None
+        if not math.isfinite(number):
+            raise DataError(f"MQM weights {text!r}: {name} must be a finite number, found {value.strip()!r}")
+        if name == MINOR_PUNCTUATION:
+            minor_punctuation = number
+        elif name == NON_TRANSLATION:
+            non_translation = number
+        else:
+            severities[name] = number
+    return MqmWeights(severities, minor_punctuation, non_translation)

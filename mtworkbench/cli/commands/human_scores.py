@@ -1,0 +1,104 @@
+"""``mtworkbench human-scores``: the human score of every rated item under one protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+
+from mtworkbench.cli import UsageError
+
+PROTOCOL_CHOICES = ("ldc", "da", "esa", "mqm", "rank")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "human-scores",
+        help="segment or system human scores of one protocol (LDC, DA, ESA, MQM)",
+        description=(
+            "The human score of every rated (system, segment) item: the mean over its raters of each "
+            "rater's score (LDC: --field adequacy or fluency; DA, ESA: the 0-100 score; MQM: minus the "
+            "weighted errors). System level: the mean over the system's rated segments. DA quality-control "
+            "items are left out."
+        ),
+    )
+    p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
+    p.add_argument("--protocol", required=True, choices=PROTOCOL_CHOICES)
+    p.add_argument("--system", action="append", default=[], metavar="ID", help="only this system (repeatable)")
+    p.add_argument("--level", choices=("segment", "system"), default="segment")
+    p.add_argument("--field", choices=("adequacy", "fluency"), default="adequacy", help="LDC: which rating")
+    p.add_argument("--weights", default="", metavar="NAME=W,...",
+                   help="MQM weights, e.g. major=5,minor=1,neutral=0,minor-punctuation=0.1,non-translation=25 "
+                        "(Google's by default; a name not listed keeps Google's weight; other names are "
+                        "further severities)")
+    p.add_argument("--z", action="store_true", help="z-normalise each rater's scores first (DA practice)")
+    p.add_argument("--json", action="store_true", help='print {"scores": [...]}')
+    p.set_defaults(func=run)
+
+
+def _number(value: float) -> float:
+    return float(value) + 0.0  # no -0.0 in the output
+
+
+def run(args: argparse.Namespace) -> int:
+    from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
+    from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
+    from mtworkbench.core.errors import DataError
+    from mtworkbench.io.bundle import load_bundle
+
+    if args.weights and args.protocol != "mqm":
+        raise UsageError("--weights applies to --protocol mqm only")
+    try:
+        weights = parse_weights(args.weights) if args.weights else GOOGLE_WEIGHTS
+    except DataError as exc:
+        raise UsageError(str(exc)) from None
+    project = load_bundle(args.bundle)
+    unknown = [s for s in args.system if not project.has_system(s)]
+    if unknown:
+        raise DataError(f"{args.bundle}: no system {unknown[0]!r}; systems: {', '.join(s.id for s in project.systems)}")
+    if args.protocol == "mqm":
+        import sys
+
+        errors = [e for j in project.judgments if j.protocol == "mqm" and not j.qc for e in j.errors]
+        missing = weights.unweighted_severities(errors)
+        if missing:
+            print(f"note: no weight for severity {', '.join(repr(s) for s in missing)}: counted as 0 "
+                  f"(give one with --weights {missing[0].lower() or 'NAME'}=W)", file=sys.stderr)
+    field = args.field if args.protocol == "ldc" else "score"
+    human = collect_human_scores(project, HumanSpec(args.protocol, field), z=args.z, mqm_weights=weights,
+                                 protocol=args.protocol)
+    matrix, counts = human.matrix, human.counts
+    wanted = [i for i, s in enumerate(human.systems) if not args.system or s in args.system]
+    scores = []
+    if args.level == "segment":
+        for i in wanted:
+            for k, segment in enumerate(human.segments):
+                if counts[i, k]:
+                    scores.append({"system": human.systems[i], "segment": segment,
+                                   "score": _number(matrix[i, k]), "raters": int(counts[i, k])})
+    else:
+        system_scores = human.system_scores()
+        for i in wanted:
+            rated = counts[i] > 0
+            if not rated.any():
+                continue
+            raters = {human.judges[j] for s, j in zip(human.entries_system, human.entries_judge) if s == i}
+            scores.append({"system": human.systems[i], "score": _number(system_scores[i]),
+                           "segments": int(rated.sum()), "raters": len(raters)})
+    if args.json:
+        out = {"protocol": args.protocol, "level": args.level, "scores": scores}
+        if args.protocol == "mqm":
+            out["weights"] = weights.to_json()
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return 0
+    if not scores:
+        print("no rated items")
+        return 0
+    label = "segment" if args.level == "segment" else "segments"
+    print(f"{'system':<24} {label:<12} {'score':>12} {'raters':>6}")
+    for row in scores:
+        second = row["segment"] if args.level == "segment" else str(row["segments"])
+        value = row["score"]
+        print(f"{row['system']:<24} {second:<12} {value if math.isfinite(value) else float('nan'):>12.6f} "
+              f"{row['raters']:>6}")
+    return 0

@@ -1,0 +1,187 @@
+"""ESA and DA judgments as CSV (one judgment per row, comma-separated, csv quoting).
+
+ESA (error span annotation): ``rater,system,segment,score,errors`` and optionally
+``reference,seconds,timestamp,comment``. ``score`` is the 0-100 segment score;
+``errors`` lists the marked spans as ``START-END:SEVERITY`` items separated by
+``;`` (character offsets into the translation, ``[START, END)``; severity
+``minor`` or ``major``); empty = no errors.
+
+DA (direct assessment): ``rater,system,segment,score`` and optionally
+``reference,qc,text,seconds,timestamp,comment``. ``score`` is the 0-100 slider;
+``reference`` the reference shown (empty: source-based); ``qc`` is ``bad`` for a
+quality-control item, whose degraded ``text`` the rater saw.
+
+``segment`` is the segment id (or its 1-based number when it is not an id). A
+row naming an unknown system, segment or reference, or a malformed value, is
+refused with file, line and column; nothing is imported from such a file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.model import ErrorSpan, Judgment, Project
+
+SCORE_RANGE = (0.0, 100.0)
+ESA_SEVERITIES = ("minor", "major")
+COLUMNS = {
+    "esa": (("rater", "system", "segment", "score", "errors"), ("reference", "seconds", "timestamp", "comment")),
+    "da": (("rater", "system", "segment", "score"), ("reference", "qc", "text", "seconds", "timestamp", "comment")),
+}
+_ERROR = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*:\s*(\S+)\s*$")
+
+
+def format_errors(errors: tuple[ErrorSpan, ...]) -> str:
+    return ";".join(f"{e.start}-{e.end}:{e.severity}" for e in errors)
+
+
+def parse_errors(text: str, where: str) -> tuple[ErrorSpan, ...]:
+    out = []
+    for item in filter(None, (part.strip() for part in text.split(";"))):
+        m = _ERROR.match(item)
+        if not m:
+            raise DataError(f"{where}, column 'errors': expected START-END:SEVERITY items separated by ';', found {item!r}")
+        severity = m.group(3).lower()
+        if severity not in ESA_SEVERITIES:
+            raise DataError(f"{where}, column 'errors': severity must be minor or major, found {m.group(3)!r}")
+        out.append(ErrorSpan(int(m.group(1)), int(m.group(2)), severity))
+    return tuple(out)
+
+
+def _number(value: str, where: str, column: str, lo: float | None = None, hi: float | None = None) -> float:
+    try:
+        number = float(value.strip())
+    except ValueError:
+        raise DataError(f"{where}, column {column!r}: expected a number, found {value!r}") from None
+    if not math.isfinite(number) or (lo is not None and number < lo) or (hi is not None and number > hi):
+        bounds = f" from {lo:g} to {hi:g}" if lo is not None and hi is not None else (
+            " not below 0" if lo is not None else "")
+        raise DataError(f"{where}, column {column!r}: expected a finite number{bounds}, found {value!r}")
+    return number + 0.0
+
+
+def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
+    """The judges and judgments an ESA or DA CSV adds (nothing is changed yet)."""
+    from mtworkbench.io.judgments import JudgmentImport, resolve_segment
+    from mtworkbench.io.plaintext import read_text
+
+    required, optional = COLUMNS[protocol]
+    text = read_text(path, strip_bom=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = [h.strip().lower() for h in next(reader, [])]
+    except csv.Error as exc:
+        raise DataError(f"{path}:1: {exc}") from None
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise DataError(f"{path}:1: header lacks column {missing[0]!r}; expected {','.join(required)} "
+                        f"(optionally {','.join(optional)})")
+    unknown = [h for h in header if h not in required + optional]
+    if unknown:
+        raise DataError(f"{path}:1, column {header.index(unknown[0]) + 1}: unknown column {unknown[0]!r}; "
+                        f"expected {','.join(required + optional)}")
+    plan = JudgmentImport()
+    known = set(project.judges)
+    taken: set[str] = set()
+    line = reader.line_num
+    while True:
+        start = line + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise DataError(f"{path}:{start}: {exc}") from None
+        line = reader.line_num
+        if not fields or (len(fields) == 1 and not fields[0].strip()):
+            continue
+        where = f"{path}:{start}"
+        if len(fields) != len(header):
+            raise DataError(f"{where}: expected {len(header)} fields, found {len(fields)}")
+        get = dict(zip(header, fields))
+        rater, system = get["rater"].strip(), get["system"].strip()
+        if not rater:
+            raise DataError(f"{where}, column 'rater': must not be empty")
+        if not project.has_system(system):
+            raise DataError(f"{where}, column 'system': no system {system!r} in the project")
+        segment = resolve_segment(project, get["segment"].strip())
+        if segment is None:
+            raise DataError(f"{where}, column 'segment': no segment {get['segment']!r} in the project")
+        reference = get.get("reference", "").strip() or None
+        if reference is not None and not project.has_reference(reference):
+            raise DataError(f"{where}, column 'reference': no reference {reference!r} in the project")
+        qc = get.get("qc", "").strip().lower()
+        if qc not in ("", "bad"):
+            raise DataError(f"{where}, column 'qc': expected empty or bad, found {get['qc']!r}")
+        shown = get.get("text") or None
+        if qc and shown is None:
+            raise DataError(f"{where}, column 'text': a quality-control item needs the text the rater saw")
+        errors = parse_errors(get.get("errors", ""), where)
+        target = shown if shown is not None else project.system_text(system, segment)
+        for e in errors:
+            if not 0 <= e.start <= e.end <= len(target):
+                raise DataError(f"{where}, column 'errors': span {e.start}-{e.end} is outside the translation "
+                                f"(0-{len(target)})")
+        if rater not in known:
+            known.add(rater)
+            plan.judges.append(rater)
+        judgment_id = project.new_id("j")
+        while judgment_id in taken:
+            judgment_id = project.new_id("j")
+        taken.add(judgment_id)
+        plan.judgments.append(Judgment(
+            judgment_id, rater, system, segment, reference,
+            score=_number(get["score"], where, "score", *SCORE_RANGE), scale=protocol, protocol=protocol,
+            errors=errors, qc=qc, text=shown,
+            seconds=_number(get["seconds"], where, "seconds", 0.0) if get.get("seconds", "").strip() else 0.0,
+            timestamp=get.get("timestamp", "").strip(), comment=get.get("comment", ""),
+        ))
+    return plan
+
+
+def protocol_table(project: Project, protocol: str) -> str:
+    """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order."""
+    from mtworkbench.io.judgments import _number as seconds_text  # 60 for 60.0, repr otherwise
+
+    required, optional = COLUMNS[protocol]
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(required + optional)
+    for j in project.judgments:
+        if j.protocol != protocol:
+            continue
+        values = {"rater": j.judge, "system": j.system, "segment": j.segment,
+                  "score": "" if j.score is None else seconds_text(j.score), "errors": format_errors(j.errors),
+                  "reference": j.reference or "", "qc": j.qc, "text": j.text or "",
+                  "seconds": seconds_text(j.seconds), "timestamp": j.timestamp, "comment": j.comment}
+        writer.writerow([values[c] for c in required + optional])
+    return out.getvalue()
+
+
+# --- the judgment-format registry's entries --------------------------------------------------
+def plan_esa_file(project: Project, path: str | Path):
+    return plan_protocol_csv(project, path, "esa")
+
+
+def plan_da_file(project: Project, path: str | Path):
+    return plan_protocol_csv(project, path, "da")
+
+
+def _export(project: Project, path: str | Path, protocol: str) -> int:
+    from mtworkbench.io.atomic import atomic_write_text
+
+    atomic_write_text(path, protocol_table(project, protocol), keep_backup=False)
+    return sum(1 for j in project.judgments if j.protocol == protocol)
+
+
+def export_esa(project: Project, path: str | Path) -> int:
+    return _export(project, path, "esa")
+
+
+def export_da(project: Project, path: str | Path) -> int:
+    return _export(project, path, "da")
