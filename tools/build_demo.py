@@ -153,4 +153,5 @@ if __name__ == "__main__":
     scores_file.write_text("".join(f"{line}\n" for line in scores), encoding="utf-8")
     save_bundle(build(shared, scores_file), out)
     out.with_name(out.name + ".bak").unlink(missing_ok=True)
+    out.with_name(f".{out.name}.lock").unlink(missing_ok=True)  # the save's lock file is no resource
     print(f"wrote {out}")
