@@ -507,7 +507,7 @@ class JudgeSession:
         for one judged already it has the stored judgment's id and replaces it
         (``project.replace_judgment``), its time added to the time spent before.
         ``apply_judgment`` does the right one. The queue records the judgment id
-        and moves to the next undone item now; the item counts as done once the
+        and moves to the next item in queue order now; the item counts as done once the
         judgment is applied. (An undo command may restore ``position`` with ``go_to``.)
         """
         if self.finished:
@@ -533,15 +533,23 @@ class JudgeSession:
         )
         self.project.check_judgment(judgment, replacing=previous.id if previous is not None else None)
         self.project.record_queue_judgment(self.judge, index, judgment.id)
-        self.project.move_judge_queue(self.judge, self._next_pending(index))
+        self.project.move_judge_queue(self.judge, self._next_position(index))
         return judgment
+
+    def _next_position(self, index: int) -> int:
+        """Where Enter goes after rating ``index``: the next item in queue order while
+        undone items lie ahead (so a judge who went back reviews every following
+        item in turn); otherwise the first one still undone (:meth:`_next_pending`:
+        a skipped item, or the end)."""
+        if any(not self.is_done(i) for i in range(index + 1, self.total)):
+            return index + 1
+        return self._next_pending(index)
 
     def _next_pending(self, index: int) -> int:
         """The first undone item after ``index``, wrapping round to the start
         (holes left by an undo); ``total`` when everything else is done.
 
-        So after going back to correct an item, Enter returns the judge to
-        where they left off rather than through items rated already.
+        Used after the last item, to come back round to what an undo left undone.
         """
         for i in [*range(index + 1, self.total), *range(0, index)]:
             if not self.is_done(i):

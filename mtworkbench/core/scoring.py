@@ -7,6 +7,25 @@ from collections.abc import Sequence
 from mtworkbench.core.model import Project
 from mtworkbench.core.scoring_input import EntityMention, ScoringInput
 
+ADJUDICATED_LAYER = "adjudicated"
+
+
+def default_entity_layer(project: Project) -> str | None:
+    """The annotator layer entity metrics use unless told otherwise.
+
+    The adjudicated layer when there is one; else the layer with the most
+    spans (ties: the first by name). Layers are never pooled: pooling would
+    count an entity two annotators typed differently twice.
+    """
+    counts: dict[str, int] = {}
+    for span in project.spans:
+        counts[span.annotator] = counts.get(span.annotator, 0) + 1
+    if not counts:
+        return None
+    if ADJUDICATED_LAYER in counts:
+        return ADJUDICATED_LAYER
+    return sorted(counts, key=lambda name: (-counts[name], name))[0]
+
 
 def scoring_input(
     project: Project,
@@ -17,8 +36,9 @@ def scoring_input(
 ) -> ScoringInput:
     """The system's outputs against the project's references (all by default).
 
-    Entity mentions come from ``annotator`` (every annotator when None; a
-    project normally has one layer per reference, or an adjudicated one).
+    Entity mentions come from ``annotator`` (by default
+    :func:`default_entity_layer`); every layer is also passed by name in
+    ``entity_layers`` for a metric option that picks another.
     ``segment_ids`` reads only those segments, in that order (a detail view's
     one segment costs one segment's work, not the project's).
     """
@@ -30,16 +50,17 @@ def scoring_input(
     else:
         seg_ids = list(segment_ids)
         sources = [project.segment(sid).source for sid in seg_ids]
-    entities = [
-        [
-            [
-                EntityMention(s.start, s.end, s.type)
-                for s in project.spans_for(ref.id, sid, annotator)
-            ]
-            for sid in seg_ids
+    def layer(name: str | None) -> list[list[list[EntityMention]]]:
+        return [
+            [[EntityMention(s.start, s.end, s.type) for s in project.spans_for(ref.id, sid, name)] for sid in seg_ids]
+            for ref in refs
         ]
-        for ref in refs
-    ]
+
+    chosen = annotator if annotator is not None else default_entity_layer(project)
+    layers = {name: layer(name) for name in project.annotators}
+    entities = layers.get(chosen) if chosen is not None else None
+    if entities is None:
+        entities = layer(chosen) if chosen is not None else [[[] for _ in seg_ids] for _ in refs]
     return ScoringInput(
         hypotheses=[system.texts[sid] for sid in seg_ids],
         references=[[ref.texts.get(sid) for sid in seg_ids] for ref in refs],
@@ -47,5 +68,7 @@ def scoring_input(
         documents=[project.document_of(sid) for sid in seg_ids],
         paragraphs=[project.paragraph_of(sid) for sid in seg_ids],
         entities=entities,
+        entity_layer=chosen,
+        entity_layers=layers,
         target_language=project.target_language or None,
     )

@@ -10,6 +10,7 @@ importing any metric.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,10 @@ class ScoringInput:
     paragraphs: Sequence[str] | None = None
     # entities[k][i]: the entity mentions annotated in references[k][i].
     entities: Sequence[Sequence[Sequence[EntityMention]]] | None = None
+    # Which annotator layer ``entities`` holds (None: unnamed, e.g. a MUC file),
+    # and every layer by name, so a metric can be told to use another one.
+    entity_layer: str | None = None
+    entity_layers: Mapping[str, Sequence[Sequence[Sequence[EntityMention]]]] | None = None
     # The language of hypotheses and references (e.g. "de"), when known.
     target_language: str | None = None
 

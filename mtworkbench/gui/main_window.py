@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -196,6 +197,7 @@ class MainWindow(QMainWindow):
             action.setObjectName(f"show-workspace-{i}")
 
         help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
         self._action(help_menu, "&About mtworkbench", self._about)
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
@@ -527,10 +529,10 @@ class MainWindow(QMainWindow):
         target = widget.export_widget() if hasattr(widget, "export_widget") else widget
         name, _ = QFileDialog.getSaveFileName(self, "Export view", self._last_folder(), "PNG image (*.png);;SVG image (*.svg)")
         if name:
-            from mtworkbench.gui.export import export_widget
+            from mtworkbench.gui.export import export_figure
 
             try:
-                export_widget(target, Path(name))
+                export_figure(target, Path(name))
             except (OSError, ValueError) as exc:
                 dialogs.error(self, "Cannot export view", _message(exc))
             else:
@@ -646,6 +648,18 @@ class MainWindow(QMainWindow):
 
     def _last_folder(self) -> str:
         return str(self.settings.value("last_folder", str(Path.home())))
+
+    def show_shortcuts(self) -> QDialog:
+        """Every shortcut of the menus and workspaces, and the keys each workspace uses."""
+        from mtworkbench.gui.shortcuts import ShortcutsDialog
+
+        dialog = getattr(self, "_shortcuts_dialog", None)
+        if dialog is None:
+            dialog = self._shortcuts_dialog = ShortcutsDialog(self)
+        dialog.fill(self)
+        dialog.show()
+        dialog.raise_()
+        return dialog
 
     def _about(self) -> None:
         QMessageBox.about(

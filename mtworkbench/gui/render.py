@@ -103,6 +103,9 @@ def render(bundle_path, view: str, system: str | None = None, segment: str | Non
     from PySide6.QtCore import QSize, Qt
 
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+    # A view may need more room than the default canvas (a label on every GTM token).
+    hint = widget.minimumSizeHint()
+    size = (min(MAX_SIDE, max(size[0], hint.width())), min(MAX_SIDE, max(size[1], hint.height())))
     widget.resize(*size)
     widget.show()
     app.processEvents()

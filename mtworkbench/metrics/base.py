@@ -313,7 +313,7 @@ class Metric(ABC):
         return MetricScore(
             metric=self.name,
             options=dict(self.options),
-            signature=self.signature(data.n_references),
+            signature=self.signature_for(data),
             corpus=self.corpus_score(stats),
             segments=self.segment_scores(data, stats),
             stats=stats,
@@ -321,6 +321,10 @@ class Metric(ABC):
             extras=self.extras(data, stats),
             system=system,
         )
+
+    def signature_for(self, data: ScoringInput) -> str:
+        """The signature of scoring ``data`` (a metric may name what it chose in it)."""
+        return self.signature(data.n_references)
 
     def signature_fields(self) -> list[tuple[str, Any]]:
         """(short key, value) pairs of the signature; by default every option."""

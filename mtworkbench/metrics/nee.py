@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -50,6 +52,7 @@ from mtworkbench.metrics.base import (
     ScoringInput,
     parse_bool,
 )
+from mtworkbench.metrics.signature import Signature
 from mtworkbench.metrics.nee_text import (
     NUMBER_LANGUAGES,
     Normalisation,
@@ -175,6 +178,7 @@ class NEE(Metric):
         Option("reference", _parse_reference, "first", "reference stream whose entities count: first annotated, or 1..k"),
         Option("tokenize", str, "none", "word segmenter for languages without spaces (zh, ja-mecab, ko-mecab)", choices=("none", "zh", "ja-mecab", "ko-mecab")),
         Option("unicode", str, "none", "nfkc: fold full-width digits and letters first (zh, ja, ko)", choices=("none", "nfkc")),
+        Option("layer", str, "auto", "annotator layer whose entities count: auto = the adjudicated layer, else the largest"),
     )
     signature_keys: ClassVar[dict[str, str]] = {
         "diacritics": "diac",
@@ -211,16 +215,36 @@ class NEE(Metric):
             nfkc=self.options["unicode"] == "nfkc",
         )
 
+    def layer_name(self, data: ScoringInput) -> str | None:
+        """The annotator layer scored (None when the input names no layers)."""
+        choice = self.options["layer"]
+        return data.entity_layer if choice == "auto" else choice
+
+    def signature_for(self, data: ScoringInput) -> str:
+        fields = [(k, self.layer_name(data) or "none") if k == "layer" else (k, v) for k, v in self.signature_fields()]
+        return Signature(self.name, data.n_references, tuple(self.language_fields() + fields)).format()
+
+    def entities(self, data: ScoringInput) -> Sequence[Sequence[Sequence[EntityMention]]] | None:
+        """The entity mentions of the chosen layer, one list per reference stream."""
+        choice = self.options["layer"]
+        if choice == "auto":
+            return data.entities
+        layers = data.entity_layers or {}
+        if choice not in layers:
+            known = ", ".join(sorted(layers)) or "none"
+            raise MetricError(f"nee: option layer={choice} but there is no such annotator layer; layers: {known}")
+        return layers[choice]
+
     def reference_stream(self, data: ScoringInput) -> int:
         """The 0-based reference stream whose entities are scored."""
-        if data.entities is None:
+        if self.entities(data) is None:
             raise MetricError(
                 "nee needs entity annotations of a reference (annotate a reference, "
                 "or give --ref-format muc)"
             )
         choice = self.options["reference"]
         if choice == "first":
-            for k, stream in enumerate(data.entities):
+            for k, stream in enumerate(self.entities(data)):
                 if any(stream):
                     return k
             raise MetricError("nee: no reference has any entity annotated")
@@ -228,7 +252,7 @@ class NEE(Metric):
             raise MetricSpecError(
                 f"nee: option reference={choice} but there are {data.n_references} reference(s)"
             )
-        if not any(data.entities[choice - 1]):
+        if not any(self.entities(data)[choice - 1]):
             raise MetricError(f"nee: reference {choice} has no entity annotated")
         return choice - 1
 
@@ -243,8 +267,8 @@ class NEE(Metric):
     # --- references: the unique entities of each unit, cached across systems ---
     def reference_key(self, data: ScoringInput) -> Any:
         # Besides the texts and options: the annotations, the units and the language.
-        entities = None if data.entities is None else tuple(
-            tuple(tuple(seg) for seg in stream) for stream in data.entities
+        entities = None if self.entities(data) is None else tuple(
+            tuple(tuple(seg) for seg in stream) for stream in self.entities(data)
         )
         return super().reference_key(data), entities, tuple(self.unit_ids(data)), data.target_language
 
@@ -261,7 +285,7 @@ class NEE(Metric):
         self, data: ScoringInput, k: int, norm: Normalisation, members: list[int]
     ) -> list[EntityOutcome]:
         """The unique entities of reference ``k`` in a unit (output positions left empty)."""
-        refs, ents = data.references[k], data.entities[k]  # type: ignore[index]
+        refs, ents = data.references[k], self.entities(data)[k]  # type: ignore[index]
         outcomes: dict[tuple[str, tuple[str, ...]], EntityOutcome] = {}
         for i in members:
             text = refs[i]
@@ -370,7 +394,7 @@ class NEE(Metric):
         return self._explain_unit(data, k, norm, unit_id, members, entities)
 
     def _check_stream(self, data: ScoringInput, ref: int) -> int:
-        if data.entities is None:
+        if self.entities(data) is None:
             self.reference_stream(data)  # raises the message about missing annotations
         if not 0 <= ref < data.n_references:
             raise MetricError(f"nee: reference {ref} is out of range (0..{data.n_references - 1})")
@@ -411,6 +435,7 @@ class NEE(Metric):
         return {
             "by_type": dict(sorted(by_type.items())),
             "reference": self.reference_stream(data) + 1,
+            "layer": self.layer_name(data),
         }
 
 

@@ -1,4 +1,5 @@
-"""The demo ships its DA scores: importing them makes the demo a meta-evaluation example."""
+"""The demo ships its DA scores already imported (pseudo-judge ``da``), so it is a
+meta-evaluation example on first start; the file stays for trying the import."""
 
 from __future__ import annotations
 
@@ -17,10 +18,15 @@ def test_demo_da_scores_import_and_correlate(tmp_path, capsys):
     bundle = tmp_path / "demo.mtwb.json"
     shutil.copy(demo_project_path(), bundle)
     scores = resource_path("demo", "da-z.scores")
-    assert main(["judgments", "import-scores", str(bundle), "--judge", "da", "--system", "mt",
-                 "--scores", str(scores), "--scale", "da-z"]) == 0
     project = load_bundle(bundle)
-    assert len(project.judgments) == 50
+    shipped = {j.segment: j.score for j in project.judgments if j.judge == "da"}
+    lines = [float(x) for x in scores.read_text(encoding="utf-8").split()]
+    assert [shipped[sid] for sid in project.segment_ids] == lines
+    assert {j.scale for j in project.judgments if j.judge == "da"} == {"da-z"}
+    # Importing the file again is refused, naming the judge and system.
+    assert main(["judgments", "import-scores", str(bundle), "--judge", "da", "--system", "mt",
+                 "--scores", str(scores), "--scale", "da-z"]) == 1
+    assert "judge 'da' already has judgments of system 'mt'" in capsys.readouterr().err
     capsys.readouterr()
     assert main(["correlate", str(bundle), "--human", "da:score", "--metric", "chrf",
                  "--level", "segment", "--json"]) == 0

@@ -171,10 +171,13 @@ def test_back_and_change_a_rating_replaces_it():
     assert session.position == 2
     revert_judgment(project, changed, replaced)
     assert project.judgment(j2.id) == j2
-    # Two steps back and a change: Enter returns to where the judge left off.
+    # Two steps back and a change: Enter goes to the next item in queue order
+    # (rated already: the judge reviews it), then on to where they left off.
     session.back()
     assert session.back().index == 0
     session.submit(1, 1)
+    assert session.position == 1 and session.current.judgment is not None
+    apply_judgment(project, session.submit(2, 2))
     assert session.position == 2 and session.current.judgment is None
 
 

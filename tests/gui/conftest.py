@@ -35,6 +35,30 @@ def demo_copy(tmp_path) -> Path:
 
 
 @pytest.fixture
+def legacy_demo_copy(tmp_path) -> Path:
+    """The demo as it shipped before it carried content: references ref-1 and
+    ref-2, the one system mt, no entities, judges or judgments. Tests written
+    for an empty project that still wants real texts use it."""
+    from mtworkbench.core.model import Reference, Settings
+    from mtworkbench.io.bundle import load_bundle, save_bundle
+
+    project = load_bundle(demo_project_path())
+    human = project.system("human-ref2")
+    for span in list(project.spans):
+        project.remove_span(span.id)
+    for judgment in list(project.judgments):
+        project.remove_judgment(judgment.id)
+    for judge in list(project.judges):
+        project.remove_judge(judge)
+    project.remove_system(human.id)
+    project.add_reference(Reference("ref-2", "translator 2", dict(human.texts)))
+    project.settings = Settings()
+    target = tmp_path / "demo.mtwb.json"
+    save_bundle(project, target)
+    return target
+
+
+@pytest.fixture
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS

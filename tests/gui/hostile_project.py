@@ -44,8 +44,11 @@ def write_hostile_bundle(target: Path) -> Path:
     system["id"] = SYS
     system["texts"]["1"] += SEGMENT_MARKUP
     # A second system whose id is a spreadsheet formula (Copy TSV and Export CSV must neutralise it).
-    data["systems"].append({"id": FORMULA_SYSTEM, "kind": "machine", "texts": dict(data["references"][1]["texts"])})
+    # (Its texts: the demo's second translation, shipped as the human system human-ref2.)
+    second = next(s for s in data["systems"] if s["id"] == "human-ref2")
+    data["systems"].append({"id": FORMULA_SYSTEM, "kind": "machine", "texts": dict(second["texts"])})
     data["settings"]["metrics"] = ["bleu", "chrf", "gtm", "meteor", "nee"]
+    data["settings"]["baseline"] = SYS  # the demo's baseline mt, renamed above
     data["judges"] = [JUDGE, "plain judge"]
     data["settings"]["entity_types"].append({"name": ETYPE, "key": "X", "color": "#123456"})
     text = ref["texts"]["1"]

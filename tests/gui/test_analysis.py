@@ -123,7 +123,8 @@ def test_human_choices_list_judges_and_fields():
     assert human_choices(Project()) == []
 
 
-def test_no_judgments_shows_explanation_not_empty_plots(qtbot, demo_copy):
+def test_no_judgments_shows_explanation_not_empty_plots(qtbot, legacy_demo_copy):
+    demo_copy = legacy_demo_copy  # the demo without its judgments
     from mtworkbench.io.bundle import load_bundle
 
     session = ProjectSession()
@@ -376,7 +377,8 @@ def test_judge_queue_moves_leave_results_current(qtbot, workspace):
     assert ws.status.text() == shown  # a queue is not an input of any analysis
 
 
-def test_empty_state_screenshot(qtbot, demo_copy, screenshot_dir):
+def test_empty_state_screenshot(qtbot, legacy_demo_copy, screenshot_dir):
+    demo_copy = legacy_demo_copy  # the demo without its judgments
     from mtworkbench.gui.main_window import MainWindow
 
     window = MainWindow()
@@ -425,8 +427,9 @@ def synthetic_score_file(tmp_path, n: int, seed: int = 3):
     return path
 
 
-def test_import_scores_dialog_then_compute_on_the_demo(qtbot, demo_copy, tmp_path, monkeypatch):
+def test_import_scores_dialog_then_compute_on_the_demo(qtbot, legacy_demo_copy, tmp_path, monkeypatch):
     """The demo has no judgments: import one score per segment as a pseudo-judge, undoably, and correlate."""
+    demo_copy = legacy_demo_copy  # the demo without its judgments
     from mtworkbench.gui.analysis import import_scores
     from mtworkbench.gui.analysis.import_scores import ImportScoresDialog
     from mtworkbench.io.bundle import load_bundle

@@ -25,14 +25,14 @@ def da_lines(shared_dir, tmp_path):
     return path, np.array([float(v) for v in lines])
 
 
-def test_demo_with_real_da_scores_matches_sacrebleu_and_scipy(qtbot, demo_copy, da_lines, screenshot_dir):
+def test_demo_with_real_da_scores_matches_sacrebleu_and_scipy(qtbot, legacy_demo_copy, da_lines, screenshot_dir):
     from mtworkbench.gui.main_window import MainWindow
 
     path, da = da_lines
     window = MainWindow()
     qtbot.addWidget(window)
     window.resize(QSize(1280, 800))
-    assert window.open_path(demo_copy)
+    assert window.open_path(legacy_demo_copy)
     project = window.session.project
     apply_import(project, plan_score_lines(project, "da", project.systems[0].id, path, "da-z"))
     ws = window.workspaces["Analysis"]

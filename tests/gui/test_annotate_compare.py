@@ -13,13 +13,13 @@ from mtworkbench.gui.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot, demo_copy):
+def window(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(demo_copy)
+    assert w.open_path(legacy_demo_copy)
     return w
 
 

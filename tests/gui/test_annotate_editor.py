@@ -27,14 +27,14 @@ ANNOTATOR = "anna"
 
 
 @pytest.fixture
-def window(qtbot, demo_copy):
+def window(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
     w.activateWindow()
-    assert w.open_path(demo_copy)
+    assert w.open_path(legacy_demo_copy)
     return w
 
 
@@ -59,7 +59,7 @@ def layer(ws):
     return [(s.segment, s.start, s.end, s.type) for s in ws.session.project.spans if s.annotator == ANNOTATOR]
 
 
-def test_annotate_retype_delete_undo_redo_save_reload(qtbot, window, ws, demo_copy):
+def test_annotate_retype_delete_undo_redo_save_reload(qtbot, window, ws, legacy_demo_copy):
     view = ws.view
     project = ws.session.project
     ws.session.set_current_segment("4")
@@ -118,7 +118,7 @@ def test_annotate_retype_delete_undo_redo_save_reload(qtbot, window, ws, demo_co
     assert window.isWindowModified()
     qtbot.keyClick(view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert not window.isWindowModified()
-    reloaded = load_bundle(demo_copy)
+    reloaded = load_bundle(legacy_demo_copy)
     assert sorted((s.segment, s.start, s.end, s.type) for s in reloaded.spans if s.annotator == ANNOTATOR) == expected
     assert all(s.reference == "ref-1" for s in reloaded.spans)
 

@@ -16,14 +16,14 @@ ZH = "国家主席习近平今天访问了美国。"
 
 
 @pytest.fixture
-def ws(qtbot, demo_copy):
+def ws(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
     w.activateWindow()
-    assert w.open_path(demo_copy)
+    assert w.open_path(legacy_demo_copy)
     workspace = w.workspaces["Annotate"]
     w.tabs.setCurrentWidget(workspace)
     editor = workspace.annotator_box.lineEdit()

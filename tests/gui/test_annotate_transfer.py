@@ -15,13 +15,13 @@ from tests.gui.annotate_helpers import select_with_keys, type_key
 
 
 @pytest.fixture
-def window(qtbot, demo_copy):
+def window(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(demo_copy)
+    assert w.open_path(legacy_demo_copy)
     ws = w.workspaces["Annotate"]
     w.tabs.setCurrentWidget(ws)
     ws.annotator_box.setEditText("anna")

@@ -1,5 +1,6 @@
 """Issue 20 item 3 end to end: the app is killed (SIGKILL) within 3 s of an edit; the
-next start offers that edit and restores it exactly."""
+next start offers that edit and restores it exactly. (The edit is to segment 1 of
+ref-1: the demo has no entity there, so the edit is not refused.)"""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def test_edit_survives_a_kill_within_three_seconds(qtbot, demo_copy, tmp_path, m
     env.update({
         "QT_QPA_PLATFORM": "offscreen",
         "MTWB_SETTINGS_DIR": str(tmp_path / "settings"),
-        "MTWB_TEST_EDIT": json.dumps({"kind": "reference", "owner": "ref-1", "segment": "2", "text": EDIT_TEXT}),
+        "MTWB_TEST_EDIT": json.dumps({"kind": "reference", "owner": "ref-1", "segment": "1", "text": EDIT_TEXT}),
     })
     env.pop("MTWB_RAISE_ERRORS", None)
     app = subprocess.Popen([sys.executable, "-m", "mtworkbench", "gui", str(demo_copy)], env=env,
@@ -42,7 +43,7 @@ def test_edit_survives_a_kill_within_three_seconds(qtbot, demo_copy, tmp_path, m
             app.kill()
             app.wait()
     assert app.returncode == -signal.SIGKILL  # killed, not closed normally
-    assert load_bundle(demo_copy).reference_text("ref-1", "2") != EDIT_TEXT  # never saved
+    assert load_bundle(demo_copy).reference_text("ref-1", "1") != EDIT_TEXT  # never saved
 
     offers = []
     monkeypatch.setattr(dialogs, "ask_recover", lambda parent, offer: offers.append(offer) or True)
@@ -53,13 +54,13 @@ def test_edit_survives_a_kill_within_three_seconds(qtbot, demo_copy, tmp_path, m
     assert offers[0].diff.summary() == ["1 reference changed"]
     assert offers[0].diff.changed["references"] == ["ref-1"]
     restored = again.session.project
-    assert restored.reference_text("ref-1", "2") == EDIT_TEXT
+    assert restored.reference_text("ref-1", "1") == EDIT_TEXT
     # Exactly the edit: everything else is as on disk.
     on_disk = load_bundle(demo_copy)
-    on_disk.set_reference_text("ref-1", "2", EDIT_TEXT)
+    on_disk.set_reference_text("ref-1", "1", EDIT_TEXT)
     from mtworkbench.io.bundle import dumps
 
     assert dumps(restored) == dumps(on_disk)
     assert again.save()
-    assert load_bundle(demo_copy).reference_text("ref-1", "2") == EDIT_TEXT
+    assert load_bundle(demo_copy).reference_text("ref-1", "1") == EDIT_TEXT
     assert not (demo_copy.parent / f".{demo_copy.name}.recovery").exists()

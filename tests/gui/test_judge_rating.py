@@ -57,13 +57,13 @@ class FakeTime:
 
 
 @pytest.fixture
-def window(qtbot, demo_copy):
+def window(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(demo_copy)
+    assert w.open_path(legacy_demo_copy)
     w.tabs.setCurrentWidget(w.workspaces["Judge"])
     return w
 
@@ -170,7 +170,9 @@ def test_rate_several_go_back_change_rating_timing_and_undo(qtbot, window, works
     assert (changed.adequacy, changed.fluency) == (4, 4)
     assert changed.seconds == pytest.approx(7.0 + 4.0)
     assert len(project.judgments) == 3
-    assert view.current_item().index == 3  # back where the judge left off, not through item 3 again
+    # Enter goes to the next item in queue order (item 3, rated before), not past it.
+    assert view.current_item().index == 2
+    assert "rated before" in view.position_label.text()
     assert view.progress.value() == 3
 
     # Undo (Ctrl+Z in the window) takes the change back and shows that item again.
@@ -184,6 +186,11 @@ def test_rate_several_go_back_change_rating_timing_and_undo(qtbot, window, works
     assert view.current_item().index == 2
     qtbot.keyClick(window, K.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert len(project.judgments) == 3 and view.current_item().index == 3
+    # Reviewing item 3 with Enter (keeping its rating) leads on to item 4, unrated.
+    keys(qtbot, view, K.Key_Backspace)
+    assert view.current_item().index == 2
+    keys(qtbot, view, K.Key_Return)
+    assert view.current_item().index == 3 and view.current_item().judgment is None
 
 
 def test_time_stops_while_the_window_is_inactive(qtbot, workspace, judging, fake_time):
@@ -301,7 +308,7 @@ def test_starting_a_queue_is_undoable_and_marks_the_project_modified(qtbot, wind
     assert workspace.rating.current_item() is None
 
 
-def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, demo_copy, fake_time):
+def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, legacy_demo_copy, fake_time):
     view = judging
     fake_time.t += 6.0
     keys(qtbot, view, K.Key_4, K.Key_3, K.Key_Return)
@@ -314,14 +321,14 @@ def test_save_with_ctrl_s_reload_and_resume(qtbot, window, workspace, judging, d
     qtbot.keyClick(window, K.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert not window.isWindowModified()
 
-    saved = load_bundle(demo_copy)
+    saved = load_bundle(legacy_demo_copy)
     assert saved.judges == ["ann"]
     assert sorted((j.adequacy, j.fluency, j.seconds) for j in saved.judgments) == [(2, 5, 2.5), (4, 3, 6.0)]
     assert saved.judge_queues["ann"].position == 3
 
     other = MainWindow()
     qtbot.addWidget(other)
-    assert other.open_path(demo_copy)
+    assert other.open_path(legacy_demo_copy)
     ws = other.workspaces["Judge"]
     ws.select_judge("ann")
     resumed = ws.rating.current_item()

@@ -60,13 +60,13 @@ def panel_project(path):
 
 
 @pytest.fixture
-def window(qtbot, demo_copy):
+def window(qtbot, legacy_demo_copy):
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
-    w.set_project(panel_project(demo_copy), demo_copy)
+    w.set_project(panel_project(legacy_demo_copy), legacy_demo_copy)
     w.tabs.setCurrentWidget(w.workspaces["Judge"])
     return w
 

@@ -47,8 +47,8 @@ def shown_reference(window, ref_id):
     return window.segment_panel.rows[("reference", ref_id)].label.text()
 
 
-def test_edit_undo_redo_save_reopen(qtbot, window, demo_copy):
-    assert window.open_path(demo_copy)
+def test_edit_undo_redo_save_reopen(qtbot, window, legacy_demo_copy):
+    assert window.open_path(legacy_demo_copy)
     assert window.windowTitle() == "demo.mtwb.json[*] — mtworkbench"
     window.navigator.expandAll()
     click_segment(qtbot, window, "3")
@@ -67,19 +67,19 @@ def test_edit_undo_redo_save_reopen(qtbot, window, demo_copy):
 
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert not window.isWindowModified()
-    assert (demo_copy.parent / "demo.mtwb.json.bak").exists()
-    assert load_bundle(demo_copy).reference_text("ref-1", "3") == "A corrected reference."
+    assert (legacy_demo_copy.parent / "demo.mtwb.json.bak").exists()
+    assert load_bundle(legacy_demo_copy).reference_text("ref-1", "3") == "A corrected reference."
 
     other = MainWindow()
     qtbot.addWidget(other)
-    assert other.open_path(demo_copy)
+    assert other.open_path(legacy_demo_copy)
     other.session.set_current_segment("3")
     assert shown_reference(other, "ref-1") == "A corrected reference."
-    assert str(demo_copy.resolve()) == other.recent_files()[0]
+    assert str(legacy_demo_copy.resolve()) == other.recent_files()[0]
 
 
-def test_escape_cancels_an_edit(qtbot, window, demo_copy):
-    window.open_path(demo_copy)
+def test_escape_cancels_an_edit(qtbot, window, legacy_demo_copy):
+    window.open_path(legacy_demo_copy)
     before = shown_reference(window, "ref-2")
     button = window.segment_panel.edit_buttons[("reference", "ref-2")]
     qtbot.waitUntil(button.isVisible)
@@ -91,8 +91,8 @@ def test_escape_cancels_an_edit(qtbot, window, demo_copy):
     assert window.session.undo_stack.count() == 0
 
 
-def test_close_with_unsaved_changes_asks(qtbot, window, demo_copy, monkeypatch):
-    window.open_path(demo_copy)
+def test_close_with_unsaved_changes_asks(qtbot, window, legacy_demo_copy, monkeypatch):
+    window.open_path(legacy_demo_copy)
     edit_reference(qtbot, window, "ref-1", "changed")
     answers = iter(["cancel", "discard"])
     asked = []
@@ -101,43 +101,43 @@ def test_close_with_unsaved_changes_asks(qtbot, window, demo_copy, monkeypatch):
     assert window.isVisible() and len(asked) == 1
     assert window.close()
     assert len(asked) == 2
-    assert load_bundle(demo_copy).reference_text("ref-1", "1") != "changed"
+    assert load_bundle(legacy_demo_copy).reference_text("ref-1", "1") != "changed"
 
 
-def test_autosave_and_recovery_after_a_crash(qtbot, window, demo_copy, monkeypatch):
+def test_autosave_and_recovery_after_a_crash(qtbot, window, legacy_demo_copy, monkeypatch):
     assert window.autosave_timer.interval() == AUTOSAVE_MS == 120_000
-    window.open_path(demo_copy)
+    window.open_path(legacy_demo_copy)
     edit_reference(qtbot, window, "ref-1", "unsaved work")
     window.autosave_timer.timeout.emit()  # two minutes later
-    recovery = recovery_path(demo_copy)
+    recovery = recovery_path(legacy_demo_copy)
     assert recovery.exists()
     assert json.loads(recovery.read_text(encoding="utf-8"))["references"][0]["texts"]["1"] == "unsaved work"
-    assert load_bundle(demo_copy).reference_text("ref-1", "1") != "unsaved work"
+    assert load_bundle(legacy_demo_copy).reference_text("ref-1", "1") != "unsaved work"
 
     # The app "crashes" (no close); a new one offers the recovery copy.
     offered = []
     monkeypatch.setattr(dialogs, "ask_recover", lambda parent, offer: offered.append(offer.recovery) or True)
     again = MainWindow()
     qtbot.addWidget(again)
-    assert again.open_path(demo_copy)
+    assert again.open_path(legacy_demo_copy)
     assert offered == [recovery]
     assert again.session.project.reference_text("ref-1", "1") == "unsaved work"
     assert again.isWindowModified()
     again.save()
     assert not recovery.exists()
-    assert load_bundle(demo_copy).reference_text("ref-1", "1") == "unsaved work"
+    assert load_bundle(legacy_demo_copy).reference_text("ref-1", "1") == "unsaved work"
 
 
-def test_declined_recovery_is_discarded(qtbot, window, demo_copy, monkeypatch):
-    window.open_path(demo_copy)
+def test_declined_recovery_is_discarded(qtbot, window, legacy_demo_copy, monkeypatch):
+    window.open_path(legacy_demo_copy)
     edit_reference(qtbot, window, "ref-1", "unsaved work")
     window.autosave()
     monkeypatch.setattr(dialogs, "ask_recover", lambda *a: False)
     again = MainWindow()
     qtbot.addWidget(again)
-    again.open_path(demo_copy)
+    again.open_path(legacy_demo_copy)
     assert again.session.project.reference_text("ref-1", "1") != "unsaved work"
-    assert not recovery_path(demo_copy).exists()
+    assert not recovery_path(legacy_demo_copy).exists()
 
 
 def test_broken_bundle_shows_a_message_not_a_traceback(qtbot, window, tmp_path, monkeypatch):

@@ -44,8 +44,8 @@ def make_view(qtbot):
 
 
 @pytest.fixture
-def demo(demo_copy):
-    return load_bundle(demo_copy)
+def demo(legacy_demo_copy):
+    return load_bundle(legacy_demo_copy)
 
 
 # --- METEOR -------------------------------------------------------------------------
@@ -220,7 +220,8 @@ def test_every_view_renders_the_demo_and_exports_png(make_view, demo, name, scre
     path = screenshot_dir / f"metric_view_{name}.png"
     export_widget(view.export_widget(), path)
     image = QImage(str(path))
-    assert image.width() == 1280 and image.height() == 800
+    # The GTM grid grows taller when a label on every token needs it (its tab scrolls).
+    assert image.width() == 1280 and (image.height() == 800 or name == "gtm-grid" and image.height() > 800)
     # Not blank: many distinct colours (text, marks, plot).
     colours = {image.pixel(x, y) for x in range(0, 1280, 7) for y in range(0, 800, 7)}
     assert len(colours) > 20

@@ -27,9 +27,9 @@ def drop_every_third_word(text: str) -> str:
 
 
 @pytest.fixture
-def three_systems(demo_copy):
+def three_systems(legacy_demo_copy):
     """The demo plus a human system (reference 2's texts) and a damaged copy of mt."""
-    project = load_bundle(demo_copy)
+    project = load_bundle(legacy_demo_copy)
     ids = project.segment_ids
     project.add_system(System("human_2", "human", {s: project.reference_text("ref-2", s) for s in ids}))
     project.add_system(System("mt_cut", "machine", {s: drop_every_third_word(project.system_text("mt", s)) for s in ids}))
@@ -38,8 +38,8 @@ def three_systems(demo_copy):
         project.add_judgment(Judgment(f"j{k}", "ann", "mt", sid, "ref-1", adequacy=1 + k % 5, fluency=3))
     project.settings.metrics = list(SPECS)
     project.settings.baseline = "mt"
-    save_bundle(project, demo_copy)
-    return demo_copy
+    save_bundle(project, legacy_demo_copy)
+    return legacy_demo_copy
 
 
 @pytest.fixture
@@ -313,11 +313,11 @@ def test_export_view_picks_the_detail_view_or_the_corpus_table(qtbot, window, th
         assert workspace.export_widget() is view.export_widget()
 
 
-def test_a_metric_that_cannot_score_shows_its_reason(qtbot, window, demo_copy):
-    project = load_bundle(demo_copy)
+def test_a_metric_that_cannot_score_shows_its_reason(qtbot, window, legacy_demo_copy):
+    project = load_bundle(legacy_demo_copy)
     project.settings.metrics = ["bleu", "nee"]  # the demo has no entity annotated
-    save_bundle(project, demo_copy)
-    workspace = open_metrics(qtbot, window, demo_copy)
+    save_bundle(project, legacy_demo_copy)
+    workspace = open_metrics(qtbot, window, legacy_demo_copy)
     model = workspace.corpus_table.model
     nee = model.index(0, 2)
     assert model.data(nee) == "error"

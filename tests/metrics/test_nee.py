@@ -277,7 +277,7 @@ def test_signature_and_spec():
     metric = create_metric("nee:unit=document,case=no,lang=de")
     assert metric.spec() == "nee:unit=document,case=False,lang=de"
     sig = metric.signature(1)
-    assert sig.startswith("nee|nrefs:1|unit:document|diac:yes|case:no|num:yes|poss:yes|lang:de|ref:first|tok:none|unicode:none|version:")
+    assert sig.startswith("nee|nrefs:1|unit:document|diac:yes|case:no|num:yes|poss:yes|lang:de|ref:first|tok:none|unicode:none|layer:auto|version:")
 
 
 def test_bootstrap_style_resampling_sums_unit_rows():

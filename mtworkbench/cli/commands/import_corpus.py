@@ -19,8 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("directory", nargs="?", metavar="DIR",
                    help="--format mt-metrics-eval: the test-set directory (e.g. wmt22/)")
     p.add_argument("--source", help="source file (or the one WMT XML file)")
-    p.add_argument("--ref", action="append", default=[],
-                   help="reference file (repeat for several); mqm: a system whose texts are also a reference "
+    p.add_argument("--ref", action="append", default=[], metavar="[NAME=]FILE",
+                   help="reference file (repeat for several); NAME= names the reference (plain, sgml; "
+                        "default ref1, ref2, ...); mqm: a system whose texts are also a reference "
                         "(default: the systems named ref.../Human...; 'none' for none)")
     p.add_argument("--system", action="append", default=[], metavar="ID=FILE", help="system output (repeatable); sgml/wmt-xml: FILE alone takes ids from the file")
     p.add_argument("--format", choices=CORPUS_FORMATS.readable() + LAYOUT_FORMATS.readable(), default="plain",
@@ -45,6 +46,42 @@ def parse_system_args(values: list[str], fmt: str = "plain") -> list[tuple[str, 
     return systems
 
 
+def parse_reference_args(values: list[str]) -> list[tuple[str, str]]:
+    """``[NAME=]FILE`` pairs (NAME empty when not given). A value that is an existing
+    file is a file even if its name has an "=" in it."""
+    refs: list[tuple[str, str]] = []
+    for value in values:
+        name, eq, path = value.partition("=")
+        if not eq or Path(value).exists():
+            refs.append(("", value))
+        elif not name or not path:
+            raise UsageError(f"--ref expects FILE or NAME=FILE, got {value!r}")
+        else:
+            refs.append((name, path))
+    named = [name for name, _ in refs if name]
+    twice = sorted({name for name in named if named.count(name) > 1})
+    if twice:
+        raise UsageError(f"--ref names {', '.join(twice)} more than once")
+    return refs
+
+
+def name_references(project, names: list[str], fmt: str) -> None:
+    """Give the imported references the names from ``--ref NAME=FILE``, in order."""
+    from mtworkbench.core.model import Reference
+
+    if not any(names):
+        return
+    if fmt not in ("plain", "sgml") or len(project.references) != len(names):
+        raise UsageError("--ref NAME=FILE names references of plain and sgml imports (one reference per file)")
+    for k, (name, ref) in enumerate(zip(names, list(project.references))):
+        if not name or name == ref.id:
+            continue
+        if project.has_reference(name):
+            raise UsageError(f"--ref {name}=...: the project has a reference {name!r} already")
+        project.remove_reference(ref.id)
+        project.add_reference(Reference(name, ref.translator, ref.texts), index=k)
+
+
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle import save_bundle
     from mtworkbench.io.corpus import import_corpus
@@ -56,14 +93,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("DIR and --lp go with --format " + "|".join(LAYOUT_FORMATS.names))
     if not args.source:
         raise UsageError("--source is required")
+    refs = parse_reference_args(args.ref)
     project = import_corpus(
         args.format,
         source=args.source,
-        references=args.ref,
+        references=[path for _, path in refs],
         systems=parse_system_args(args.system, args.format),
         source_language=args.src_lang,
         target_language=args.tgt_lang,
     )
+    name_references(project, [name for name, _ in refs], args.format)
     out = Path(args.output)
     save_bundle(project, out)
     print(

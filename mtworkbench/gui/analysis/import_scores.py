@@ -30,6 +30,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui import dialogs
 from mtworkbench.io.formats import SCORE_FORMATS
+from mtworkbench.io.score_table import plan_all_systems
 from mtworkbench.io.judgments import (
     JudgmentImport,
     apply_import,
@@ -39,6 +40,7 @@ from mtworkbench.io.judgments import (
 )
 
 SCALES = ("da-z", "da", "mqm", "adequacy", "fluency")
+ALL_SYSTEMS = "*all*"
 
 
 class ImportScoresCommand(QUndoCommand):
@@ -62,7 +64,7 @@ class ImportScoresDialog(QDialog):
         self.resize(560, 260)
         self.path = QLineEdit()
         self.path.setObjectName("scores-path")
-        browse = QPushButton("Browse…")
+        browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path, 1)
@@ -73,7 +75,9 @@ class ImportScoresDialog(QDialog):
             self.format.addItem(fmt.label, fmt.name)
         self.system = QComboBox()
         self.system.setObjectName("scores-system")
-        self.system.addItems([s.id for s in project.systems])
+        self.skipped: list[str] = []
+        self.format.currentIndexChanged.connect(self._fill_systems)
+        self._fill_systems()
         self.judge = QLineEdit("da")
         self.judge.setObjectName("scores-judge")
         self.scale = QComboBox()
@@ -97,6 +101,17 @@ class ImportScoresDialog(QDialog):
         layout.addWidget(note)
         layout.addWidget(buttons)
 
+    def _fill_systems(self, *_args) -> None:
+        """A file with a system column covers every system at once (the default then)."""
+        current = self.system.currentData()
+        self.system.clear()
+        if self.format.currentData() == "mqm-tsv":
+            self.system.addItem("All systems in the file", ALL_SYSTEMS)
+        for system in self.project.systems:
+            self.system.addItem(system.id, system.id)
+        index = self.system.findData(current) if self.format.currentData() != "mqm-tsv" else 0
+        self.system.setCurrentIndex(max(index, 0))
+
     def _browse(self) -> None:
         filters = f"{SCORE_FORMATS.file_filters()};;All files (*)"
         name, _ = QFileDialog.getOpenFileName(self, "Choose a scores file", "", filters)
@@ -107,9 +122,13 @@ class ImportScoresDialog(QDialog):
         path = self.path.text().strip()
         if not path:
             raise DataError("choose the file with the scores")
-        system = self.system.currentText()
+        system = self.system.currentData()
         judge = self.judge.text().strip()
         scale = self.scale.currentText().strip()
+        if system == ALL_SYSTEMS:
+            result = plan_all_systems(self.project, judge, path, scale or "mqm")
+            self.skipped = result.skipped
+            return result.plan
         if self.format.currentData() == "mqm-tsv":
             return plan_mqm_tsv(self.project, judge, system, path, scale=scale or "mqm")
         return plan_score_lines(self.project, judge, system, path, scale)

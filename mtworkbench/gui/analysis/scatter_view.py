@@ -28,9 +28,17 @@ def caption(summary: ScatterSummary) -> str:
             f"   (n = {summary.n})")
 
 
+class NumberAxis(pg.AxisItem):
+    """Tick labels with at most five significant digits (never 0.0106372289871955)."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
+        return [f"{v * scale:.5g}" for v in values]
+
+
 class ScatterView(pg.PlotWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
+        super().__init__(parent, background="w",
+                         axisItems={"bottom": NumberAxis("bottom"), "left": NumberAxis("left")})
         self.setObjectName("scatter-plot")
         apply_style(self)
         self.setMinimumSize(260, 240)
@@ -74,6 +82,13 @@ class ScatterView(pg.PlotWidget):
         item.setLabel("bottom", esc(summary.x_label), color=INK)
         item.setLabel("left", esc(summary.y_label), color=INK)
         item.enableAutoRange()
+        # One distinct value on an axis: pyqtgraph would zoom to a sliver around it
+        # and label every tick with the same 16 digits; show a readable span instead.
+        for values, set_range in ((x, item.setXRange), (y, item.setYRange)):
+            if len(values) and np.ptp(values) == 0:
+                centre = float(values[0])
+                half = abs(centre) * 0.1 or 1.0
+                set_range(centre - half, centre + half, padding=0)
 
     def point_count(self) -> int:
         return len(self.points.data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import (
@@ -61,6 +61,9 @@ class DisagreementRow:
     segment: str
     a: EntitySpan | None
     b: EntitySpan | None
+    # Other places in the segment with the very same disagreement (the same
+    # text marked the same way): shown as this one row, decided together.
+    twins: list[DisagreementRow] = field(default_factory=list)
 
     def region(self) -> tuple[int, int]:
         spans = [s for s in (self.a, self.b) if s is not None]
@@ -188,6 +191,7 @@ class ComparisonView(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
         self.by_type = QTableWidget(0, 5)
+        self.by_type.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.by_type.setObjectName("compare-by-type")
         self.by_type.setHorizontalHeaderLabels(["Type", "A", "B", "Agreed", "F1"])
         self.by_type.verticalHeader().setVisible(False)
@@ -197,6 +201,7 @@ class ComparisonView(QWidget):
 
         self.model = DisagreementModel(self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.table.setObjectName("disagreements")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -214,14 +219,14 @@ class ComparisonView(QWidget):
         self.context.setTextFormat(Qt.TextFormat.RichText)
         self.context.setWordWrap(True)
 
-        self.accept_a = QPushButton("Accept A’s")
+        self.accept_a = QPushButton("Accept &A’s")
         self.accept_a.setObjectName("accept-a")
         self.accept_a.setToolTip("Put annotator A's decision for the selected disagreement into the adjudicated layer")
         self.accept_a.clicked.connect(self.take_a)
-        self.accept_b = QPushButton("Accept B’s")
+        self.accept_b = QPushButton("Accept &B’s")
         self.accept_b.setObjectName("accept-b")
         self.accept_b.clicked.connect(self.take_b)
-        self.accept_agreed = QPushButton("Copy all agreed spans")
+        self.accept_agreed = QPushButton("Copy all a&greed spans")
         self.accept_agreed.setObjectName("accept-agreed")
         self.accept_agreed.setToolTip("Copy every span both annotators marked identically into the adjudicated layer")
         self.accept_agreed.clicked.connect(self.take_agreed)
@@ -284,7 +289,16 @@ class ComparisonView(QWidget):
             self.schedule_refresh()
 
     def fill_annotators(self) -> None:
-        names = self.session.project.annotators
+        project = self.session.project
+        counts: dict[str, int] = {}
+        for span in project.spans:
+            if not self.reference or span.reference == self.reference:
+                counts[span.annotator] = counts.get(span.annotator, 0) + 1
+        names = project.annotators
+        # Defaults: the two layers with the most spans on this reference (the
+        # adjudicated layer last: it is the outcome, not one of the two compared).
+        target = self.target_layer()
+        largest = sorted(names, key=lambda n: (n == target, -counts.get(n, 0), n))
         for i, combo in enumerate((self.annotator_a, self.annotator_b)):
             current = combo.currentText()
             if [combo.itemText(k) for k in range(combo.count())] == names:
@@ -294,8 +308,8 @@ class ComparisonView(QWidget):
             combo.addItems(names)
             if current in names:
                 combo.setCurrentText(current)
-            elif len(names) > i:
-                combo.setCurrentIndex(i)
+            elif len(largest) > i:
+                combo.setCurrentText(largest[i])
             combo.blockSignals(False)
 
     def schedule_refresh(self, *_args) -> None:
@@ -350,8 +364,23 @@ class ComparisonView(QWidget):
                 if column:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.by_type.setItem(row, column, item)
-        rows = [DisagreementRow(seg, sa, sb) for seg, sa, sb in comparison.disagreements()]
+        rows: list[DisagreementRow] = []
+        seen: dict[tuple, DisagreementRow] = {}
+        for seg, sa, sb in comparison.disagreements():
+            row = DisagreementRow(seg, sa, sb)
+            key = (seg, self._span_key(sa), self._span_key(sb))
+            if key in seen:
+                seen[key].twins.append(row)
+            else:
+                seen[key] = row
+                rows.append(row)
         self._set_rows(rows)
+
+    def _span_key(self, span: EntitySpan | None) -> tuple[str, str] | None:
+        if span is None:
+            return None
+        text = self.session.project.reference_text(span.reference, span.segment) or ""
+        return span.type, text[span.start:span.end]
 
     def _set_rows(self, rows: list[DisagreementRow]) -> None:
         selected = self.selected_row()
@@ -388,7 +417,11 @@ class ComparisonView(QWidget):
             return
         row = self.model.rows[row_index]
         project = self.session.project
-        remove, add = adjudication(project, row, side, target)
+        remove, add = [], []
+        for place in [row, *row.twins]:
+            place_remove, place_add = adjudication(project, place, side, target)
+            remove += place_remove
+            add += place_add
         if not remove and not add:
             self.status.setText(f"{target} already has {side.upper()}’s decision here.")
             return

@@ -132,6 +132,7 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
 
 def _table(model: QAbstractTableModel, name: str) -> QTableView:
     view = QTableView()
+    view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
     view.setObjectName(name)
     view.setModel(model)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)

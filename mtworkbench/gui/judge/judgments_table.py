@@ -188,6 +188,7 @@ class JudgmentsPanel(QWidget):
         self.system_filter.currentIndexChanged.connect(self._filters_changed)
         self.count = QLabel()
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.table.setObjectName("judgments-table")
         self.table.setModel(self.proxy)
         # Unsorted (the order judgments were made) until the user clicks a header.

@@ -271,11 +271,11 @@ class RatingView(QWidget):
         self.comment.returnPressed.connect(self.submit)
         self.comment.installEventFilter(self)
 
-        self.back_button = QPushButton("◀  Previous  (Backspace)")
+        self.back_button = QPushButton("◀  &Previous  (Backspace)")
         self.back_button.clicked.connect(self.back)
-        self.skip_button = QPushButton("Skip  (→)  ▶")
+        self.skip_button = QPushButton("S&kip  (→)  ▶")
         self.skip_button.clicked.connect(self.forward)
-        self.submit_button = QPushButton("Submit and next  (Enter)")
+        self.submit_button = QPushButton("S&ubmit and next  (Enter)")
         self.submit_button.setObjectName("submit")
         self.submit_button.clicked.connect(self.submit)
         for button in (self.back_button, self.skip_button, self.submit_button):
@@ -374,6 +374,8 @@ class RatingView(QWidget):
         for widget in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
             widget.setEnabled(has_item)
         self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
+        # No queue: no progress bar ("0 of 1 judged" would be untrue).
+        self.progress.setVisible(self.queue is not None)
         if self.queue is None:
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
@@ -471,20 +473,17 @@ class RatingView(QWidget):
             super().keyPressEvent(event)
 
     def focusNextPrevChild(self, next_: bool) -> bool:
-        # Tab from the rating keys goes to the comment (and back), nowhere else.
-        if self.comment.hasFocus():
-            self.setFocus(Qt.FocusReason.TabFocusReason)
-        elif self.comment.isEnabled():
+        # Tab from the rating keys goes to the comment first; from there (and
+        # Shift+Tab from the rating keys) focus moves on through the window as usual.
+        if next_ and self.hasFocus() and self.comment.isEnabled():
             self.comment.setFocus(Qt.FocusReason.TabFocusReason)
-        return True
+            return True
+        return super().focusNextPrevChild(next_)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.comment and event.type() == QEvent.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape:
                 self.setFocus()
-                return True
-            if event.key() == Qt.Key.Key_Tab:
-                self.setFocus(Qt.FocusReason.TabFocusReason)
                 return True
         return super().eventFilter(watched, event)
 

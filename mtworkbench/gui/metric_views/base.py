@@ -100,6 +100,12 @@ class MetricDetailView(QWidget):
         """What PNG/SVG export renders: the whole view, text panes included."""
         return self
 
+    def export_title(self) -> str:
+        """The title of an exported figure: what is shown, for which output."""
+        if not self.system_id:
+            return self.title
+        return f"{self.title} · system {self.system_id} · segment {self.segment_id} · {self.metric_spec}"
+
     def show_message(self, text: str) -> None:
         self.error_text = text
         self.message.setText(text)

@@ -72,6 +72,7 @@ class BLEUNgramView(MetricDetailView):
         self.order_combo = QComboBox()
         self.table_model = RowsModel(["n", "n-gram", "count", "clip", "credited"], self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.table.setModel(self.table_model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

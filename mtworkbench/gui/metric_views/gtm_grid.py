@@ -98,6 +98,14 @@ def maximal_run(hits: set[tuple[int, int]], i: int, j: int) -> tuple[int, int, i
     return i0, j0, n
 
 
+VIEW_EXTRA_HEIGHT = 480  # controls, numbers, legend, hint and the two text panes
+MAX_GRID_PIXELS = 3800  # within the render command's largest canvas (4000)
+PAN_KEYS = {
+    Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+    Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1),
+}
+
+
 class GTMGridView(MetricDetailView):
     title = "GTM grid"
     default_metric = "gtm:e=2"
@@ -115,12 +123,16 @@ class GTMGridView(MetricDetailView):
         self.exponent_box.setValue(2.0)
         self.exponent_box.setToolTip("GTM exponent e >= 1: higher rewards longer runs")
         self.exact_box = QCheckBox("Exact maximum (instead of GTM 1.4's greedy)")
-        self.reset_button = QPushButton("Fit grid")
+        self.reset_button = QPushButton("&Fit grid")
+        self.reset_button.setToolTip("Show the whole grid (0 or Home); + and − zoom, arrow keys pan, "
+                                     "the mouse wheel zooms and dragging pans")
         self.scores_label = QLabel()
         self.scores_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.cap_label = QLabel()
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("Exponent e:"))
+        exponent_label = QLabel("&Exponent e:")
+        exponent_label.setBuddy(self.exponent_box)  # also leaves exported figures with its box
+        controls.addWidget(exponent_label)
         controls.addWidget(self.exponent_box)
         controls.addWidget(self.exact_box)
         controls.addWidget(self.reset_button)
@@ -173,7 +185,11 @@ class GTMGridView(MetricDetailView):
         ):
             self.plot.addItem(item)
         self.hover_label = QLabel("Hover a cell to see its tokens and run; click a hit to find its words.")
+        self.hover_label.setProperty("exportHidden", True)  # a hint for the screen, not the figure
         self.hover_label.setTextFormat(Qt.TextFormat.PlainText)
+        # Room for two lines below the grid, so a long hint wraps instead of covering it.
+        self.hover_label.setWordWrap(True)
+        self.hover_label.setMinimumHeight(2 * self.hover_label.fontMetrics().lineSpacing() + 4)
 
         # Text panes.
         self.hyp_pane = TokenPane("Candidate")
@@ -268,6 +284,7 @@ class GTMGridView(MetricDetailView):
             xMin=-1.5, xMax=max(width, 1) + 0.5, yMin=-1.5, yMax=max(n_rows, 1) + 0.5,
             minXRange=3, minYRange=3,
         )
+        self._make_room(n_rows, width)
         self.fit()
         self._draw_numbers(r)
         self._fill_panes(r)
@@ -281,6 +298,37 @@ class GTMGridView(MetricDetailView):
         size = min(max(0.5 * cell, 2.0), 10.0)
         if abs(size - self.hits_item.opts["size"]) > 0.25:
             self.hits_item.setSize(size)
+
+    def _make_room(self, n_rows: int, n_columns: int) -> None:
+        """A plot big enough for a label on every token when fitted; a longer grid
+        makes the view taller or wider and its tab scrolls (readable, never cramped)."""
+        # The left axis widens once its labels are measured: leave it room now.
+        width = max(self.y_axis.width(), 120) + n_columns * self.x_axis.room_per_token + 40
+        height = n_rows * self.y_axis.room_per_token + self.x_axis.height() + 24
+        plot_w, plot_h = int(min(width, MAX_GRID_PIXELS)), int(min(max(height, 260), MAX_GRID_PIXELS))
+        self.plot.setMinimumSize(plot_w, plot_h)
+        # Said explicitly on the view too (with room for the rows above and below the
+        # grid and the text panes): the scroll area of its tab honours it at once.
+        self.setMinimumSize(plot_w + 16, plot_h + VIEW_EXTRA_HEIGHT)
+
+    # --- zoom and pan with the keyboard (the mouse wheel zooms, dragging pans) ----------
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        key = event.key()
+        vb = self.plot.getViewBox()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            vb.scaleBy((0.8, 0.8))
+        elif key == Qt.Key.Key_Minus:
+            vb.scaleBy((1.25, 1.25))
+        elif key in (Qt.Key.Key_0, Qt.Key.Key_Home):
+            self.fit()
+        elif key in PAN_KEYS:
+            (x0, x1), (y0, y1) = vb.viewRange()
+            dx, dy = PAN_KEYS[key]
+            vb.translateBy(x=dx * 0.2 * (x1 - x0), y=dy * 0.2 * (y1 - y0))
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
 
     def fit(self) -> None:
         r = self.result

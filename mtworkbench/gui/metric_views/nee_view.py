@@ -45,9 +45,10 @@ def unit_segments(project: Project, segment_id: str, unit: str) -> list[str]:
     return [s.id for p in document.paragraphs if p.id == paragraph for s in p.segments]
 
 
-def scored_reference(project: Project, choice: str | int) -> int:
-    """The 0-based reference stream NEE scores: as NEE decides it on the whole project."""
-    annotated = {span.reference for span in project.spans}
+def scored_reference(project: Project, choice: str | int, layer: str | None = None) -> int:
+    """The 0-based reference stream NEE scores: as NEE decides it on the whole project
+    (only ``layer``'s spans count; None = every layer)."""
+    annotated = {span.reference for span in project.spans if layer is None or span.annotator == layer}
     if choice != "first":
         if not 1 <= int(choice) <= len(project.references):
             raise MetricSpecError(
@@ -80,6 +81,7 @@ class NEEView(MetricDetailView):
         self.out_pane = MarkedTextPane("Output", max_height=260)
         self.table_model = RowsModel(["type", "found", "total", "NEE"], self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.table.setModel(self.table_model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.verticalHeader().setVisible(False)
@@ -123,8 +125,8 @@ class NEEView(MetricDetailView):
         data = segment_input(project, system_id, unit_ids)
         self._data = data
         self.segment_ids = unit_ids
-        k = scored_reference(project, metric.options["reference"])
-        if not any(data.entities[k]):  # type: ignore[index]
+        k = scored_reference(project, metric.options["reference"], metric.layer_name(data))
+        if not any(metric.entities(data)[k]):  # type: ignore[index]
             # Nothing annotated in this unit: NEE has nothing to look up here.
             return NEEExplanation(metric.unit_ids(data)[0], list(range(len(unit_ids))), k, [])
         unit_metric = NEE(**{**metric.options, "reference": k + 1})
@@ -135,7 +137,9 @@ class NEEView(MetricDetailView):
         score = "no entity in this unit" if not ex.total else f"{ex.found}/{ex.total} = {ex.score:.3f}"
         self.scores_label.setText(
             f"<b>NEE ({self.current_metric.options['unit']} {html.escape(ex.unit)}): {score}</b>"  # type: ignore[union-attr]
-            f" &nbsp; entities of reference {ex.reference + 1}, output of {html.escape(self.system_id)}"
+            f" &nbsp; entities of reference {ex.reference + 1}"
+            f" (layer {html.escape(self.current_metric.layer_name(self._data) or 'none')}),"  # type: ignore[union-attr, arg-type]
+            f" output of {html.escape(self.system_id)}"
         )
         current = self.segment_ids.index(self.segment_id) if self.segment_id in self.segment_ids else -1
         ref_blocks, out_blocks = [], []

@@ -1,8 +1,11 @@
 """A pyqtgraph axis whose ticks are token labels that never collide.
 
-At every repaint (so on every zoom or pan) the axis shows only every k-th
-token, k being the smallest "nice" step (1, 2, 5, 10, 20, 50...) for which a
-label fits in the pixel room between two ticks.
+The bottom axis writes its labels upright (rotated a quarter turn), so a
+label needs only a line's height of room and every token can be labelled on
+a grid of ordinary size. At every repaint (so on every zoom or pan) the axis
+shows every k-th token, k being the smallest "nice" step (1, 2, 5, 10, 20,
+50...) for which a label fits in the pixel room between two ticks; the view
+gives the grid room enough for k = 1 when it fits the grid (``room_per_token``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF
 
 MAX_LABEL_CHARS = 14
@@ -45,7 +49,13 @@ class TokenAxis(pg.AxisItem):
         self.tokens = list(tokens)
         self.labels = [short_label(t) for t in self.tokens]
         metrics = QFontMetricsF(self.style.get("tickFont") or self.font())
-        if self.orientation in ("bottom", "top"):
+        if self.orientation == "bottom":
+            # Upright labels: a line's height each; the axis as tall as the longest.
+            widest = max((metrics.horizontalAdvance(s) for s in self.labels), default=10.0)
+            self._label_width = widest
+            self._label_extent = metrics.height() + 2
+            self._updateMaxTextSize(int(widest) + 4)
+        elif self.orientation == "top":
             widest = max((metrics.horizontalAdvance(s) for s in self.labels), default=10.0)
             self._label_extent = widest + 8  # a gap between neighbours
         else:
@@ -56,6 +66,33 @@ class TokenAxis(pg.AxisItem):
             self._updateMaxTextSize(int(widest) + 2)
         self.picture = None
         self.update()
+
+    def _updateMaxTextSize(self, x: int) -> None:  # noqa: N802 - pyqtgraph's name
+        if self.orientation == "bottom" and self.tokens:
+            x = max(x, int(getattr(self, "_label_width", 0)) + 4)  # upright labels need their length
+        super()._updateMaxTextSize(x)
+
+    @property
+    def room_per_token(self) -> float:
+        """Pixels a token needs for its label to be drawn."""
+        return self._label_extent
+
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs) -> None:  # noqa: N802 - pyqtgraph's name
+        if self.orientation != "bottom":
+            super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
+            return
+        super().drawPicture(p, axisSpec, tickSpecs, [])
+        p.setFont(self.style.get("tickFont") or self.font())
+        p.setPen(self.textPen())
+        width = getattr(self, "_label_width", 40.0)
+        for rect, _flags, text in textSpecs:
+            p.save()
+            p.translate(rect.center().x(), rect.top())
+            p.rotate(-90)  # reads bottom to top, ending at the tick
+            line = rect.height() / 0.8 if rect.height() else 14.0
+            p.drawText(QRectF(-width - 2, -line / 2, width, line),
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+            p.restore()
 
     def step_for(self, span: float, size: float) -> int:
         """Every how many tokens a label is drawn when ``span`` tokens take ``size`` pixels."""

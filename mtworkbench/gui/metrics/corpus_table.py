@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
@@ -39,6 +40,8 @@ class Cell:
     p_value: float | None = None
     error: str = ""
     higher_is_better: bool | None = None  # from the score when its spec does not tell (ext:NAME)
+    # Why a figure is missing: identical to the baseline (no test), an empty interval.
+    notes: tuple[str, ...] = ()
 
     def comparison(self, spec: str, baseline_score: float | None) -> int:
         """+1 significantly better than the baseline, -1 significantly worse, 0 otherwise."""
@@ -148,7 +151,7 @@ class CorpusTableModel(QAbstractTableModel):
         if not math.isfinite(cell.score):
             return "…"
         text = format_score(cell.score, spec)
-        if cell.ci_half is not None:
+        if cell.ci_half is not None and math.isfinite(cell.ci_half) and cell.ci_lower != cell.ci_upper:
             text += f" ± {format_score(cell.ci_half, spec)}"
         return text + self.marker(row, spec, cell)
 
@@ -164,6 +167,7 @@ class CorpusTableModel(QAbstractTableModel):
             )
         if cell.p_value is not None:
             lines.append(f"paired test against {self.baseline}: p = {cell.p_value:.4f}")
+        lines += cell.notes
         return "\n".join(lines)
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
@@ -234,6 +238,7 @@ class CorpusTable(QWidget):
         super().__init__(parent)
         self.model = CorpusTableModel(self)
         self.view = QTableView()
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.view.setObjectName("corpus-table")
         self.view.setModel(self.model)
         self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # project order first
@@ -290,16 +295,33 @@ class CorpusTable(QWidget):
         return width, height + self.caption.heightForWidth(width) + 8
 
 
+def empty_interval_reason(score) -> str:
+    """Why every bootstrap resample gave the same score."""
+    unit = (score.options or {}).get("unit")
+    segments = np.asarray(score.segments, dtype=float)
+    if unit in ("paragraph", "document") and len(segments) and np.all(segments == segments[0]):
+        return (f"no interval: one {unit} spans the whole corpus, so resampling "
+                "segments cannot change the score")
+    return "no interval: every bootstrap resample gives the same score"
+
+
 def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None = None,
                 errors: dict[str, str] | None = None) -> list[CorpusRow]:
     """Table rows from the cache's current entries and the paired-test results by spec."""
     paired = paired or {}
     errors = errors or {}
     p_values: dict[tuple[str, str], float] = {}
+    identical: set[tuple[str, str]] = set()
     for spec, result in paired.items():
+        baseline_score = result.systems[0].score if result.systems else None
         for comparison in result.systems:
-            if comparison.p_value is not None:
-                p_values[(comparison.system, spec)] = comparison.p_value
+            if comparison.p_value is None:
+                continue
+            if comparison.score == baseline_score:
+                # A test of no difference says nothing (the bootstrap would print p = 0.001).
+                identical.add((comparison.system, spec))
+                continue
+            p_values[(comparison.system, spec)] = comparison.p_value
     rows = []
     for system in systems:
         row = CorpusRow(system)
@@ -309,7 +331,13 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
                 row.cells[spec] = Cell(error=errors.get(spec, ""))
                 continue
             ci = entry.ci
+            notes = []
+            if (system, spec) in identical:
+                notes.append(f"the same score as the baseline {paired[spec].baseline}: no significance test")
+            if ci is not None and (ci.lower == ci.upper or not math.isfinite(ci.ci)):
+                notes.append(empty_interval_reason(entry.score))
             row.cells[spec] = Cell(
+                notes=tuple(notes),
                 score=float(entry.score.corpus),
                 ci_half=None if ci is None else ci.ci,
                 ci_lower=None if ci is None else ci.lower,

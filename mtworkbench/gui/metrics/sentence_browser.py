@@ -223,6 +223,8 @@ class SentenceTableModel(QAbstractTableModel):
         if col < self.N_FIXED:
             if role == Qt.ItemDataRole.ToolTipRole and col == self.OUTPUT:
                 return self.hypotheses[r]
+            if role == Qt.ItemDataRole.ToolTipRole and col == self.SYSTEM:
+                return self.systems[r % n_sys]  # the full name, when the column is narrower
             return None
         column = self.columns[col - self.N_FIXED]
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -252,6 +254,7 @@ class SentenceBrowser(QWidget):
         super().__init__(parent)
         self.model = SentenceTableModel(self)
         self.view = QTableView()
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.view.setObjectName("sentence-browser")
         self.view.setModel(self.model)
         # Qt sorts at once when sorting is enabled: start in document order.
@@ -393,10 +396,26 @@ class SentenceBrowser(QWidget):
         self.model.columns = columns
         self.apply_filter()
         self.view.setColumnWidth(SentenceTableModel.OUTPUT, 200)
-        self.view.setColumnWidth(SentenceTableModel.SEGMENT, 64)
-        self.view.setColumnWidth(SentenceTableModel.SYSTEM, 80)
+        self._fit_name_columns()
         if selected is not None:
             self.select(*selected)
+
+    def _fit_name_columns(self) -> None:
+        """Segment and system columns as wide as their header and longest entry
+        (system names up to 240 px; the tooltip shows any name in full)."""
+        header = self.view.horizontalHeader()
+        cell_metrics = self.view.fontMetrics()
+        head_metrics = header.fontMetrics()
+        pad = 24  # cell margins plus the sort indicator
+        model = self.model
+        segment_ids = list(getattr(model, "segment_ids", []))[:5000]
+        for column, title, texts, cap in (
+            (SentenceTableModel.SEGMENT, "Segment", segment_ids, 200),
+            (SentenceTableModel.SYSTEM, "System", list(model.systems), 240),
+        ):
+            widest = max([cell_metrics.horizontalAdvance(t) for t in texts] or [0])
+            width = max(head_metrics.horizontalAdvance(title), min(widest, cap)) + pad
+            self.view.setColumnWidth(column, width)
 
     def _delta_changed(self) -> None:
         self._rebuild_columns()

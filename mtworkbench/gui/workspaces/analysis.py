@@ -106,7 +106,7 @@ class AnalysisWorkspace(Workspace):
         human_box = QGroupBox("Human score")
         human_layout = QVBoxLayout(human_box)
         human_layout.addWidget(self.human_combo)
-        self.import_button = QPushButton("Import scores…")
+        self.import_button = QPushButton("&Import scores…")
         self.import_button.setObjectName("import-scores")
         self.import_button.setToolTip("Add segment scores (DA, MQM, 1–5) from a file as a pseudo-judge")
         human_layout.addWidget(self.z_check)
@@ -123,9 +123,9 @@ class AnalysisWorkspace(Workspace):
         self.add_metric_combo.setObjectName("add-metric-spec")
         self.add_metric_combo.setEditable(True)
         self.add_metric_combo.addItems(metric_names())
-        self.add_metric_button = QPushButton("Add")
+        self.add_metric_button = QPushButton("A&dd")
         self.add_metric_button.setObjectName("add-metric")
-        self.remove_metric_button = QPushButton("Remove")
+        self.remove_metric_button = QPushButton("&Remove")
         self.remove_metric_button.setObjectName("remove-metric")
         add_row = QHBoxLayout()
         add_row.addWidget(self.add_metric_combo, 1)
@@ -164,10 +164,10 @@ class AnalysisWorkspace(Workspace):
         form.addRow(self.reliability_check)
         form.addRow("Documents", self.docs_spin)
 
-        self.compute_button = QPushButton("Compute")
+        self.compute_button = QPushButton("&Compute")
         self.compute_button.setObjectName("compute-analysis")
         self.compute_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton("Cance&l")
         self.cancel_button.setObjectName("cancel-analysis")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
@@ -205,7 +205,7 @@ class AnalysisWorkspace(Workspace):
         self.table = correlation_table_view(self.table_model)
         self.table_title = QLabel("Correlation with human scores")
         self.table_title.setObjectName("table-title")
-        self.export_table_button = QPushButton("Export CSV…")
+        self.export_table_button = QPushButton("E&xport CSV…")
         self.export_table_button.setObjectName("export-table-csv")
         table_bar = QHBoxLayout()
         table_bar.addWidget(self.table_title, 1)
@@ -275,7 +275,7 @@ class AnalysisWorkspace(Workspace):
         self.empty_message.setWordWrap(True)
         self.empty_message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.empty_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.empty_import_button = QPushButton("Import human scores…")
+        self.empty_import_button = QPushButton("&Import human scores…")
         self.empty_import_button.setObjectName("empty-import-scores")
         self.empty_page = QWidget()
         self.empty_page.setObjectName("analysis-empty-page")
@@ -519,7 +519,12 @@ class AnalysisWorkspace(Workspace):
         elif outcome.reliability_error:
             notes.append(outcome.reliability_error)
         self.reliability_note.setText("; ".join(notes))
-        messages = [f"Correlated {len(outcome.correlations)} metric(s) with {outcome.human_label}."]
+        if request.level == "system" and len(outcome.systems) < 2:
+            rated = ", ".join(outcome.systems) or "none"
+            messages = [f"Only one system has {outcome.human_label} scores ({rated}): one system cannot be "
+                        "correlated at the system level. Use the segment level, or add systems."]
+        else:
+            messages = [f"Correlated {len(outcome.correlations)} metric(s) with {outcome.human_label}."]
         messages += [f"{spec}: {why}" for spec, why in outcome.errors.items()]
         self.status.setText("\n".join(messages))
 

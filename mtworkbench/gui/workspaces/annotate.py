@@ -14,8 +14,9 @@ import getpass
 from dataclasses import replace
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QColor, QKeySequence
+from PySide6.QtGui import QAction, QColor, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QTabWidget,
     QToolBar,
@@ -49,6 +51,7 @@ from mtworkbench.core.events import (
     SpanRemoved,
 )
 from mtworkbench.core.model import EntitySpan, ModelError, Project
+from mtworkbench.core.scoring import default_entity_layer
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.annotate import transfer
 from mtworkbench.gui.annotate.commands import (
@@ -171,6 +174,7 @@ class AnnotateWorkspace(Workspace):
 
         self.entities = EntityListModel(self)
         self.entity_table = QTableView()
+        self.entity_table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
         self.entity_table.setObjectName("annotate-entities")
         self.entity_table.setModel(self.entities)
         self.entity_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -209,11 +213,22 @@ class AnnotateWorkspace(Workspace):
         self.tabs.addTab(self.splitter, "Editor")
         self.tabs.addTab(self.comparison, "Compare annotators")
 
+        # What a project without reference texts shows instead of a blank editor.
+        self.empty_message = QLabel()
+        self.empty_message.setObjectName("annotate-empty")
+        self.empty_message.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_message.setWordWrap(True)
+        self.empty_message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.empty_message.setContentsMargins(12, 12, 12, 12)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty_message)
+        self.pages.addWidget(self.tabs)
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.toolbar)
         layout.addLayout(top)
-        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.pages, 1)
 
         # --- wiring: bound methods only (Qt drops them with the widget) -----------------------
         self.view.type_key_pressed.connect(self.apply_type_key)
@@ -229,6 +244,8 @@ class AnnotateWorkspace(Workspace):
         session.project_replaced.connect(self._project_replaced)
         session.project_changed.connect(self._project_changed)
         session.current_segment_changed.connect(self._current_segment_changed)
+        session.undo_stack.indexChanged.connect(self._undo_index_changed)
+        self._undo_index = session.undo_stack.index()
         self._project_replaced(session.project)
 
     def _action(self, text: str, slot, shortcut: str | None = None) -> QAction:
@@ -255,7 +272,37 @@ class AnnotateWorkspace(Workspace):
             return []
         return self.project.spans_for(self.reference, segment_id, self.annotator)
 
+    def _undo_index_changed(self, index: int) -> None:
+        """After Undo or Redo the status line says what happened, never the old message
+        (a new command's own message follows this one)."""
+        stack = self.sender()
+        if not isinstance(stack, QUndoStack) or not shiboken6.isValid(stack) or not shiboken6.isValid(self.status):
+            return  # the window is closing
+        previous, self._undo_index = self._undo_index, index
+        if index < previous:
+            self.say(f"Undone: {stack.text(index)}.")
+        elif index > 0:
+            self.say(f"{stack.text(index - 1)}.")
+        else:
+            self.say("")
+
+    def _update_empty_state(self) -> None:
+        project = self.project
+        if not project.segments:
+            message = ("No project is open. Open one with File > Open… or build one with "
+                       "File > New project from files…; the demo opens with mtworkbench --demo.")
+        elif not project.references:
+            message = "This project has no reference translation to annotate: import one with File > New project from files…"
+        else:
+            message = ""
+        self.empty_message.setText(message)
+        self.pages.setCurrentWidget(self.empty_message if message else self.tabs)
+        if message:
+            self.say("")
+
     def _project_replaced(self, project: Project) -> None:
+        self._undo_index = self.session.undo_stack.index()
+        self.say("")
         self._fill_references()
         self._fill_annotators()
         self._apply_type_styles()
@@ -263,6 +310,7 @@ class AnnotateWorkspace(Workspace):
         self.comparison.set_reference(self.reference)
         self._refresh_view()
         self._relist()
+        self._update_empty_state()
 
     def _fill_references(self) -> None:
         names = [r.id for r in self.project.references]
@@ -276,6 +324,10 @@ class AnnotateWorkspace(Workspace):
 
     def _fill_annotators(self) -> None:
         names = list(self.project.annotators)
+        if names and self.annotator not in names and not QSettings().contains("annotate/annotator"):
+            # First start: show a layer that has entities (the adjudicated one when
+            # there is one) rather than the user's empty layer; typing a name switches.
+            self.annotator = default_entity_layer(self.project) or self.annotator
         if self.annotator and self.annotator not in names:
             names.append(self.annotator)
         if [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())] == names:
@@ -382,6 +434,7 @@ class AnnotateWorkspace(Workspace):
             if reference == self.reference and self.view.shows(segment):
                 self.view.replace_segment_text(segment, self.project.reference_text(reference, segment))
         elif isinstance(event, (ReferenceAdded, ReferenceRemoved)):
+            self._update_empty_state()
             self._fill_references()
             self.comparison.set_reference(self.reference)
             self._refresh_view(force=True)
@@ -536,12 +589,16 @@ class AnnotateWorkspace(Workspace):
             self.say("This is the " + ("last" if delta > 0 else "first") + " segment with reference text.")
             return
         self._go_to(target)
+        if target:
+            self.say(f"Segment {target}.")
 
     def next_unannotated(self) -> None:
         if not self.reference or not self.annotator:
             return
         target = next_unannotated_segment(self.project, self.reference, self.annotator, self.session.current_segment or None)
         self._go_to(target, f"Every segment has entities by {self.annotator}.")
+        if target:
+            self.say(f"Segment {target}: no entities by {self.annotator} yet.")
 
     def _entity_clicked(self, index) -> None:
         if not index.isValid():
@@ -571,6 +628,12 @@ class AnnotateWorkspace(Workspace):
     def find(self, backwards: bool = False) -> None:
         hits = self._hits()
         needle = self.find_bar.needle.text()
+        if not self.reference:
+            self.say("No reference to search: open a project with a reference first.", True)
+            return
+        if not needle:
+            self.say("Type what to find.", True)
+            return
         if not hits:
             self.say(f"“{needle}” is not in reference {self.reference}.", True)
             return

@@ -54,10 +54,10 @@ class JudgeWorkspace(Workspace):
         self.judge_combo.setObjectName("judge-combo")
         self.judge_combo.setMinimumWidth(180)
         self.judge_combo.currentIndexChanged.connect(self._judge_chosen)
-        self.new_judge_button = QPushButton("New judge…")
+        self.new_judge_button = QPushButton("&New judge…")
         self.new_judge_button.setObjectName("new-judge")
         self.new_judge_button.clicked.connect(self.new_judge)
-        self.start_button = QPushButton("Start queue…")
+        self.start_button = QPushButton("&Start queue…")
         self.start_button.setObjectName("start-queue")
         self.start_button.clicked.connect(self.start_queue)
         self.show_source = QCheckBox("Show source")
@@ -68,7 +68,7 @@ class JudgeWorkspace(Workspace):
         self.highlight.toggled.connect(self._highlight_toggled)
         for widget in (self.show_source, self.highlight):
             widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a stray key must not flip them
-        self.focus_button = QPushButton("Focus mode")
+        self.focus_button = QPushButton("Focus &mode")
         self.focus_button.setObjectName("focus-mode")
         self.focus_button.setCheckable(True)
         self.focus_button.setChecked(True)
@@ -198,7 +198,7 @@ class JudgeWorkspace(Workspace):
         judge = self.judge
         state = project.judge_queues.get(judge) if judge is not None else None
         self.start_button.setEnabled(judge is not None)
-        self.start_button.setText("New queue…" if state is not None else "Start queue…")
+        self.start_button.setText("Ne&w queue…" if state is not None else "&Start queue…")
         for box, name in ((self.show_source, "show_source"), (self.highlight, "highlight_overlap")):
             box.blockSignals(True)
             box.setChecked(bool(state is not None and getattr(state, name)))

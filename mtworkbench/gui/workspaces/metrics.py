@@ -18,10 +18,12 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -62,6 +64,42 @@ AUTO_SCORE_DELAY_MS = 100
 PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
 
 
+class DetailTabs(QTabWidget):
+    """The detail views, each in a scroll area of its own: a wide view (a long
+    METEOR alignment) scrolls inside its tab and never widens the window's
+    centre, so it never squeezes the docks (their sizes are the user's).
+    ``currentWidget``, ``widget`` and ``indexOf`` speak of the views themselves."""
+
+    def add_view(self, view: QWidget, title: str) -> int:
+        area = QScrollArea()
+        area.setObjectName(f"{view.objectName() or 'detail'}-scroll")
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setWidget(view)
+        return self.addTab(area, title)
+
+    @staticmethod
+    def _inner(widget: QWidget | None) -> QWidget | None:
+        return widget.widget() if isinstance(widget, QScrollArea) else widget
+
+    def currentWidget(self) -> QWidget | None:  # noqa: N802 - Qt's name
+        return self._inner(super().currentWidget())
+
+    def widget(self, index: int) -> QWidget | None:
+        return self._inner(super().widget(index))
+
+    def indexOf(self, widget: QWidget) -> int:  # noqa: N802 - Qt's name
+        for i in range(self.count()):
+            if self.widget(i) is widget:
+                return i
+        return super().indexOf(widget)
+
+    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt's name
+        index = self.indexOf(widget)
+        if index >= 0:
+            self.setCurrentIndex(index)
+
+
 class MetricsWorkspace(Workspace):
     title = "Metrics"
 
@@ -83,10 +121,10 @@ class MetricsWorkspace(Workspace):
         self._preparing: tuple | None = None
 
         # --- toolbar ------------------------------------------------------------------
-        self.score_button = QPushButton("Score")
+        self.score_button = QPushButton("&Score")
         self.score_button.setObjectName("score-button")
         self.score_button.setToolTip("Score every system with the chosen metrics (results are cached)")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton("Cance&l")
         self.cancel_button.setObjectName("cancel-scoring")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
@@ -97,14 +135,16 @@ class MetricsWorkspace(Workspace):
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
         self.status.setObjectName("metrics-status")
-        self.settings_button = QPushButton("Metrics…")
+        # A long message wraps instead of widening the workspace (which would squeeze the docks).
+        self.status.setWordWrap(True)
+        self.settings_button = QPushButton("&Metrics…")
         self.settings_button.setObjectName("metric-settings")
         self.baseline_combo = QComboBox()
         self.baseline_combo.setObjectName("baseline")
         self.baseline_combo.setToolTip("Paired significance tests compare every system with this one")
-        self.copy_tsv_button = QPushButton("Copy TSV")
+        self.copy_tsv_button = QPushButton("Copy &TSV")
         self.copy_tsv_button.setObjectName("copy-tsv")
-        self.copy_latex_button = QPushButton("Copy LaTeX")
+        self.copy_latex_button = QPushButton("Copy L&aTeX")
         self.copy_latex_button.setObjectName("copy-latex")
         bar = QHBoxLayout()
         for w in (self.score_button, self.cancel_button, self.progress):
@@ -117,7 +157,7 @@ class MetricsWorkspace(Workspace):
         # --- views --------------------------------------------------------------------
         self.corpus_table = CorpusTable()
         self.browser = SentenceBrowser()
-        self.detail_tabs = QTabWidget()
+        self.detail_tabs = DetailTabs()
         self.detail_tabs.setObjectName("detail-views")
         self.detail_views: dict[str, QWidget] = {}
         self._detail_shown: dict[str, tuple] = {}
@@ -130,7 +170,7 @@ class MetricsWorkspace(Workspace):
                 view.setWordWrap(True)
             view.setObjectName(f"detail-{name}")
             self.detail_views[name] = view
-            self.detail_tabs.addTab(view, getattr(cls, "title", name))
+            self.detail_tabs.add_view(view, getattr(cls, "title", name))
 
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.browser)
