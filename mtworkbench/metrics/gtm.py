@@ -157,7 +157,7 @@ class GTM(Metric):
         ),
     )
     signature_keys = {"tokenize": "tok"}
-    stat_names = ("mms", "hyp_len", "mean_ref_len")  # type: ignore[assignment]
+    stat_names = ("mms", "hyp_len", "mean_ref_len")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
