@@ -43,7 +43,7 @@ def check_method(method: str) -> str:
     return method
 
 
-def paired_finite(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def paired_finite(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pairs where both values are finite (missing human scores are NaN)."""
     xa = np.asarray(x, dtype=float)
     ya = np.asarray(y, dtype=float)
@@ -163,8 +163,8 @@ class CorrelationResult:
 
 
 def correlate(
-    metric_scores: Sequence[float],
-    human_scores: Sequence[float],
+    metric_scores: Sequence[float] | np.ndarray,
+    human_scores: Sequence[float] | np.ndarray,
     method: str = "pearson",
     interval: str = "fisher",
     confidence: float = 0.95,
@@ -196,7 +196,7 @@ def correlate(
 
 
 def correlation_matrix(
-    columns: dict[str, Sequence[float]], method: str = "pearson"
+    columns: dict[str, Sequence[float] | np.ndarray], method: str = "pearson"
 ) -> tuple[list[str], np.ndarray]:
     """Pairwise coefficients over the rows where every column is finite."""
     names = list(columns)
@@ -247,9 +247,9 @@ def williams_test(r12: float, r13: float, r23: float, n: int, two_tailed: bool =
 
 
 def williams_from_scores(
-    human: Sequence[float],
-    metric_a: Sequence[float],
-    metric_b: Sequence[float],
+    human: Sequence[float] | np.ndarray,
+    metric_a: Sequence[float] | np.ndarray,
+    metric_b: Sequence[float] | np.ndarray,
     method: str = "pearson",
     two_tailed: bool = True,
 ) -> WilliamsResult:
@@ -278,7 +278,7 @@ class WilcoxonResult(JsonFields):
 
 
 def wilcoxon_correlations(
-    corr_a: Sequence[float], corr_b: Sequence[float], a: str = "a", b: str = "b"
+    corr_a: Sequence[float] | np.ndarray, corr_b: Sequence[float] | np.ndarray, a: str = "a", b: str = "b"
 ) -> WilcoxonResult:
     """Wilcoxon signed-rank test on paired per-sample correlations.
 
@@ -329,7 +329,7 @@ class ScatterSummary:
 
 
 def scatter_summary(
-    metric_scores: Sequence[float], human_scores: Sequence[float], x_label: str = "", y_label: str = ""
+    metric_scores: Sequence[float] | np.ndarray, human_scores: Sequence[float] | np.ndarray, x_label: str = "", y_label: str = ""
 ) -> ScatterSummary:
     """Metric on x, human on y; the line is y = slope * x + intercept (scipy linregress)."""
     x, y = paired_finite(metric_scores, human_scores)

@@ -95,7 +95,7 @@ def order_scores_from_stats(
 
 def prediction_error_curve(
     inputs: Sequence[ScoringInput],
-    human_scores: Sequence[float],
+    human_scores: Sequence[float] | np.ndarray,
     systems: Sequence[str],
     human_label: str = "human",
     max_order: int = MAX_ORDER,

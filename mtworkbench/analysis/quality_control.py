@@ -64,10 +64,10 @@ def rater_quality_control(judgments: Sequence[Judgment], rater: str) -> RaterQua
     bad = [j for j in own if j.qc == "bad"]
     originals: dict[tuple[str, str], list[float]] = {}
     for j in own:
-        if not j.qc:
+        if not j.qc and j.score is not None:  # (own has only scored judgments: this narrows the type)
             originals.setdefault((j.system, j.segment), []).append(float(j.score))
     pairs = [(float(j.score), float(np.mean(originals[(j.system, j.segment)])))
-             for j in bad if (j.system, j.segment) in originals]
+             for j in bad if j.score is not None and (j.system, j.segment) in originals]
     if not pairs:
         return RaterQualityControl(rater, len(bad), 0, None, None, None, None, None)
     b = np.array([x for x, _ in pairs])

@@ -217,12 +217,12 @@ def paired_test(
             score = metric.corpus_score(sys_stats)
             scores_a, scores_b = _shuffled_scores(metric, swap, baseline_stats, sys_stats)
             p = _p_value(np.abs(scores_a - scores_b), abs(baseline_score - score))
-            mean: float | None = None
-            ci: float | None = None
             if conf_indices is not None:
                 scores = _scores(metric, resampled_totals(sys_stats, conf_indices))
                 mean, ci, _, _ = estimate_ci(scores)
-            rows.append(SystemComparison(names[k], score, p, mean, ci))
+                rows.append(SystemComparison(names[k], score, p, mean, ci))
+            else:
+                rows.append(SystemComparison(names[k], score, p, None, None))
     report(progress, len(systems) - 1, len(systems) - 1)
     return PairedTestResult(method, names[0], n_samples, seed, rows)
 

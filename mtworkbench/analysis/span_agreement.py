@@ -82,6 +82,8 @@ def located(errors: Iterable[ErrorSpan], length: int | None = None) -> list[tupl
             continue
         start = 0 if e.start is None else e.start
         end = length if e.end is None else e.end
+        if end is None:
+            continue  # open-ended and the translation's length is unknown
         out.append(((start, end), e.severity.strip().lower()))
     return out
 

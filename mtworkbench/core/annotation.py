@@ -137,7 +137,7 @@ def find_in_reference(
     """(segment id, start, end) of every occurrence, segments in document order."""
     texts = project.reference(reference_id).texts
     language = project.target_language or None
-    hits = []
+    hits: list[tuple[str, int, int]] = []
     for sid in segment_ids if segment_ids is not None else project.segment_ids:
         text = texts.get(sid)
         if text:
@@ -161,7 +161,7 @@ def document_entities(
 ) -> list[EntityListItem]:
     """The entities of one document on a reference, in reading order."""
     texts = project.reference(reference_id).texts
-    items = []
+    items: list[EntityListItem] = []
     for seg in project.segments_of_document(document_id):
         text = texts.get(seg.id, "")
         items.extend(

@@ -61,7 +61,7 @@ def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[P
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     pattern = temp_pattern(path.name)
-    removed = []
+    removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -81,7 +81,7 @@ def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[P
 
 
 def atomic_write_stream(
-    path: str | Path, write: Callable[[BinaryIO], None], keep_backup: bool = False, locked: bool = False
+    path: str | Path, write: Callable[[BinaryIO], object], keep_backup: bool = False, locked: bool = False
 ) -> None:
     """Atomically replace ``path`` with what ``write(handle)`` writes to a binary handle.
 

@@ -84,14 +84,14 @@ class ScoringInput:
 
     def references_for(self, i: int) -> list[str]:
         """The references present for segment i, in stream order."""
-        return [s[i] for s in self.references if s[i] is not None]
+        return [text for s in self.references if (text := s[i]) is not None]
 
     def reference_choices(self, i: int, ref: int | None = None) -> list[tuple[int, str]]:
         """(stream index, text) of segment i's references, or only stream ``ref``."""
         if not 0 <= i < self.n_segments:
             raise MetricError(f"segment {i} is out of range (0..{self.n_segments - 1})")
         if ref is None:
-            return [(k, s[i]) for k, s in enumerate(self.references) if s[i] is not None]
+            return [(k, text) for k, s in enumerate(self.references) if (text := s[i]) is not None]
         if not 0 <= ref < self.n_references:
             raise MetricError(f"reference {ref} is out of range (0..{self.n_references - 1})")
         text = self.references[ref][i]
@@ -140,7 +140,7 @@ class MetricScore:
         return out
 
 
-def _num(x: float) -> float | None:
+def _num(x: float | np.floating) -> float | None:
     x = float(x)
     return x if np.isfinite(x) else None
 

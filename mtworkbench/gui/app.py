@@ -74,7 +74,8 @@ def _apply_test_edit(window, spec: str) -> None:
 
 def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | None = None,
             screenshot: str | None = None) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     configure_application(app)
     install_exception_hook(app)
     from mtworkbench.gui.main_window import MainWindow

@@ -624,7 +624,7 @@ class MainWindow(QMainWindow):
         value = self.settings.value("recent_files", [])
         if isinstance(value, str):
             value = [value]
-        return [v for v in (value or []) if isinstance(v, str)]
+        return [v for v in value if isinstance(v, str)] if isinstance(value, (list, tuple)) else []
 
     def _add_recent(self, path: Path) -> None:
         path_str = str(Path(path).resolve())

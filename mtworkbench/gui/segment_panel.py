@@ -72,10 +72,12 @@ class _TextRow(QStackedWidget):
         return super().eventFilter(obj, event)
 
     def hasHeightForWidth(self) -> bool:
-        return self.currentWidget().hasHeightForWidth()
+        widget = self.currentWidget()
+        return widget is not None and widget.hasHeightForWidth()
 
     def heightForWidth(self, width: int) -> int:
-        return self.currentWidget().heightForWidth(width)
+        widget = self.currentWidget()
+        return widget.heightForWidth(width) if widget is not None else -1
 
     def sizeHint(self):
         return self.currentWidget().sizeHint()
@@ -110,8 +112,8 @@ class SegmentPanel(QScrollArea):
     def rebuild(self, *_args) -> None:
         while self.grid.count():
             item = self.grid.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
+            if item is not None and (widget := item.widget()) is not None:
+                widget.deleteLater()
         for r in range(self.grid.rowCount()):  # a stretch left from the previous project
             self.grid.setRowStretch(r, 0)
         self.rows.clear()

@@ -12,13 +12,14 @@ that turns a version-n dict into version n+1; old files are migrated on load.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
@@ -527,7 +528,7 @@ class _Reader:
     def __init__(self, file: str | None) -> None:
         self.file = file
 
-    def fail(self, message: str, path: str) -> None:
+    def fail(self, message: str, path: str) -> NoReturn:
         raise BundleError(message, path, self.file)
 
     def obj(self, value: Any, path: str) -> dict[str, Any]:
@@ -545,18 +546,18 @@ class _Reader:
             self.fail(f"expected a string, found {_kind(value)}", path)
         return value
 
-    def ident(self, value: Any, path: str) -> str:
+    def ident(self, value: Any, path: builtins.str) -> builtins.str:
         text = self.str(value, path)
         if not text.strip():
             self.fail("expected a non-empty id", path)
         return text
 
-    def int(self, value: Any, path: str) -> int:
+    def int(self, value: Any, path: builtins.str) -> builtins.int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(f"expected an integer, found {_kind(value)}", path)
         return value
 
-    def number(self, value: Any, path: str) -> float:
+    def number(self, value: Any, path: builtins.str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(f"expected a number, found {_kind(value)}", path)
         try:
@@ -564,7 +565,7 @@ class _Reader:
         except OverflowError:
             self.fail(f"number of {len(str(value))} digits is too large for a float", path)
 
-    def rating(self, value: Any, path: str) -> int | None:
+    def rating(self, value: Any, path: builtins.str) -> builtins.int | None:
         if value is None:
             return None
         lo, hi = RATING_RANGE
@@ -573,13 +574,13 @@ class _Reader:
             self.fail(f"rating out of range: expected {lo} to {hi}, found {rating}", path)
         return rating
 
-    def ref_to(self, value: Any, path: str, exists: Callable[[str], bool], what: str) -> str:
+    def ref_to(self, value: Any, path: builtins.str, exists: Callable[[builtins.str], bool], what: builtins.str) -> builtins.str:
         ident = self.ident(value, path)
         if not exists(ident):
             self.fail(f"unknown {what} {ident!r}", path)
         return ident
 
-    def keys(self, value: Any, path: str, required: set[str], optional: set[str] = frozenset()) -> None:
+    def keys(self, value: Any, path: builtins.str, required: set[builtins.str], optional: set[builtins.str] | frozenset[builtins.str] = frozenset()) -> None:
         obj = self.obj(value, path)
         for key in sorted(required):
             if key not in obj:

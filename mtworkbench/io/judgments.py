@@ -447,7 +447,8 @@ def plan_scores(
         if value is None:
             continue
         adequacy = fluency = None
-        score, score_scale = value, scale
+        score: float | None = value
+        score_scale: str | None = scale
         if scale in LDC_SCALES:
             if not (value.is_integer() and 1 <= value <= 5):
                 raise DataError(f"{source}: segment {key!r}: {scale} must be an integer from 1 to 5, found {value!r}")

@@ -365,7 +365,7 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
             known.add(row.rater)
             plan.judges.append(row.rater)
     taken: set[str] = set()
-    for (rater, system, seg_id, _), rows in grouped.items():
+    for (rater, system_id, seg_id, _), rows in grouped.items():
         judgment_id = project.new_id("j")
         while judgment_id in taken:
             judgment_id = project.new_id("j")
@@ -374,8 +374,8 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
         plan.judgments.append(
-            Judgment(judgment_id, rater, system, seg_id, protocol="mqm", errors=errors, comment=comment,
-                     text=None if shown == systems[system].texts[seg_id] else shown)
+            Judgment(judgment_id, rater, system_id, seg_id, protocol="mqm", errors=errors, comment=comment,
+                     text=None if shown == systems[system_id].texts[seg_id] else shown)
         )
     return plan
 

@@ -124,6 +124,7 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
         errors = parse_errors(get.get("errors", ""), where)
         target = shown if shown is not None else project.system_text(system, segment)
         for e in errors:
+            assert e.start is not None and e.end is not None  # parse_errors always places the span
             if not 0 <= e.start <= e.end <= len(target):
                 raise DataError(f"{where}, column 'errors': span {e.start}-{e.end} is outside the translation "
                                 f"(0-{len(target)})")

@@ -118,7 +118,7 @@ class _Handler(xml.sax.handler.ContentHandler):
 
     def _where(self) -> Where:
         assert self.locator is not None
-        return Where(self.path, self.locator.getLineNumber(), self.locator.getColumnNumber() + 1)
+        return Where(self.path, self.locator.getLineNumber() or 0, (self.locator.getColumnNumber() or 0) + 1)
 
     def _fail(self, message: str, where: Where | None = None) -> None:
         raise DataError(f"{where or self._where()}: {message}")
@@ -251,7 +251,7 @@ def read_wmt_xml(path: str | Path, need_source: bool = True) -> WmtXmlFile:
         parser.parse(source)
     except xml.sax.SAXParseException as exc:
         raise DataError(
-            f"{path}, line {exc.getLineNumber()}, column {exc.getColumnNumber() + 1}: "
+            f"{path}, line {exc.getLineNumber()}, column {(exc.getColumnNumber() or 0) + 1}: "
             f"not well-formed XML: {exc.getMessage()}"
         ) from None
     if handler.result is None:

@@ -303,6 +303,7 @@ class BLEU(Metric):
                 smoothed = 100.0 / (2.0**doubling * total)
                 precision = np.where(zero, smoothed, precision)
             elif method == "floor":
+                assert value is not None  # floor always has one (SMOOTH_DEFAULTS)
                 precision = np.where(zero, 100.0 * value / total, precision)
             else:
                 precision = np.where(zero, 0.0, precision)
@@ -410,7 +411,7 @@ def _brevity_penalty(sys_len: int, ref_len: int) -> float:
 
 
 def _sacrebleu_precisions(
-    correct: Sequence[int], total: Sequence[int], method: str, value: float | None
+    correct: Sequence[float], total: Sequence[float], method: str, value: float | None
 ) -> list[float]:
     """Per-order precisions (0-100) as sacrebleu's BLEUScore reports them."""
     out = [0.0] * len(correct)

@@ -157,7 +157,7 @@ class GTM(Metric):
         ),
     )
     signature_keys = {"tokenize": "tok"}
-    stat_names = ("mms", "hyp_len", "mean_ref_len")  # type: ignore[assignment]
+    stat_names = ("mms", "hyp_len", "mean_ref_len")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -230,7 +230,7 @@ class GTM(Metric):
         stats = np.asarray(stats, dtype=float)
         if len(stats) == 0:
             p_seg = r_seg = np.zeros(0)
-            p_all = r_all = 0.0
+            p_all = r_all = np.zeros(())
         else:
             p_seg, r_seg, _ = self._prf_arrays(stats)
             p_all, r_all, _ = self._prf_arrays(stats.sum(axis=0))

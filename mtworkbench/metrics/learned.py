@@ -50,7 +50,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -317,7 +317,7 @@ class Examples:
 
 
 def human_machine_examples(
-    hypotheses: dict[str, Sequence[str]],
+    hypotheses: Mapping[str, Sequence[str]],
     references: Sequence[Sequence[str | None]],
     tok: Tokenisation = Tokenisation(),
     seed: int = DEFAULT_SEED,
@@ -360,7 +360,7 @@ def human_machine_examples(
         if i != last_segment:
             if row % 100 == 0:
                 check_cancel(cancel)
-            refs = [tok(stream[i]) for stream in references if stream[i] is not None]
+            refs = [tok(text) for stream in references if (text := stream[i]) is not None]
             last_segment = i
         others = refs[:j] + refs[j + 1 :]
         hyp = refs[j] if system is None else tokenised.setdefault((system, i), tok(hypotheses[system][i]))

@@ -188,7 +188,7 @@ class NEE(Metric):
         "tokenize": "tok",
     }
 
-    def language_fields(self) -> list[str]:
+    def language_fields(self) -> list[tuple[str, Any]]:
         # the ``lang`` option (set from the target language) already says it
         return [] if self.options["lang"] == self.language else super().language_fields()
 

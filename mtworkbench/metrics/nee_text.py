@@ -151,7 +151,7 @@ def _drop_possessives(tokens: list[Token]) -> list[Token]:
         tok = tokens[i]
         prev = out[-1] if out else None
         glued_to_prev = prev is not None and prev.end == tok.start and _is_word(prev.text)
-        if tok.text in _APOSTROPHES and glued_to_prev:
+        if prev is not None and tok.text in _APOSTROPHES and glued_to_prev:
             nxt = tokens[i + 1] if i + 1 < n else None
             after = tokens[i + 2] if i + 2 < n else None
             if (
@@ -178,7 +178,7 @@ def _is_word(text: str) -> bool:
 def _english() -> dict[int, list[tuple[str, ...]]]:
     units = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
     tens = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-    out = {i: [(w,)] for i, w in enumerate(units)}
+    out: dict[int, list[tuple[str, ...]]] = {i: [(w,)] for i, w in enumerate(units)}
     for t, word in enumerate(tens, 2):
         out[t * 10] = [(word,)]
         for u in range(1, 10):
@@ -189,7 +189,7 @@ def _english() -> dict[int, list[tuple[str, ...]]]:
 def _german() -> dict[int, list[tuple[str, ...]]]:
     units = "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn".split()
     tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
-    out = {i: [(w,)] for i, w in enumerate(units)}
+    out: dict[int, list[tuple[str, ...]]] = {i: [(w,)] for i, w in enumerate(units)}
     out[1] += [("ein",), ("eine",)]
     for t, word in enumerate(tens, 2):
         out[t * 10] = [(word,)]
@@ -221,11 +221,11 @@ def _french() -> dict[int, list[tuple[str, ...]]]:
     for u in range(0, 10):
         out[90 + u] = [("quatre", "vingt") + _french_teen(u, units)]
     # Belgian and Swiss tens.
-    for base, word in ((70, "septante"), (80, "huitante"), (80, "octante"), (90, "nonante")):
-        out[base].append((word,))
-        out[base + 1].append((word, "et", "un"))
+    for base, regional in ((70, "septante"), (80, "huitante"), (80, "octante"), (90, "nonante")):
+        out[base].append((regional,))
+        out[base + 1].append((regional, "et", "un"))
         for u in range(1, 10):
-            out[base + u].append((word, units[u]))
+            out[base + u].append((regional, units[u]))
     return out
 
 
@@ -235,7 +235,7 @@ def _french_teen(u: int, units: list[str]) -> tuple[str, ...]:
 
 def _spanish() -> dict[int, list[tuple[str, ...]]]:
     units = "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve".split()
-    out = {i: [(w,)] for i, w in enumerate(units)}
+    out: dict[int, list[tuple[str, ...]]] = {i: [(w,)] for i, w in enumerate(units)}
     out[1] += [("un",), ("una",)]
     out[20] = [("veinte",)]
     twenties = "veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete veintiocho veintinueve".split()
@@ -253,7 +253,7 @@ def _spanish() -> dict[int, list[tuple[str, ...]]]:
 
 def _italian() -> dict[int, list[tuple[str, ...]]]:
     units = "zero uno due tre quattro cinque sei sette otto nove dieci undici dodici tredici quattordici quindici sedici diciassette diciotto diciannove".split()
-    out = {i: [(w,)] for i, w in enumerate(units)}
+    out: dict[int, list[tuple[str, ...]]] = {i: [(w,)] for i, w in enumerate(units)}
     out[1] += [("un",), ("una",)]
     tens = "venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
     for t, word in enumerate(tens, 2):
@@ -268,7 +268,7 @@ def _italian() -> dict[int, list[tuple[str, ...]]]:
 
 def _portuguese() -> dict[int, list[tuple[str, ...]]]:
     units = "zero um dois três quatro cinco seis sete oito nove dez onze doze treze catorze quinze dezesseis dezessete dezoito dezenove".split()
-    out = {i: [(w,)] for i, w in enumerate(units)}
+    out: dict[int, list[tuple[str, ...]]] = {i: [(w,)] for i, w in enumerate(units)}
     out[1].append(("uma",))
     out[2].append(("duas",))
     out[14].append(("quatorze",))
@@ -286,7 +286,7 @@ def _portuguese() -> dict[int, list[tuple[str, ...]]]:
 
 def _dutch() -> dict[int, list[tuple[str, ...]]]:
     units = "nul een twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien vijftien zestien zeventien achttien negentien".split()
-    out = {i: [(w,)] for i, w in enumerate(units)}
+    out: dict[int, list[tuple[str, ...]]] = {i: [(w,)] for i, w in enumerate(units)}
     out[1].append(("één",))
     tens = "twintig dertig veertig vijftig zestig zeventig tachtig negentig".split()
     for t, word in enumerate(tens, 2):
@@ -361,8 +361,8 @@ def _numbers_to_digits(tokens: list[Token], lexicon: NumberLexicon) -> list[Toke
     while i < n:
         tok = tokens[i]
         if tok.text.isdigit() and tok.text.isascii():
-            value = int(tok.text)
-            out.append(Token(str(value), tok.start, tok.end) if value < 100 else tok)
+            number = int(tok.text)
+            out.append(Token(str(number), tok.start, tok.end) if number < 100 else tok)
             i += 1
             continue
         if folded[i] not in first_words:

@@ -46,6 +46,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Sequence
+from typing import cast
 
 from rapidfuzz.distance import Levenshtein
 
@@ -329,7 +330,9 @@ class _Search:
         remove paths, and this one is still there)."""
         bands = self.bands
         i = j = 0
-        for tag, src, _ in Levenshtein.editops(words, self.ref).as_list():
+        # (tag, source position, target position); rapidfuzz's stub types the items loosely
+        ops = cast(list[tuple[str, int, int]], Levenshtein.editops(words, self.ref).as_list())
+        for tag, src, _ in ops:
             while i < src:  # equal words up to the edit
                 i += 1
                 j += 1

@@ -97,7 +97,7 @@ class _Fast13aPost:
         for pattern, template in pairs:
             table = _single_char_table(pattern, template)
             if table is not None:
-                step = operator.methodcaller("translate", table)
+                step: Callable[[str], str] = operator.methodcaller("translate", table)
             else:
                 step = partial(pattern.sub, _template_function(template) or template)
             self._steps.append((pattern, step, _TRIGGERS.get(pattern.pattern)))
@@ -153,9 +153,13 @@ def tokenizer_signature(name: str) -> str:
     (``ja-mecab-0.996-IPA``, ``ko-mecab-0.996/ko-0.9.2-KO``; others unchanged)."""
     if name in ("ja-mecab", "ko-mecab"):
         try:
-            return sacrebleu_tokenizer(name).signature()
+            tokenizer = sacrebleu_tokenizer(name)
         except MetricError:
             return name
+        from sacrebleu.tokenizers.tokenizer_base import BaseTokenizer  # the MeCab ones are, with a signature
+
+        if isinstance(tokenizer, BaseTokenizer):
+            return tokenizer.signature()
     return name
 
 

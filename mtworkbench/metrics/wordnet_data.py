@@ -27,7 +27,7 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,7 +109,7 @@ class SynonymTables:
 
     @classmethod
     def from_sets(
-        cls, synsets: dict[str, Iterable[int]], exceptions: dict[str, tuple[str, ...]]
+        cls, synsets: Mapping[str, Iterable[int]], exceptions: dict[str, tuple[str, ...]]
     ) -> SynonymTables:
         words = sorted(synsets)
         groups = [sorted(synsets[w]) for w in words]
@@ -156,8 +156,8 @@ class SynonymTables:
             for base in bases:
                 out |= self.word_synsets(base)
             return frozenset(out)
-        base = self.base_form(word)
-        return _EMPTY if base is None else self.word_synsets(base)
+        form = self.base_form(word)
+        return _EMPTY if form is None else self.word_synsets(form)
 
     def synonym_set(self, word: str) -> frozenset[int]:
         """A word's synsets plus those of its base forms (what Meteor intersects)."""

@@ -133,21 +133,21 @@ def oriented(r: float, higher_is_better: bool) -> float:
 
 def compare_with_best(outcome: AnalysisOutcome, pairs: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
     """Williams test (two-tailed) of each metric's correlation against the best one's."""
-    finite = [c for c in outcome.correlations if np.isfinite(c.r)]
+    finite = [(c.metric, c.r) for c in outcome.correlations if c.metric is not None and np.isfinite(c.r)]
     if len(finite) < 2:
         return
-    best = max(finite, key=lambda c: oriented(c.r, outcome.higher_is_better.get(c.metric, True)))
-    outcome.best = best.metric
+    best, _ = max(finite, key=lambda mr: oriented(mr[1], outcome.higher_is_better.get(mr[0], True)))
+    outcome.best = best
     sign = {spec: 1.0 if up else -1.0 for spec, up in outcome.higher_is_better.items()}
-    m_best, h = pairs[best.metric]
+    m_best, h = pairs[best]
     if len(h) <= 3:
         return  # the test needs n > 3
-    for c in finite:
-        if c.metric == best.metric:
+    for metric, _ in finite:
+        if metric == best:
             continue
-        m_other, _ = pairs[c.metric]
-        outcome.williams[c.metric] = williams_from_scores(
-            h, sign[best.metric] * m_best, sign[c.metric] * m_other, outcome.request.method
+        m_other, _ = pairs[metric]
+        outcome.williams[metric] = williams_from_scores(
+            h, sign[best] * m_best, sign[metric] * m_other, outcome.request.method
         )
 
 

@@ -210,8 +210,10 @@ def _child_score(job_id: int, spec: str, metric_blob: bytes, data: bytes, ci_sam
     return score_one(metric, data, ci_samples, seed, cancel=_child_cancel(job_id), system=system)
 
 
-def _child_paired(job_id: int, spec: str, metric_blob: bytes, *args: Any) -> Any:
-    return paired_one(_child_metric(job_id, spec, metric_blob), *args, cancel=_child_cancel(job_id))
+def _child_paired(job_id: int, spec: str, metric_blob: bytes, systems: list[tuple[str, np.ndarray]],
+                  method: str, n_samples: int, seed: int) -> Any:
+    return paired_one(_child_metric(job_id, spec, metric_blob), systems, method, n_samples, seed,
+                      cancel=_child_cancel(job_id))
 
 
 def process_pool(workers: int | None = None) -> ProcessPoolExecutor:

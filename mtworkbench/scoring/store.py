@@ -301,7 +301,8 @@ def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
+            # numpy's stub matches **arrays against savez's allow_pickle: bool keyword
+            np.savez(fh, **arrays)  # type: ignore[arg-type]
         os.replace(tmp, path)
     except OSError:
         try:

@@ -96,10 +96,10 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(f"{'judge':<16} {'repeats':>7}  {'quantity':<9} {'exact':>7} {'mean|d|':>8} {'kappa_q':>9}")
         for judge, intra in report.intra.items():
-            rows = [("adequacy", intra.adequacy), ("fluency", intra.fluency)]
+            repeats = [("adequacy", intra.adequacy), ("fluency", intra.fluency)]
             if intra.score is not None:
-                rows.append(("score", intra.score))
-            for k, (name, c) in enumerate(rows):
+                repeats.append(("score", intra.score))
+            for k, (name, c) in enumerate(repeats):
                 label, n = (judge, str(intra.n)) if k == 0 else ("", "")
                 print(
                     f"{label:<16} {n:>7}  {name:<9} {_fmt(c.exact):>7} {_fmt(c.mean_abs_diff):>8} "
@@ -109,17 +109,17 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(f"{'protocol':<8} {'rater A':<12} {'rater B':<12} {'items':>6} {'exactF1':>8} {'charF1':>8} "
               f"{'sev.agr':>8} {'sev.n':>6} {'pearson':>8} {'spearman':>9}")
-        for s in spans:
-            print(f"{s.protocol:<8} {s.judges[0]:<12} {s.judges[1]:<12} {s.n_items:>6} {_fmt(s.exact_f1):>8} "
-                  f"{_fmt(s.overlap_f1):>8} {_fmt(s.severity_agreement):>8} {s.severity_pairs:>6} "
-                  f"{_fmt(s.pearson):>8} {_fmt(s.spearman):>9}")
+        for span in spans:
+            print(f"{span.protocol:<8} {span.judges[0]:<12} {span.judges[1]:<12} {span.n_items:>6} "
+                  f"{_fmt(span.exact_f1):>8} {_fmt(span.overlap_f1):>8} {_fmt(span.severity_agreement):>8} "
+                  f"{span.severity_pairs:>6} {_fmt(span.pearson):>8} {_fmt(span.spearman):>9}")
     if checks:
         print()
         print("DA quality control (BAD references; one-sided Wilcoxon, BAD < original, p < 0.05 passes)")
         print(f"{'rater':<16} {'BAD':>5} {'pairs':>6} {'mean BAD':>9} {'mean orig':>10} {'wilcoxon p':>11} "
               f"{'MWU p':>8}  result")
-        for c in checks:
-            result = {True: "pass", False: "FAIL", None: "-"}[c.passed]
-            print(f"{c.rater:<16} {c.n_bad:>5} {c.n_pairs:>6} {_fmt(c.mean_bad):>9} {_fmt(c.mean_original):>10} "
-                  f"{_fmt(c.wilcoxon_p):>11} {_fmt(c.mannwhitney_p):>8}  {result}")
+        for check in checks:
+            result = {True: "pass", False: "FAIL", None: "-"}[check.passed]
+            print(f"{check.rater:<16} {check.n_bad:>5} {check.n_pairs:>6} {_fmt(check.mean_bad):>9} "
+                  f"{_fmt(check.mean_original):>10} {_fmt(check.wilcoxon_p):>11} {_fmt(check.mannwhitney_p):>8}  {result}")
     return 0

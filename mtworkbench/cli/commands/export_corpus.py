@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.corpus import export_corpus
 
     project = load_bundle(args.bundle)
-    renamed = {}
+    renamed: dict[str, str] = {}
     for path in export_corpus(project, args.format, args.output, raw=args.raw, renamed=renamed):
         print(f"wrote {path}")
     for item_id, name in renamed.items():

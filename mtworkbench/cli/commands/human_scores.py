@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from typing import Any
 
 from mtworkbench.cli import UsageError
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                                  protocol=args.protocol)
     matrix, counts = human.matrix, human.counts
     wanted = [i for i, s in enumerate(human.systems) if not args.system or s in args.system]
-    scores = []
+    scores: list[dict[str, Any]] = []  # JSON rows
     if args.level == "segment":
         for i in wanted:
             for k, segment in enumerate(human.segments):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -45,7 +45,7 @@ def correlation_csv(results: list[CorrelationResult], williams: dict[str, Willia
     williams = williams or {}
     rows: list[list[object]] = [list(CSV_HEADER)]
     for r in results:
-        w = williams.get(r.metric)
+        w = williams.get(r.metric or "")
         rows.append([r.metric, r.human, r.level, r.method, _csv_num(r.r), _csv_num(r.ci[0]),
                          _csv_num(r.ci[1]), r.ci_method, r.confidence, _csv_num(r.p), r.n,
                      "" if w is None else _csv_num(w.p)])
@@ -84,7 +84,7 @@ class CorrelationTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def agreement(self, result: CorrelationResult) -> float:
-        return result.r if self.higher_is_better.get(result.metric, True) else -result.r
+        return result.r if self.higher_is_better.get(result.metric or "", True) else -result.r
 
     def rowCount(self, parent=_ROOT) -> int:
         return 0 if parent.isValid() else len(self.results)
@@ -127,7 +127,7 @@ class CorrelationTableModel(QAbstractTableModel):
             "williams_p": self.williams[r.metric].p if r.metric in self.williams else math.nan,
         }[column]
 
-    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         column = COLUMNS[index.column()]
@@ -162,7 +162,7 @@ class CorrelationTableModel(QAbstractTableModel):
 
     def _tooltip(self, row: int) -> str:
         r = self.results[row]
-        direction = "" if self.higher_is_better.get(r.metric, True) else (
+        direction = "" if self.higher_is_better.get(r.metric or "", True) else (
             "\nLower is better for this metric: a negative r means it agrees with the humans.")
         return (f"{r.metric} vs {r.human}, {r.level} level: {METHOD_SYMBOL.get(r.method, r.method)} = "
                 f"{_fmt(r.r)} over {r.n} items; {r.confidence:.0%} {r.ci_method} interval "

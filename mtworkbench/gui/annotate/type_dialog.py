@@ -118,14 +118,15 @@ class EntityTypesDialog(QDialog):
         row = self.table.currentRow()
         if row < 0:
             return
-        color = QColorDialog.getColor(QColor(self.table.item(row, 2).text()), self, "Entity colour")
+        cell = self.table.item(row, 2)
+        color = QColorDialog.getColor(QColor(cell.text() if cell else ""), self, "Entity colour")
         if color.isValid():
             self._set_colour(row, color.name())
 
     def styles(self) -> list[EntityTypeStyle]:
         out = []
         for row in range(self.table.rowCount()):
-            cells = [(self.table.item(row, c).text() if self.table.item(row, c) else "").strip() for c in range(3)]
+            cells = [(item.text() if (item := self.table.item(row, c)) else "").strip() for c in range(3)]
             out.append(EntityTypeStyle(cells[0], cells[1].upper(), cells[2]))
         return out
 

@@ -164,7 +164,9 @@ class JudgmentsFilter(QSortFilterProxyModel):
             self.invalidateFilter()
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        judgment: Judgment = self.sourceModel().rows[source_row]
+        model = self.sourceModel()
+        assert isinstance(model, JudgmentsModel)  # the only source model (JudgmentsTable)
+        judgment: Judgment = model.rows[source_row]
         return (self.judge == ALL or judgment.judge == self.judge) and (
             self.system == ALL or judgment.system == self.system
         )

@@ -246,11 +246,11 @@ class RatingView(QWidget):
         texts_layout.addWidget(self.reference)
         texts_layout.addWidget(self.source)
         texts_layout.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(texts)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.texts_scroll = QScrollArea()
+        self.texts_scroll.setWidget(texts)
+        self.texts_scroll.setWidgetResizable(True)
+        self.texts_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.texts_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
         self.message = QLabel()
         self.message.setObjectName("rating-message")
@@ -299,7 +299,7 @@ class RatingView(QWidget):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(6)
         layout.addLayout(top)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.texts_scroll, 1)
         layout.addWidget(self.message, 1)
         layout.addWidget(self.adequacy)
         layout.addWidget(self.fluency)
@@ -369,7 +369,7 @@ class RatingView(QWidget):
 
     def _show(self, item: QueueItem | None) -> None:
         has_item = item is not None
-        self.scroll.setVisible(has_item)
+        self.texts_scroll.setVisible(has_item)
         self.message.setVisible(not has_item)
         for widget in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
             widget.setEnabled(has_item)
@@ -393,7 +393,7 @@ class RatingView(QWidget):
         progress = self.queue.progress
         self.progress.setRange(0, max(progress.total, 1))
         self.progress.setValue(progress.done)
-        if not has_item:
+        if item is None:
             self.position_label.setText(f"<b>Finished</b> &nbsp;·&nbsp; {progress.done} of {progress.total} done")
             pending = self.queue.first_pending()
             left = progress.total - progress.done
@@ -481,7 +481,7 @@ class RatingView(QWidget):
         return super().focusNextPrevChild(next_)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.comment and event.type() == QEvent.Type.KeyPress:
+        if watched is self.comment and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape:
                 self.setFocus()
                 return True
@@ -492,7 +492,7 @@ class RatingView(QWidget):
         item = self.current_item()
         if item is None or self.queue is None or self.judge is None:
             return
-        if not self.entry.complete:
+        if self.entry.adequacy is None or self.entry.fluency is None:  # (not complete)
             missing = self.entry.expecting
             self.status.setText(f"Rate {missing} first (keys 1–5).")
             return

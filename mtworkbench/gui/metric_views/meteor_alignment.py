@@ -358,7 +358,7 @@ class MeteorAlignmentView(MetricDetailView):
                         pen = item.pen()
                         pen.setWidthF(5.0 if m == n else 2.5)
                         item.setPen(pen)
-                    elif items is self._matrix_items:
+                    elif items is self._matrix_items and isinstance(item, QGraphicsRectItem):
                         item.setPen(QPen(QColor(INK), 2.5) if m == n else QPen(Qt.PenStyle.NoPen))
         self.hyp_pane.highlight_tokens([link.hyp])
         self.ref_pane.highlight_tokens([link.ref])

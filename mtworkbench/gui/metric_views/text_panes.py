@@ -106,9 +106,9 @@ class TokenPane(QWidget):
 
     def _render(self) -> None:
         mark_of: dict[int, Mark] = {}
-        for m in self.marks:  # later marks win where marks overlap
-            for i in range(max(0, m.start), min(m.end, len(self.tokens))):
-                mark_of[i] = m
+        for each in self.marks:  # later marks win where marks overlap
+            for i in range(max(0, each.start), min(each.end, len(self.tokens))):
+                mark_of[i] = each
         chosen = set(self.highlighted)
         parts = []
         for i, tok in enumerate(self.tokens):

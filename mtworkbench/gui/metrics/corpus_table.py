@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -89,10 +89,10 @@ class CorpusTableModel(QAbstractTableModel):
         return self.rows[row].cells.get(spec) or Cell()
 
     # --- Qt model --------------------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | None = None) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex | None = None) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else 1 + len(self.specs)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
@@ -161,7 +161,7 @@ class CorpusTableModel(QAbstractTableModel):
         if not math.isfinite(cell.score):
             return "not scored yet"
         lines = [f"{row.system} · {spec}: {format_score(cell.score, spec)}"]
-        if cell.ci_lower is not None:
+        if cell.ci_lower is not None and cell.ci_upper is not None:
             lines.append(
                 f"bootstrap 95% interval {format_score(cell.ci_lower, spec)} – {format_score(cell.ci_upper, spec)}"
             )

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -130,11 +130,11 @@ class SentenceTableModel(QAbstractTableModel):
             mask &= keep
         needle = text.strip().lower()
         if needle:
-            if self._lower_hyp is None:
+            if self._lower_hyp is None or self._lower_seg is None:
                 self._lower_hyp = [t.lower() for t in self.hypotheses]
                 self._lower_seg = [t.lower() for t in self.segment_texts]
-            in_hyp = np.fromiter((needle in t for t in self._lower_hyp), bool, self.n_rows)
-            in_seg = np.fromiter((needle in t for t in self._lower_seg), bool, len(self.segment_texts))
+            in_hyp = np.fromiter((needle in t for t in self._lower_hyp), np.bool_, self.n_rows)
+            in_seg = np.fromiter((needle in t for t in self._lower_seg), np.bool_, len(self.segment_texts))
             mask &= in_hyp | np.repeat(in_seg, n_sys)
         return mask
 
@@ -176,10 +176,10 @@ class SentenceTableModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
     # --- Qt model -------------------------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | None = None) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else len(self.visible)
 
-    def columnCount(self, parent: QModelIndex | None = None) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
         return 0 if parent is not None and parent.isValid() else self.N_FIXED + len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

@@ -96,7 +96,7 @@ class NavigatorModel(QAbstractItemModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return len(self.COLUMNS)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         node = self._nodes[index.internalId()]

@@ -322,7 +322,7 @@ class AnalysisWorkspace(Workspace):
         return self.session.project
 
     def export_widget(self) -> QWidget:
-        return self.pages.currentWidget()
+        return self.pages.currentWidget() or self
 
     def is_computing(self) -> bool:
         return self.worker is not None and self.worker.isRunning()
@@ -453,7 +453,7 @@ class AnalysisWorkspace(Workspace):
         self.compare_worker = compare_systems_interactively(self, self.project)
 
     def cancel(self) -> None:
-        if self.is_computing():
+        if self.worker is not None and self.is_computing():
             self.worker.cancel()
             self.status.setText("Cancelling…")
 
@@ -626,7 +626,7 @@ class AnalysisWorkspace(Workspace):
     # --- following the project ------------------------------------------------------------------
     def _project_replaced(self, project: Project) -> None:
         self.choices_timer.stop()
-        if self.is_computing():
+        if self.worker is not None and self.is_computing():
             self.worker.cancel()
         self.cache = cache_for(project)
         self.outcome = None

@@ -235,7 +235,7 @@ class AnnotateWorkspace(Workspace):
         self.view.delete_pressed.connect(self.delete_selected)
         self.view.cursorPositionChanged.connect(self._caret_moved)
         self.view.selectionChanged.connect(self._caret_moved)
-        self.find_bar.find_requested.connect(self.find)
+        self.find_bar.find_requested.connect(self.find_next)
         self.find_bar.annotate_all_requested.connect(self.annotate_every_occurrence)
         self.reference_box.currentTextChanged.connect(self._reference_chosen)
         self.annotator_box.currentTextChanged.connect(self._annotator_chosen)
@@ -625,7 +625,7 @@ class AnnotateWorkspace(Workspace):
             self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
         )
 
-    def find(self, backwards: bool = False) -> None:
+    def find_next(self, backwards: bool = False) -> None:  # (not find: that is QWidget's static method)
         hits = self._hits()
         needle = self.find_bar.needle.text()
         if not self.reference:

@@ -111,7 +111,7 @@ class JudgeWorkspace(Workspace):
         session.project_replaced.connect(self._on_project_replaced)
         session.project_changed.connect(self._on_project_changed)
         app = QGuiApplication.instance()
-        if app is not None:
+        if isinstance(app, QGuiApplication):
             app.applicationStateChanged.connect(self._application_state_changed)
         self._fill_judges()
 

@@ -151,8 +151,8 @@ class MetricsWorkspace(Workspace):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)  # takes the free width, so messages are not cut
         bar.addWidget(QLabel("Baseline"))
-        for w in (self.baseline_combo, self.settings_button, self.copy_tsv_button, self.copy_latex_button):
-            bar.addWidget(w)
+        for tool in (self.baseline_combo, self.settings_button, self.copy_tsv_button, self.copy_latex_button):
+            bar.addWidget(tool)
 
         # --- views --------------------------------------------------------------------
         self.corpus_table = CorpusTable()
@@ -162,6 +162,7 @@ class MetricsWorkspace(Workspace):
         self.detail_views: dict[str, QWidget] = {}
         self._detail_shown: dict[str, tuple] = {}
         for name, cls in DETAIL_VIEWS.items():
+            view: QWidget
             try:
                 view = cls()
             except Exception:  # noqa: BLE001 - one broken view must not hide the others
@@ -258,7 +259,7 @@ class MetricsWorkspace(Workspace):
             return
         if self._preparing is not None:
             self._stop_preparing()
-        elif self.is_scoring():
+        elif self.worker is not None:  # scoring (not preparing)
             self._restart_after_worker = True
             self.worker.cancel()
             return
@@ -316,7 +317,7 @@ class MetricsWorkspace(Workspace):
             self._stop_preparing()
             self._scoring_stopped()
             self.status.setText("Scoring cancelled.")
-        elif self.is_scoring():
+        elif self.worker is not None:  # scoring (not preparing)
             self.worker.cancel()
             self.status.setText("Cancelling…")
 
@@ -437,7 +438,7 @@ class MetricsWorkspace(Workspace):
         if self._preparing is not None:
             self._stop_preparing()
             self._scoring_stopped()
-        elif self.is_scoring():
+        elif self.worker is not None:  # scoring (not preparing)
             self._restart_after_worker = False
             self.worker.cancel()
         self.cache = cache_for(project)

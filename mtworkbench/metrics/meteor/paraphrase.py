@@ -45,6 +45,11 @@ class PhraseMatch:
     slot: int
 
 
+# A search path's chosen matches, newest first, as a linked list; and the path itself (see phrase_search).
+_Chosen = tuple[PhraseMatch, "_Chosen"] | None
+_Path = tuple[tuple[int, int, int], int, int, int, int, int, int, int, int, _Chosen]
+
+
 class ParaphraseTable:
     """Phrase -> its paraphrases, in file order."""
 
@@ -148,10 +153,10 @@ def phrase_search(
 
     # path: (key, m1, m2, chunks, distance, idx, last_end, used_hyp, used_ref, chosen)
     first = itemgetter(0)
-    paths = [(key(0, 0, 0, 0), 0, 0, 0, 0, 0, -1, used_hyp0, used_ref0, None)]
+    paths: list[_Path] = [(key(0, 0, 0, 0), 0, 0, 0, 0, 0, -1, used_hyp0, used_ref0, None)]
     for current in range(n + 1):
         paths.sort(key=first)  # stable, as Java's Collections.sort
-        nxt = []
+        nxt: list[_Path] = []
         for path in paths[:beam_size]:
             _, m1, m2, c, d, idx, end, uh, ur, chosen = path
             if current == n:
