@@ -29,6 +29,8 @@ _TRIGGERS = {
     r"([\.,])([^0-9])": ".,",
     r"([0-9])(-)": "-",
 }
+# what sends a line down the full 13a path (_Fast13aPost.__call__)
+_DIGIT_OR_ADJACENT_STOPS = re.compile(r"[0-9]|[.,][.,]")
 _GROUP_REF = re.compile(r"\\(\d+)")
 
 
@@ -128,8 +130,15 @@ class _Fast13aPost:
             else:
                 step = partial(pattern.sub, _template_function(template) or template)
             self._steps.append((pattern, step, _TRIGGERS.get(pattern.pattern)))
+        # Lines with no ASCII digit and no two adjacent periods/commas (most
+        # lines of prose): sacrebleu's patterns 2-4 then just pad every period
+        # and comma, as two str.replace calls do; only for sacrebleu's own patterns.
+        self._no_digit_path = [(p.pattern, t) for p, t in pairs] == list(_13A_PATTERNS)
 
     def __call__(self, line: str) -> str:
+        if self._no_digit_path and _DIGIT_OR_ADJACENT_STOPS.search(line) is None:
+            line = self._steps[0][1](line)
+            return " ".join(line.replace(".", " . ").replace(",", " , ").split())
         for _pattern, step, trigger in self._steps:
             if trigger is None or any(c in line for c in trigger):
                 line = step(line)

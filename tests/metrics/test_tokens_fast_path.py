@@ -37,3 +37,16 @@ def test_punctuation_step_no_longer_uses_translate_but_still_pads_every_class_ch
     post = _Fast13aPost()
     padded = post("a!b\"c#d$e%f&g(h)i*j+k/l:m;n<o=p>q?r@s[t\\u]v^w_x`y{z|A}B~C")
     assert padded.split()[1::2] == list("!\"#$%&()*+/:;<=>?@[\\]^_`{|}~")
+
+
+def test_no_digit_path_is_on_for_sacrebleus_patterns_and_matches_on_prose() -> None:
+    post = _Fast13aPost()
+    assert post._no_digit_path
+    for line in ["Er sagt, es sei gut. Wirklich?", "a.b,c", ".start", "end.", "U.S.A.", "x ,y", "a\n.b"]:
+        assert post(line) == Tokenizer13a()._post_tokenizer(line), line
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(list("ab .,;-\n\u00e9\u4e2d") + ["&quot;"]), max_size=40).map("".join))
+def test_no_digit_path_on_period_and_comma_heavy_text(line: str) -> None:
+    assert sacrebleu_tokenizer("13a")(line) == Tokenizer13a()(line)
