@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -9,7 +11,7 @@ from mtworkbench.core.judging import QueueConfig
 from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
 from tests.gui.test_judge_rating import K, add_judge, fake_time, keys, start_queue, window, workspace  # noqa: F401
 
-SHOTS = "/tmp"
+SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs regenerates the README screenshots
 
 
 @pytest.fixture
