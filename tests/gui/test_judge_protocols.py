@@ -140,3 +140,33 @@ def test_document_context_shows_neighbours_of_the_same_document(qtbot, window, r
     for neighbour in segments[at + 1:at + 3]:
         assert neighbour.source in panel.context_after.text()
     assert item.source not in panel.context_before.text() + panel.context_after.text()
+
+
+def test_mouse_drag_selects_a_span_and_ctrl_chords_are_not_marks(qtbot):
+    from PySide6.QtTest import QTest
+
+    from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
+    panel = ProtocolPanel()
+    qtbot.addWidget(panel)
+    panel.protocol, panel.max_errors = "mqm", 5
+    panel.translation.setPlainText("Hallo wunderbare Welt")
+    panel.resize(600, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    cursor = panel.translation.textCursor()
+    cursor.setPosition(6)
+    a = panel.translation.cursorRect(cursor).center()
+    cursor.setPosition(16)
+    b = panel.translation.cursorRect(cursor).center()
+    viewport = panel.translation.viewport()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    QTest.mouseMove(viewport, b)
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+    assert panel.translation.textCursor().selectedText() == "wunderbare"
+    from PySide6.QtGui import QKeyEvent
+    ctrl_n = QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert panel.handle_key(ctrl_n) is False and panel.spans == []
+    panel.ask_category = lambda parent: "Accuracy/Mistranslation"
+    two = QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_2, Qt.KeyboardModifier.NoModifier)
+    assert panel.handle_key(two)
+    assert [(s.start, s.end, s.severity, s.category) for s in panel.spans] == [(6, 16, "Major", "Accuracy/Mistranslation")]

@@ -266,7 +266,10 @@ class ProtocolPanel(QWidget):
     def handle_key(self, event: QKeyEvent) -> bool:
         """Act on a key of the rating view; False leaves it to the view (Enter, Backspace...)."""
         key = Qt.Key(event.key())
-        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        if modifiers & ~Qt.KeyboardModifier.ShiftModifier:
+            return False  # Ctrl/Alt chords are the window's shortcuts (Ctrl+Z, Ctrl+S...)
         if self.protocol == "da":
             steps = {Qt.Key.Key_Left: -1, Qt.Key.Key_Down: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: 1}
         else:
