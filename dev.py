@@ -4,6 +4,8 @@
     python3.11 dev.py app [BUNDLE]   # set up .venv, open the app (the demo project by default)
     python3.11 dev.py test [ARGS]    # set up .venv, run the whole test suite headless
     python3.11 dev.py bench          # set up .venv, run every benchmark
+    python3.11 dev.py build [--check]  # set up .venv with PyInstaller, build the desktop app
+                                       # (build/dist/mtworkbench/); --check starts the built app
 
 Needs only Python 3.11+ with venv. The set-up is skipped when .venv is already
 installed from the current pyproject.toml.
@@ -43,11 +45,17 @@ def setup() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("app", "test", "bench"):
+    if not argv or argv[0] not in ("app", "test", "bench", "build"):
         print(__doc__)
         return 2
-    setup()
     command, rest = argv[0], argv[1:]
+    if command == "build" and "--check" in rest:  # checking a built app needs no set-up
+        return subprocess.call([sys.executable, str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
+    setup()
+    if command == "build":
+        if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
+            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,build]"])
+        return subprocess.call([str(PYTHON), str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     env = dict(os.environ)
     if command == "app":
         args = rest or ["--demo"]

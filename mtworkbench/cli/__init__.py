@@ -42,9 +42,12 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "import": ("import_corpus", "create a project bundle from corpus files"),
     "judgments": ("judgments", "import/export human judgments"),
     "metrics": ("metrics", "import metric scores computed elsewhere"),
+    "merge": ("merge", "merge work packages back into a project"),
     "reliability": ("reliability", "metric reliability by pseudo-document length"),
     "render": ("render", "render a metric view to PNG or SVG without opening the app"),
     "score": ("score", "score hypotheses against references"),
+    "split": ("split", "split a project into work packages, one per person"),
+    "status": ("status", "progress of a campaign: items done / assigned per person"),
     "train-learned": ("train_learned", "train the learned (SVM) metric and store it in the bundle"),
     "validate": ("validate", "check a project bundle"),
 }

@@ -258,6 +258,8 @@ class Project:
         self.learned_model: dict[str, Any] | None = None
         # Metric scores computed elsewhere (io.external_scores owns the JSON shape).
         self.external_scores: dict[str, dict[str, Any]] = {}
+        # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
+        self.campaign: Any = None
         self._listeners: list[Callable[[ProjectEvent], None]] = []
         self._ids = itertools.count(1)
         self._reindex()

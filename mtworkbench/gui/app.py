@@ -17,6 +17,11 @@ log = logging.getLogger(__name__)
 def configure_application(app: QApplication) -> None:
     app.setOrganizationName("mtworkbench")
     app.setApplicationName("mtworkbench")
+    from PySide6.QtGui import QIcon
+
+    from mtworkbench.resources import resource_path
+
+    app.setWindowIcon(QIcon(str(resource_path("icon", "mtworkbench.png"))))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     folder = os.environ.get("MTWB_SETTINGS_DIR")
     if folder:  # tests and portable installs keep UI state out of the home folder

@@ -167,6 +167,9 @@ class MainWindow(QMainWindow):
         self.action_save = self._action(menu, "&Save", self.save, QKeySequence.StandardKey.Save)
         self.action_save_as = self._action(menu, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs)
         self.action_export_view = self._action(menu, "&Export view…", self.export_view, "Ctrl+E")
+        from mtworkbench.gui import campaign_dialogs  # File > Split/Merge packages, Campaign progress
+
+        campaign_dialogs.add_menu_actions(self, menu)
         menu.addSeparator()
         self.action_quit = self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 

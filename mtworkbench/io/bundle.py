@@ -23,6 +23,7 @@ from typing import Any
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.metric_files import file_options_in_spec
+from mtworkbench.core.campaign import campaign_from_json, campaign_to_json
 from mtworkbench.core.model import (
     RATING_RANGE,
     SYSTEM_KINDS,
@@ -152,6 +153,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         },
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
+        # Additive: only campaign bundles and work packages carry it (core.campaign).
+        **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
     }
     if project.external_scores:  # optional: absent keeps older bundles byte-identical
         from mtworkbench.io.external_scores import bundle_value
@@ -291,7 +294,8 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     r = _Reader(file)
     r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
            optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
-                     "settings", "judge_queues", "learned_model", "external_scores"})
+                     "settings", "judge_queues", "learned_model", "external_scores",
+                     "campaign"})
 
     documents: list[Document] = []
     seen_segments: dict[str, str] = {}
@@ -437,6 +441,8 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
         from mtworkbench.io.external_scores import check_bundle_value
 
         project.external_scores = check_bundle_value(data["external_scores"], project, file)
+    if data.get("campaign") is not None:
+        project.campaign = campaign_from_json(data["campaign"], project, file)
     return project
 
 

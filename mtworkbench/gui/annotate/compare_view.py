@@ -329,7 +329,9 @@ class ComparisonView(QWidget):
         if not a or not b or a == b:
             self._show_nothing("Choose two different annotators of this reference (A and B).")
             return
-        comparison = compare_annotators(project, self.reference, a, b)
+        from mtworkbench.core.campaign import shared_segments  # a campaign's annotators: their overlap only
+
+        comparison = compare_annotators(project, self.reference, a, b, shared_segments(project, self.reference, a, b))
         self.comparison = comparison
         self.summary.setText(
             f"<p><b>Reference {esc(self.reference)}</b>: {esc(a)} (A) and {esc(b)} (B) over {len(comparison.segments)} segments</p>"
