@@ -170,3 +170,24 @@ def test_mouse_drag_selects_a_span_and_ctrl_chords_are_not_marks(qtbot):
     two = QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_2, Qt.KeyboardModifier.NoModifier)
     assert panel.handle_key(two)
     assert [(s.start, s.end, s.severity, s.category) for s in panel.spans] == [(6, 16, "Major", "Accuracy/Mistranslation")]
+
+
+def test_esa_judgment_is_undoable_and_listed_with_its_score(qtbot, window, workspace, rate):  # noqa: F811
+    view = rate(QueueConfig(seed=7, repeat_share=0.0, protocol="esa"))
+    project = window.session.project
+    panel = view.protocol_panel
+    keys(qtbot, view, K.Key_Home)
+    shift(qtbot, view, K.Key_Right, 2)
+    keys(qtbot, view, K.Key_2, K.Key_4, K.Key_0, K.Key_Return)
+    assert [(j.protocol, j.score, len(j.errors)) for j in project.judgments] == [("esa", 40.0, 1)]
+    workspace.tabs.setCurrentWidget(workspace.judgments)
+    table = workspace.judgments.table.model()
+    headers = [table.headerData(c, Qt.Orientation.Horizontal) for c in range(table.columnCount())]
+    row = [table.index(0, c).data() for c in range(table.columnCount())]
+    assert table.rowCount() == 1 and str(row[headers.index("Score")]).startswith("40")
+    workspace.tabs.setCurrentWidget(workspace.agreement)  # one rater: nothing to compare, no error
+    workspace.tabs.setCurrentWidget(view)
+    window.activateWindow()
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert project.judgments == [] and view.current_item().index == 0
+    assert panel.spans == [] and panel.score.value is None
