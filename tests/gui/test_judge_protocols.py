@@ -191,3 +191,13 @@ def test_esa_judgment_is_undoable_and_listed_with_its_score(qtbot, window, works
     qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert project.judgments == [] and view.current_item().index == 0
     assert panel.spans == [] and panel.score.value is None
+
+
+def test_source_based_da_shows_the_source_not_the_reference(qtbot, window, rate):  # noqa: F811
+    view = rate(QueueConfig(seed=7, repeat_share=0.0, protocol="da", da_basis="source"))
+    item = view.current_item()
+    assert view.source.isVisible() and not view.reference.isVisible()
+    assert item.source in view.source.text.text()
+    keys(qtbot, view, K.Key_5, K.Key_5, K.Key_Return)
+    (j,) = window.session.project.judgments
+    assert (j.protocol, j.score, j.reference) == ("da", 55.0, None)
