@@ -33,9 +33,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, UTC
 from typing import Any
 
-from mtworkbench.core.model import Judgment, ModelError, Project
+from mtworkbench.core.model import ErrorSpan, Judgment, ModelError, Project
 from mtworkbench.core.queue_state import (
+    DA_BASES,
     DISPLAY_OPTIONS,
+    MQM_MAX_ERRORS,
+    QUEUE_PROTOCOLS,
     QUEUE_FORMAT,
     REFERENCE_MODES,
     JudgeQueue,
@@ -107,6 +110,9 @@ class QueueConfig:
     documents: tuple[str, ...] | None = None
     show_source: bool = False
     highlight_overlap: bool = False
+    protocol: str = "ldc"
+    da_basis: str = "reference"
+    max_errors: int = MQM_MAX_ERRORS
 
 
 @dataclass(frozen=True)
@@ -236,6 +242,12 @@ def _check_config(project: Project, config: QueueConfig) -> None:
         raise ModelError(
             f"unknown reference mode {config.reference_mode!r}; expected one of {', '.join(REFERENCE_MODES)}"
         )
+    if config.protocol not in QUEUE_PROTOCOLS:
+        raise ModelError(f"unknown protocol {config.protocol!r}; expected one of {', '.join(QUEUE_PROTOCOLS)}")
+    if config.da_basis not in DA_BASES:
+        raise ModelError(f"unknown DA basis {config.da_basis!r}; expected one of {', '.join(DA_BASES)}")
+    if config.max_errors < 1:
+        raise ModelError("the maximum of errors per segment must be at least 1")
     if config.reference_mode == "fixed":
         if config.reference is None:
             raise ModelError("reference mode 'fixed' needs a reference id")
@@ -332,6 +344,9 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
         highlight_overlap=config.highlight_overlap,
         items=items,
         position=0,
+        protocol=config.protocol,
+        da_basis=config.da_basis,
+        max_errors=config.max_errors,
     )
 
 
@@ -347,6 +362,9 @@ def config_of(state: JudgeQueue) -> QueueConfig:
         documents=None if state.documents is None else tuple(state.documents),
         show_source=state.show_source,
         highlight_overlap=state.highlight_overlap,
+        protocol=state.protocol,
+        da_basis=state.da_basis,
+        max_errors=state.max_errors,
     )
 
 
@@ -544,6 +562,52 @@ class JudgeSession:
         if any(not self.is_done(i) for i in range(index + 1, self.total)):
             return index + 1
         return self._next_pending(index)
+
+    def submit_scored(
+        self, score: float | None, errors: Sequence[ErrorSpan] = (), comment: str = "", seconds: float = 0.0
+    ) -> Judgment:
+        """Rate the current item under the queue's protocol (DA, ESA, MQM) and move on.
+
+        DA and ESA need a 0-100 ``score`` (ESA with its error spans); MQM takes
+        the spans and no score (its score comes from the weights). Otherwise as ``submit``.
+        """
+        if self.finished:
+            raise ModelError("the queue is finished; there is no item to rate")
+        protocol = self.state.protocol
+        if protocol == "ldc":
+            raise ModelError("an LDC queue is rated with adequacy and fluency")
+        if protocol == "mqm":
+            if score is not None:
+                raise ModelError("an MQM rating has no score of its own; its errors make it")
+        elif isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 100:
+            raise ModelError(f"a {protocol.upper()} score must be a number from 0 to 100, not {score!r}")
+        if protocol == "da" and errors:
+            raise ModelError("a DA rating carries no error spans")
+        if protocol == "mqm" and len(errors) > self.state.max_errors:
+            raise ModelError(f"at most {self.state.max_errors} errors a segment in this queue, not {len(errors)}")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+            raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
+        index = self.position
+        raw = self.state.items[index]
+        previous = self.stored_judgment(index)
+        judgment = Judgment(
+            id=previous.id if previous is not None else self.project.new_id("j"),
+            judge=self.judge,
+            system=raw.system,
+            segment=raw.segment,
+            reference=raw.reference if protocol != "da" or self.state.da_basis == "reference" else None,
+            score=None if score is None else float(score),
+            scale=None if score is None else protocol,
+            timestamp=self._clock(),
+            seconds=float(seconds) + (previous.seconds if previous is not None else 0.0),
+            comment=comment,
+            protocol=protocol,
+            errors=tuple(errors),
+        )
+        self.project.check_judgment(judgment, replacing=previous.id if previous is not None else None)
+        self.project.record_queue_judgment(self.judge, index, judgment.id)
+        self.project.move_judge_queue(self.judge, self._next_position(index))
+        return judgment
 
     def _next_pending(self, index: int) -> int:
         """The first undone item after ``index``, wrapping round to the start

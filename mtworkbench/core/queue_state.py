@@ -23,6 +23,14 @@ from mtworkbench.core.errors import BundleError
 QUEUE_FORMAT = 1
 REFERENCE_MODES = ("per-document", "per-segment", "fixed")
 DISPLAY_OPTIONS = ("show_source", "highlight_overlap")
+# The rating protocols a queue can serve (a subset of model.PROTOCOLS: "scalar"
+# only arrives by import). ``da_basis`` says what a DA rater compares against.
+QUEUE_PROTOCOLS = ("ldc", "da", "esa", "mqm")
+DA_BASES = ("reference", "source")
+MQM_MAX_ERRORS = 5  # Google's protocol: at most five errors a segment
+# Protocol fields with their defaults; left out of the JSON when default so an
+# LDC queue is written byte for byte as before and old bundles load unchanged.
+_PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS}
 
 
 @dataclass
@@ -52,15 +60,24 @@ class JudgeQueue:
     highlight_overlap: bool
     items: list[QueueEntry] = field(default_factory=list)
     position: int = 0
+    protocol: str = "ldc"
+    da_basis: str = "reference"
+    max_errors: int = MQM_MAX_ERRORS
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        for key, default in _PROTOCOL_DEFAULTS.items():
+            if out[key] == default:
+                del out[key]
+        return out
 
     @classmethod
     def from_json(cls, value: Any, path: str = "$", file: str | None = None) -> JudgeQueue:
         """Check every field of a stored queue; raise ``BundleError`` naming the bad one."""
         check = _Check(file)
-        obj = check.keys(value, path, {f for f in cls.__dataclass_fields__})
+        optional = set(_PROTOCOL_DEFAULTS)
+        obj = check.keys(value, path, {f for f in cls.__dataclass_fields__} - optional, optional)
+        obj = {**_PROTOCOL_DEFAULTS, **obj}
         if obj["format"] != QUEUE_FORMAT or isinstance(obj["format"], bool):
             check.fail(f"unsupported queue format {obj['format']!r}; this program reads {QUEUE_FORMAT}", f"{path}.format")
         items = []
@@ -86,6 +103,15 @@ class JudgeQueue:
         gap = check.integer(obj["min_repeat_gap"], f"{path}.min_repeat_gap")
         if gap < 0:
             check.fail(f"expected a non-negative integer, found {gap}", f"{path}.min_repeat_gap")
+        protocol = check.text(obj["protocol"], f"{path}.protocol")
+        if protocol not in QUEUE_PROTOCOLS:
+            check.fail(f"expected one of {', '.join(QUEUE_PROTOCOLS)}, found {protocol!r}", f"{path}.protocol")
+        basis = check.text(obj["da_basis"], f"{path}.da_basis")
+        if basis not in DA_BASES:
+            check.fail(f"expected one of {', '.join(DA_BASES)}, found {basis!r}", f"{path}.da_basis")
+        max_errors = check.integer(obj["max_errors"], f"{path}.max_errors")
+        if max_errors < 1:
+            check.fail(f"expected a positive integer, found {max_errors}", f"{path}.max_errors")
         return cls(
             format=QUEUE_FORMAT,
             seed=check.integer(obj["seed"], f"{path}.seed"),
@@ -99,6 +125,9 @@ class JudgeQueue:
             highlight_overlap=check.flag(obj["highlight_overlap"], f"{path}.highlight_overlap"),
             items=items,
             position=position,
+            protocol=protocol,
+            da_basis=basis,
+            max_errors=max_errors,
         )
 
 
@@ -111,12 +140,12 @@ class _Check:
     def fail(self, message: str, path: str) -> None:
         raise BundleError(message, path, self.file)
 
-    def keys(self, value: Any, path: str, required: set[str]) -> dict[str, Any]:
+    def keys(self, value: Any, path: str, required: set[str], optional: set[str] = frozenset()) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(f"expected an object, found {_kind(value)}", path)
         for key in sorted(required - set(value)):
             self.fail(f"missing field {key!r}", path)
-        for key in sorted(set(value) - required):
+        for key in sorted(set(value) - required - optional):
             self.fail(f"unknown field {key!r}", f"{path}.{key}")
         return value
 

@@ -29,6 +29,15 @@ REFERENCE_CHOICES = (
 )
 
 
+# (label, QueueConfig.protocol)
+PROTOCOL_CHOICES = (
+    ("LDC adequacy and fluency (1–5)", "ldc"),
+    ("DA: direct assessment, 0–100", "da"),
+    ("ESA: error spans, then 0–100", "esa"),
+    ("MQM: error spans with category and severity", "mqm"),
+)
+
+
 class QueueSetupDialog(QDialog):
     """Ask for a ``QueueConfig``; ``config()`` reads the widgets (also without ``exec``)."""
 
@@ -75,6 +84,23 @@ class QueueSetupDialog(QDialog):
             self.fixed_reference.setCurrentIndex(max(0, self.fixed_reference.findData(base.reference)))
         self.reference_mode.currentIndexChanged.connect(self._mode_changed)
 
+        self.protocol = QComboBox()
+        self.protocol.setObjectName("queue-protocol")
+        for label, name in PROTOCOL_CHOICES:
+            self.protocol.addItem(label, name)
+        self.protocol.setCurrentIndex(max(0, self.protocol.findData(base.protocol)))
+        self.da_basis = QComboBox()
+        self.da_basis.setObjectName("queue-da-basis")
+        self.da_basis.addItem("Against the reference", "reference")
+        self.da_basis.addItem("Against the source (bilingual raters)", "source")
+        self.da_basis.setCurrentIndex(max(0, self.da_basis.findData(base.da_basis)))
+        self.max_errors = QSpinBox()
+        self.max_errors.setObjectName("queue-max-errors")
+        self.max_errors.setRange(1, 99)
+        self.max_errors.setValue(base.max_errors)
+        self.max_errors.setToolTip("Google's MQM protocol stops at five errors a segment.")
+        self.protocol.currentIndexChanged.connect(self._protocol_changed)
+
         self.show_source = QCheckBox("Show the source text")
         self.show_source.setChecked(base.show_source)
         self.highlight = QCheckBox("Highlight words shared by translation and reference")
@@ -86,6 +112,9 @@ class QueueSetupDialog(QDialog):
             signal.connect(self._update_summary)
 
         form = QFormLayout()
+        form.addRow("Protocol", self.protocol)
+        form.addRow("DA compares with", self.da_basis)
+        form.addRow("MQM errors at most", self.max_errors)
         form.addRow("Seed", self.seed)
         form.addRow("Repeated items", self.repeats)
         form.addRow("Systems", self.systems)
@@ -114,7 +143,12 @@ class QueueSetupDialog(QDialog):
             layout.addWidget(self.replacing)
         layout.addWidget(self.buttons)
         self._mode_changed()
+        self._protocol_changed()
         self._update_summary()
+
+    def _protocol_changed(self, *_args) -> None:
+        self.da_basis.setEnabled(self.protocol.currentData() == "da")
+        self.max_errors.setEnabled(self.protocol.currentData() == "mqm")
 
     def _mode_changed(self, *_args) -> None:
         self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
@@ -144,6 +178,9 @@ class QueueSetupDialog(QDialog):
             systems=None if systems == all_systems else tuple(systems),
             show_source=self.show_source.isChecked(),
             highlight_overlap=self.highlight.isChecked(),
+            protocol=self.protocol.currentData(),
+            da_basis=self.da_basis.currentData(),
+            max_errors=self.max_errors.value(),
         )
 
 

@@ -60,6 +60,7 @@ from mtworkbench.core.model import ModelError, ProjectEvent
 from mtworkbench.core.overlap import word_overlap
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.judge.commands import RateItemCommand
+from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
 from mtworkbench.gui.session import ProjectSession
 
 DIGIT_KEYS = {Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3, Qt.Key.Key_4: 4, Qt.Key.Key_5: 5}
@@ -217,6 +218,7 @@ class RatingView(QWidget):
         self._shown: tuple | None = None  # (judge, index, stored judgment) on screen
         self._active = True  # the window is in front and the view visible
         self._queue_problem = ""
+        self._protocol_shown: tuple | None = None  # the item the protocol panel was filled for
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
         self.position_label = QLabel()
@@ -303,6 +305,10 @@ class RatingView(QWidget):
         layout.addWidget(self.message, 1)
         layout.addWidget(self.adequacy)
         layout.addWidget(self.fluency)
+        # DA, ESA and MQM queues are rated here instead of the LDC scales.
+        self.protocol_panel = ProtocolPanel()
+        self.protocol_panel.setVisible(False)
+        layout.addWidget(self.protocol_panel)
         layout.addLayout(actions)
         bottom = QHBoxLayout()
         bottom.addWidget(self.hints, 1)
@@ -369,6 +375,12 @@ class RatingView(QWidget):
 
     def _show(self, item: QueueItem | None) -> None:
         has_item = item is not None
+        protocol = self._protocol_active()
+        self.protocol_panel.setVisible(protocol and has_item)
+        for widget in (self.adequacy, self.fluency, self.hints):
+            widget.setVisible(not protocol)
+        self.candidate.setVisible(True)
+        self.reference.setVisible(True)
         self.texts_scroll.setVisible(has_item)
         self.message.setVisible(not has_item)
         for widget in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
@@ -424,9 +436,32 @@ class RatingView(QWidget):
             self.reference.set_html(html.escape(reference, quote=False) if reference is not None else "<i>(no reference)</i>")
         self.source.setVisible(config.show_source)
         self.source.set_html(html.escape(item.source, quote=False))
+        self._show_protocol(item)
         self._show_entry()
 
+    def _protocol_active(self) -> bool:
+        return self.queue is not None and self.queue.state.protocol != "ldc"
+
+    def _show_protocol(self, item: QueueItem) -> None:
+        """Swap the LDC scales for the DA/ESA/MQM panel when the queue has that protocol."""
+        if not self._protocol_active():
+            return
+        state = self.queue.state
+        # ESA and MQM: the panel shows the translation, with its spans.
+        self.candidate.setVisible(state.protocol not in ("esa", "mqm"))
+        # DA may be source-based: then the reference is not shown and the source is.
+        source_based = state.protocol == "da" and state.da_basis == "source"
+        self.reference.setVisible(not source_based)
+        if source_based:
+            self.source.setVisible(True)
+        if self._protocol_shown != self._shown:
+            self._protocol_shown = self._shown
+            self.protocol_panel.show_item(self.queue, item)
+
     def _show_entry(self) -> None:
+        if self._protocol_active():
+            self.submit_button.setEnabled(self.current_item() is not None)
+            return
         expecting = self.entry.expecting if self.current_item() is not None else None
         self.adequacy.set_state(self.entry.adequacy, expecting == "adequacy")
         self.fluency.set_state(self.entry.fluency, expecting == "fluency")
@@ -456,6 +491,9 @@ class RatingView(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if self.comment.hasFocus():  # a key the comment field passed on
             super().keyPressEvent(event)
+            return
+        if self._protocol_active() and self.current_item() is not None and self.protocol_panel.handle_key(event):
+            self.status.clear()
             return
         modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         key = Qt.Key(event.key())
@@ -492,6 +530,9 @@ class RatingView(QWidget):
         item = self.current_item()
         if item is None or self.queue is None or self.judge is None:
             return
+        if self._protocol_active():
+            self._submit_protocol(item)
+            return
         if self.entry.adequacy is None or self.entry.fluency is None:  # (not complete)
             missing = self.entry.expecting
             self.status.setText(f"Rate {missing} first (keys 1–5).")
@@ -510,6 +551,26 @@ class RatingView(QWidget):
         )
         self.session.push(command)
         self.setFocus()  # the next item starts on the rating keys, also after a comment
+        self.refresh()
+
+    def _submit_protocol(self, item: QueueItem) -> None:
+        missing = self.protocol_panel.missing()
+        if missing:
+            self.status.setText(missing)
+            return
+        score, errors = self.protocol_panel.rating()
+        before = self.queue.position
+        try:
+            judgment = self.queue.submit_scored(score, errors, self.comment.text().strip(), self.clock.seconds)
+        except ModelError as exc:
+            dialogs.error(self, "Cannot record the rating", str(exc))
+            return
+        command = RateItemCommand(
+            self.session.project, self.judge, judgment, item.index, before, self.queue.position,
+            replacing=item.judgment is not None,
+        )
+        self.session.push(command)
+        self.setFocus()
         self.refresh()
 
     def back(self) -> None:

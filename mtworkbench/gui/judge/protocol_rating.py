@@ -1,0 +1,369 @@
+"""Rating under the DA, ESA and MQM protocols, keyboard first.
+
+``ProtocolPanel`` sits in the rating view in place of the LDC scales when the
+judge's queue has another protocol; the view offers it every key first.
+
+- DA: a 0-100 slider; type digits to set the number, Left/Right or Up/Down
+  ±1, PageUp/PageDown ±10, Enter submits.
+- ESA: in the translation, Shift+arrows select (or drag with the mouse), 1 marks
+  the selection a minor error, 2 a major one; Delete removes the span under the
+  cursor; the score as in DA (Up/Down, PageUp/PageDown, or digits with nothing
+  selected); Enter submits the score with the spans.
+- MQM: as ESA with 1 minor, 2 major, 3 neutral, then a category picked from the
+  typology in a list filtered as you type (Enter picks); N marks the whole segment
+  a Non-translation; at most ``max_errors`` spans; Enter submits without a score.
+
+Texts are plain (``PlainText`` labels, a read-only plain-text editor); the
+spans are drawn as extra selections, so no markup is built from the data.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QSlider,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.core.judging import JudgeSession, QueueItem
+from mtworkbench.core.model import ErrorSpan, Project
+from mtworkbench.core.mqm_typology import GOOGLE_MQM_CATEGORIES, NON_TRANSLATION_CATEGORY
+
+# Background per severity: amber for minor, red for major, grey for neutral.
+SEVERITY_COLOURS = {"minor": "#fde68a", "major": "#fca5a5", "neutral": "#d4d4d8"}
+ESA_SEVERITY_KEYS = {Qt.Key.Key_1: "minor", Qt.Key.Key_2: "major"}
+MQM_SEVERITY_KEYS = {Qt.Key.Key_1: "Minor", Qt.Key.Key_2: "Major", Qt.Key.Key_3: "Neutral"}
+DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in range(10)}
+CONTEXT_SEGMENTS = 2  # segments shown before and after the current one
+
+HINTS = {
+    "da": "Type the score (0–100) · ←/→ or ↑/↓ ±1 · PgUp/PgDn ±10 · Enter submit · Backspace previous item",
+    "esa": "Shift+arrows select · 1 minor, 2 major · Delete removes the span at the cursor · "
+           "↑/↓ ±1, PgUp/PgDn ±10 or type the score · Enter submit",
+    "mqm": "Shift+arrows select · 1 minor, 2 major, 3 neutral, then pick a category · N non-translation · "
+           "Delete removes the span at the cursor · Enter submit",
+}
+
+
+class ScoreSlider(QWidget):
+    """A 0-100 slider with its number; digits typed in a row set the number."""
+
+    changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("score-slider")
+        self.slider.setRange(0, 100)
+        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys belong to the rating view
+        self.slider.setMinimumHeight(28)
+        self.label = QLabel()
+        self.label.setObjectName("score-label")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        font = QFont(self.label.font())
+        font.setPointSize(15)
+        self.label.setFont(font)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label)
+        layout.addWidget(self.slider)
+        self._typed = ""
+        self._set = False
+        self.slider.valueChanged.connect(self._moved)
+        self.reset(None)
+
+    @property
+    def value(self) -> int | None:
+        return self.slider.value() if self._set else None
+
+    def reset(self, value: float | None) -> None:
+        self._typed = ""
+        self._set = value is not None
+        self.slider.blockSignals(True)
+        self.slider.setValue(50 if value is None else round(value))
+        self.slider.blockSignals(False)
+        self._show()
+
+    def _moved(self, _value: int) -> None:  # a mouse drag
+        self._set = True
+        self._typed = ""
+        self._show()
+
+    def type_digit(self, digit: int) -> None:
+        typed = self._typed + str(digit)
+        if int(typed) > 100:  # a fresh number starts
+            typed = str(digit)
+        self._typed = typed
+        self._put(int(typed))
+
+    def step(self, delta: int) -> None:
+        self._typed = ""
+        self._put(max(0, min(100, (self.slider.value() if self._set else 50) + delta)))
+
+    def _put(self, value: int) -> None:
+        self._set = True
+        self.slider.blockSignals(True)
+        self.slider.setValue(value)
+        self.slider.blockSignals(False)
+        self._show()
+
+    def _show(self) -> None:
+        self.label.setText(f"Score: {self.slider.value()} / 100" if self._set else "Score: not set (type 0–100)")
+        self.changed.emit(self.slider.value())
+
+
+class CategoryPicker(QDialog):
+    """A list of typology categories filtered as you type; Enter picks the highlighted one."""
+
+    def __init__(self, categories: tuple[str, ...], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("MQM category")
+        self.categories = categories
+        self.filter = QLineEdit()
+        self.filter.setObjectName("category-filter")
+        self.filter.setPlaceholderText("Type to filter, ↑/↓ choose, Enter pick, Esc cancel")
+        self.list = QListWidget()
+        self.list.setObjectName("category-list")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.list)
+        self.filter.textChanged.connect(self._refilter)
+        self.filter.returnPressed.connect(self._pick)
+        self.list.itemActivated.connect(lambda _item: self._pick())
+        self.filter.installEventFilter(self)
+        self.chosen: str | None = None
+        self._refilter("")
+
+    def _refilter(self, text: str) -> None:
+        words = text.lower().split()
+        self.list.clear()
+        self.list.addItems([c for c in self.categories if all(w in c.lower() for w in words)])
+        self.list.setCurrentRow(0)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.filter and event.type() == event.Type.KeyPress and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            row = self.list.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
+            self.list.setCurrentRow(max(0, min(self.list.count() - 1, row)))
+            return True
+        return super().eventFilter(watched, event)
+
+    def _pick(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self.chosen = item.text()
+            self.accept()
+
+
+def ask_category(parent: QWidget | None, categories: tuple[str, ...] = GOOGLE_MQM_CATEGORIES) -> str | None:
+    """The category the rater picks, or None when cancelled (tests replace this)."""
+    picker = CategoryPicker(categories, parent)
+    picker.filter.setFocus()
+    return picker.chosen if picker.exec() == QDialog.DialogCode.Accepted else None
+
+
+class ProtocolPanel(QWidget):
+    """The DA/ESA/MQM rating controls and the translation with its error spans."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("protocol-panel")
+        self.protocol = "ldc"
+        self.max_errors = 5
+        self.spans: list[ErrorSpan] = []
+        self.ask_category = ask_category
+        self.context_before = self._context_label("context-before")
+        self.translation = QPlainTextEdit()
+        self.translation.setObjectName("span-text")
+        self.translation.setReadOnly(True)
+        self.translation.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the view routes the keys here
+        self.translation.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByKeyboard | Qt.TextInteractionFlag.TextSelectableByMouse
+        )
+        font = QFont(self.translation.font())
+        font.setPointSize(17)
+        self.translation.setFont(font)
+        self.translation.setMaximumHeight(96)
+        self.context_after = self._context_label("context-after")
+        self.spans_label = QLabel()
+        self.spans_label.setObjectName("span-list")
+        self.spans_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.spans_label.setWordWrap(True)
+        self.score = ScoreSlider()
+        self.hints = QLabel()
+        self.hints.setObjectName("protocol-hints")
+        self.hints.setTextFormat(Qt.TextFormat.PlainText)
+        self.hints.setWordWrap(True)
+        self.hints.setStyleSheet("color:#3f3f46;")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.context_before, self.translation, self.context_after, self.spans_label, self.score, self.hints):
+            layout.addWidget(widget)
+
+    @staticmethod
+    def _context_label(name: str) -> QLabel:
+        label = QLabel()
+        label.setObjectName(name)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setWordWrap(True)
+        label.setStyleSheet("color:#a1a1aa;")  # dimmed: context, not the item
+        return label
+
+    # --- showing ------------------------------------------------------------------
+    def show_item(self, queue: JudgeSession, item: QueueItem | None) -> None:
+        state = queue.state
+        self.protocol, self.max_errors = state.protocol, state.max_errors
+        spans = self.protocol in ("esa", "mqm")
+        self.translation.setVisible(spans)
+        self.spans_label.setVisible(spans)
+        self.score.setVisible(self.protocol != "mqm")
+        self.hints.setText(HINTS.get(self.protocol, ""))
+        if item is None:
+            return
+        stored = item.judgment
+        self.spans = list(stored.errors) if stored is not None else []
+        self.translation.setPlainText(item.candidate)
+        self.score.reset(stored.score if stored is not None else None)
+        before, after = document_context(queue.project, item)
+        self.context_before.setText(f"Before, in the same document:\n{before}" if before else "")
+        self.context_after.setText(f"After, in the same document:\n{after}" if after else "")
+        self.context_before.setVisible(bool(before))
+        self.context_after.setVisible(bool(after))
+        self._draw_spans()
+
+    def _draw_spans(self) -> None:
+        selections = []
+        for span in self.spans:
+            if span.start is None or span.end is None:
+                continue
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.translation.document())
+            cursor.setPosition(span.start)
+            cursor.setPosition(span.end, QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor(SEVERITY_COLOURS.get(span.severity.lower(), "#d4d4d8")))
+            selection.format = fmt
+            selections.append(selection)
+        self.translation.setExtraSelections(selections)
+        text = self.translation.toPlainText()
+        lines = [
+            f"{span.severity}{' · ' + span.category if span.category else ''}: "
+            f"“{text[span.start:span.end] if span.start is not None else '(whole segment)'}”"
+            for span in self.spans
+        ]
+        limit = f" (at most {self.max_errors})" if self.protocol == "mqm" else ""
+        self.spans_label.setText(f"Errors marked{limit}: " + ("; ".join(lines) if lines else "none"))
+
+    # --- keys ---------------------------------------------------------------------
+    def handle_key(self, event: QKeyEvent) -> bool:
+        """Act on a key of the rating view; False leaves it to the view (Enter, Backspace...)."""
+        key = Qt.Key(event.key())
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        shift = bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+        if modifiers & ~Qt.KeyboardModifier.ShiftModifier:
+            return False  # Ctrl/Alt chords are the window's shortcuts (Ctrl+Z, Ctrl+S...)
+        if self.protocol == "da":
+            steps = {Qt.Key.Key_Left: -1, Qt.Key.Key_Down: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: 1}
+        else:
+            steps = {Qt.Key.Key_Down: -1, Qt.Key.Key_Up: 1}
+            if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End):
+                self._move_cursor(key, shift)
+                return True
+        steps |= {Qt.Key.Key_PageUp: 10, Qt.Key.Key_PageDown: -10}
+        if self.protocol != "mqm" and key in steps:
+            self.score.step(steps[key])
+            return True
+        if self.protocol in ("esa", "mqm"):
+            severities = ESA_SEVERITY_KEYS if self.protocol == "esa" else MQM_SEVERITY_KEYS
+            if key in severities and self.translation.textCursor().hasSelection():
+                self.mark(severities[key])
+                return True
+            if key == Qt.Key.Key_Delete:
+                self.remove_at_cursor()
+                return True
+            if self.protocol == "mqm" and key == Qt.Key.Key_N:
+                self.mark_non_translation()
+                return True
+        if self.protocol != "mqm" and key in DIGITS:
+            self.score.type_digit(DIGITS[key])
+            return True
+        return False
+
+    def _move_cursor(self, key: Qt.Key, shift: bool) -> None:
+        cursor = self.translation.textCursor()
+        mode = QTextCursor.MoveMode.KeepAnchor if shift else QTextCursor.MoveMode.MoveAnchor
+        op = {
+            Qt.Key.Key_Left: QTextCursor.MoveOperation.Left, Qt.Key.Key_Right: QTextCursor.MoveOperation.Right,
+            Qt.Key.Key_Home: QTextCursor.MoveOperation.Start, Qt.Key.Key_End: QTextCursor.MoveOperation.End,
+        }[key]
+        cursor.movePosition(op, mode)
+        self.translation.setTextCursor(cursor)
+
+    def mark(self, severity: str) -> bool:
+        cursor = self.translation.textCursor()
+        start, end = cursor.selectionStart(), cursor.selectionEnd()
+        if start == end:
+            return False
+        if self.protocol == "mqm" and len(self.spans) >= self.max_errors:
+            self.spans_label.setText(f"At most {self.max_errors} errors a segment in this queue; delete one first.")
+            return False
+        category = ""
+        if self.protocol == "mqm":
+            category = self.ask_category(self)
+            if not category:
+                return False
+        self.spans.append(ErrorSpan(start, end, severity, category))
+        self.spans.sort(key=lambda s: (s.start if s.start is not None else -1, s.end or 0))
+        cursor.setPosition(end)
+        self.translation.setTextCursor(cursor)
+        self._draw_spans()
+        return True
+
+    def mark_non_translation(self) -> None:
+        """The whole segment is not a translation: one Major span over all of it (weight 25)."""
+        text = self.translation.toPlainText()
+        self.spans = [ErrorSpan(0, len(text), "Major", NON_TRANSLATION_CATEGORY)]
+        self._draw_spans()
+
+    def remove_at_cursor(self) -> None:
+        at = self.translation.textCursor().position()
+        for span in self.spans:
+            if span.start is not None and span.end is not None and span.start <= at <= span.end:
+                self.spans.remove(span)
+                break
+        self._draw_spans()
+
+    # --- the rating -------------------------------------------------------------------
+    def missing(self) -> str:
+        """What the rater still has to do before Enter submits ('' when ready)."""
+        if self.protocol in ("da", "esa") and self.score.value is None:
+            return "Set the score first (type 0–100, or the arrow keys)."
+        return ""
+
+    def rating(self) -> tuple[float | None, tuple[ErrorSpan, ...]]:
+        score = None if self.protocol == "mqm" else float(self.score.value)
+        return score, tuple(self.spans) if self.protocol in ("esa", "mqm") else ()
+
+
+def document_context(project: Project, item: QueueItem) -> tuple[str, str]:
+    """The source/translation pairs of the segments around the item in its document."""
+    segments = project.segments_of_document(item.document)
+    ids = [s.id for s in segments]
+    at = ids.index(item.segment)
+
+    def pair(segment) -> str:
+        translation = project.system_text(item.system, segment.id) or ""
+        return f"{segment.source}\n→ {translation}"
+
+    before = [pair(s) for s in segments[max(0, at - CONTEXT_SEGMENTS):at]]
+    after = [pair(s) for s in segments[at + 1:at + 1 + CONTEXT_SEGMENTS]]
+    return "\n".join(before), "\n".join(after)
+
