@@ -342,11 +342,6 @@ def number_lexicon(lang: str) -> NumberLexicon:
     )
 
 
-def known_number_language(lang: str) -> bool:
-    code = lang.lower().split("-")[0].split("_")[0]
-    return code == "all" or code in _BUILDERS
-
-
 def _numbers_to_digits(tokens: list[Token], lexicon: NumberLexicon) -> list[Token]:
     """Replace spelled-out numbers below 100 by their digits (longest match first).
 

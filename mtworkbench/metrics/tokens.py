@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache, lru_cache, partial
 from typing import Any
 
-from mtworkbench.metrics.base import MetricError, ScoringInput
+from mtworkbench.metrics.base import MetricError
 
 TOKENIZERS: tuple[str, ...] = ("13a", "intl", "none", "zh", "ja-mecab", "ko-mecab")
 
@@ -217,10 +217,3 @@ def tokenize(text: str, tokenizer: str, lowercase: bool) -> list[str]:
     if lowercase:
         text = text.lower()
     return sacrebleu_tokenizer(tokenizer)(text.rstrip()).split()
-
-
-def require_references(data: ScoringInput, metric: str) -> None:
-    """Every segment needs at least one reference (possibly empty) to be scored."""
-    for i in range(data.n_segments):
-        if all(stream[i] is None for stream in data.references):
-            raise MetricError(f"{metric}: segment {i + 1} has no reference")

@@ -285,11 +285,6 @@ class InputReader:
         return blob, fp, generation
 
 
-def prepare_input(project: Project, cache: ScoreCache, system: str) -> PreparedInput:
-    """What a job needs of one system, read from the project (on the thread that owns it)."""
-    return InputReader(project, cache).read(system)
-
-
 def run_scoring(
     project: Project,
     cache: ScoreCache,
