@@ -563,6 +563,15 @@ def test_keyboard_walks_each_workspace_and_leaves_every_table(qtbot, window, dem
                 if b.isVisible() and isinstance(b, (QPushButton, QCheckBox)) and b.text() not in ("Edit", "")]
         named = [k for k in keys if k]
         assert len(named) == len(set(named)), (name, keys)
+        # Every button and check box has one, but the rating buttons (their keys are the
+        # digits 1-5) and the segment panel's Edit buttons; none takes a menu's letter.
+        rating = [b for b in workspace.findChildren(QAbstractButton) if b.text()[:1].isdigit()]
+        missing = [b.text() for b in workspace.findChildren(QAbstractButton)
+                   if b.isVisible() and isinstance(b, (QPushButton, QCheckBox)) and b.text() not in ("Edit", "")
+                   and b not in rating and not QKeySequence.mnemonic(b.text()).toString()]
+        assert not missing, (name, missing)
+        menu_keys = {QKeySequence.mnemonic(a.text()).toString() for a in window.menuBar().actions()}
+        assert not menu_keys & set(named), (name, sorted(menu_keys & set(named)))
     assert QKeySequence.mnemonic(window.workspaces["Judge"].new_judge_button.text()).toString() == "Alt+N"
     assert QKeySequence.mnemonic(compare.accept_a.text()).toString() == "Alt+A"
     assert QKeySequence.mnemonic(window.workspaces["Metrics"].score_button.text()).toString() == "Alt+S"

@@ -122,8 +122,8 @@ class GTMGridView(MetricDetailView):
         self.exponent_box.setDecimals(2)
         self.exponent_box.setValue(2.0)
         self.exponent_box.setToolTip("GTM exponent e >= 1: higher rewards longer runs")
-        self.exact_box = QCheckBox("Exact maximum (instead of GTM 1.4's greedy)")
-        self.reset_button = QPushButton("&Fit grid")
+        self.exact_box = QCheckBox("E&xact maximum (instead of GTM 1.4's greedy)")
+        self.reset_button = QPushButton("Fit &grid")  # Alt+F is the File menu
         self.reset_button.setToolTip("Show the whole grid (0 or Home); + and − zoom, arrow keys pan, "
                                      "the mouse wheel zooms and dragging pans")
         self.scores_label = QLabel()

@@ -119,7 +119,7 @@ class AnnotateWorkspace(Workspace):
         self.scope_box.setObjectName("annotate-scope")
         self.scope_box.addItems([s.capitalize() for s in SCOPES])
         self.scope_box.setCurrentIndex(SCOPES.index(self.scope))
-        self.snap_box = QCheckBox("Snap to words")
+        self.snap_box = QCheckBox("Snap to &words")
         self.snap_box.setObjectName("annotate-snap")
         self.snap_box.setChecked(str(settings.value("annotate/snap", "true")).lower() != "false")
         self.snap_box.setToolTip("Widen selections to whole words")

@@ -60,10 +60,10 @@ class JudgeWorkspace(Workspace):
         self.start_button = QPushButton("&Start queue…")
         self.start_button.setObjectName("start-queue")
         self.start_button.clicked.connect(self.start_queue)
-        self.show_source = QCheckBox("Show source")
+        self.show_source = QCheckBox("Show s&ource")
         self.show_source.setObjectName("show-source")
         self.show_source.toggled.connect(self._show_source_toggled)
-        self.highlight = QCheckBox("Highlight shared words")
+        self.highlight = QCheckBox("Highlight shared wor&ds")  # Alt+H is the Help menu
         self.highlight.setObjectName("highlight-overlap")
         self.highlight.toggled.connect(self._highlight_toggled)
         for widget in (self.show_source, self.highlight):
