@@ -532,6 +532,12 @@ class JudgeSession:
             raise ModelError("the queue is finished; there is no item to rate")
         check_rating("adequacy", adequacy)
         check_rating("fluency", fluency)
+        return self._rate_current(seconds, comment, adequacy=adequacy, fluency=fluency)
+
+    def _rate_current(self, seconds: float, comment: str, reference: bool = True, **rating: Any) -> Judgment:
+        """The judgment of the current item with ``rating``'s fields (``submit`` and
+        ``submit_scored``): a new id or the stored judgment's, its time added to the
+        time spent before; recorded in the queue, which moves on."""
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
             raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
         index = self.position
@@ -542,12 +548,11 @@ class JudgeSession:
             judge=self.judge,
             system=raw.system,
             segment=raw.segment,
-            reference=raw.reference,
-            adequacy=adequacy,
-            fluency=fluency,
+            reference=raw.reference if reference else None,
             timestamp=self._clock(),
             seconds=float(seconds) + (previous.seconds if previous is not None else 0.0),
             comment=comment,
+            **rating,
         )
         self.project.check_judgment(judgment, replacing=previous.id if previous is not None else None)
         self.project.record_queue_judgment(self.judge, index, judgment.id)
@@ -585,29 +590,14 @@ class JudgeSession:
             raise ModelError("a DA rating carries no error spans")
         if protocol == "mqm" and len(errors) > self.state.max_errors:
             raise ModelError(f"at most {self.state.max_errors} errors a segment in this queue, not {len(errors)}")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-            raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
-        index = self.position
-        raw = self.state.items[index]
-        previous = self.stored_judgment(index)
-        judgment = Judgment(
-            id=previous.id if previous is not None else self.project.new_id("j"),
-            judge=self.judge,
-            system=raw.system,
-            segment=raw.segment,
-            reference=raw.reference if protocol != "da" or self.state.da_basis == "reference" else None,
+        return self._rate_current(
+            seconds, comment,
+            reference=protocol != "da" or self.state.da_basis == "reference",
             score=None if score is None else float(score),
             scale=None if score is None else protocol,
-            timestamp=self._clock(),
-            seconds=float(seconds) + (previous.seconds if previous is not None else 0.0),
-            comment=comment,
             protocol=protocol,
             errors=tuple(errors),
         )
-        self.project.check_judgment(judgment, replacing=previous.id if previous is not None else None)
-        self.project.record_queue_judgment(self.judge, index, judgment.id)
-        self.project.move_judge_queue(self.judge, self._next_position(index))
-        return judgment
 
     def _next_pending(self, index: int) -> int:
         """The first undone item after ``index``, wrapping round to the start
