@@ -34,6 +34,7 @@ from mtworkbench.analysis.agreement import (
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
+from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
 
@@ -219,6 +220,8 @@ class AgreementPanel(QWidget):
         self.summary_model = RowsModel(SUMMARY_COLUMNS, self)
         self.judges_table = _table(self.summary_model, "judges-table")
         self.pairs.selectionModel().currentRowChanged.connect(self._pair_chosen)
+        self.span_model = RowsModel(SPAN_COLUMNS, self)  # MQM/ESA raters: span agreement
+        self.span_table = _table(self.span_model, "span-pairs-table")
 
         self.quantity = QComboBox()
         self.quantity.setObjectName("scatter-quantity")
@@ -244,6 +247,9 @@ class AgreementPanel(QWidget):
         left.addWidget(self.intra, 2)
         left.addWidget(caption("Each judge's scale (the z-transform before pooling)"))
         left.addWidget(self.judges_table, 2)
+        self.span_caption = caption("Error spans (MQM, ESA): between raters on shared items")
+        left.addWidget(self.span_caption)
+        left.addWidget(self.span_table, 2)
         plot = QWidget()
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
@@ -296,6 +302,9 @@ class AgreementPanel(QWidget):
         self.pairs_model.set_rows(self.report.pairs)
         self.intra_model.set_rows(list(self.report.intra.values()))
         self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
+        self.span_model.set_rows(span_pairs(self.session.project))
+        self.span_caption.setVisible(bool(self.span_model.rows))
+        self.span_table.setVisible(bool(self.span_model.rows))
         self.summary.setText(
             f"{len(judgments)} judgments by {len(self.report.judges)} judges; "
             f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
