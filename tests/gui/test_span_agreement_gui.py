@@ -20,6 +20,7 @@ def open_agreement(qtbot, project):
     qtbot.waitExposed(ws)
     ws.tabs.setCurrentWidget(ws.agreement)
     qtbot.waitUntil(lambda: ws.agreement.isVisible())
+    qtbot.waitUntil(lambda: not ws.agreement.span_timer.isActive())
     return ws
 
 
