@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -34,6 +34,7 @@ from mtworkbench.analysis.agreement import (
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
+from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
 
@@ -220,6 +221,14 @@ class AgreementPanel(QWidget):
         self.summary_model = RowsModel(SUMMARY_COLUMNS, self)
         self.judges_table = _table(self.summary_model, "judges-table")
         self.pairs.selectionModel().currentRowChanged.connect(self._pair_chosen)
+        self.span_model = RowsModel(SPAN_COLUMNS, self)  # MQM/ESA raters: span agreement
+        self.span_table = _table(self.span_model, "span-pairs-table")
+        # Span agreement walks every span (~80 ms for 10,000): computed on the next
+        # event-loop pass, so the tab shows its other tables without waiting for it.
+        self.span_timer = QTimer(self)
+        self.span_timer.setSingleShot(True)
+        self.span_timer.setInterval(0)
+        self.span_timer.timeout.connect(self._refresh_spans)
 
         self.quantity = QComboBox()
         self.quantity.setObjectName("scatter-quantity")
@@ -245,6 +254,9 @@ class AgreementPanel(QWidget):
         left.addWidget(self.intra, 2)
         left.addWidget(caption("Each judge's scale (the z-transform before pooling)"))
         left.addWidget(self.judges_table, 2)
+        self.span_caption = caption("Error spans (MQM, ESA): between raters on shared items")
+        left.addWidget(self.span_caption)
+        left.addWidget(self.span_table, 2)
         plot = QWidget()
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
@@ -297,6 +309,7 @@ class AgreementPanel(QWidget):
         self.pairs_model.set_rows(self.report.pairs)
         self.intra_model.set_rows(list(self.report.intra.values()))
         self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
+        self.span_timer.start()
         self.summary.setText(
             f"{len(judgments)} judgments by {len(self.report.judges)} judges; "
             f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
@@ -310,6 +323,11 @@ class AgreementPanel(QWidget):
         if self.report.pairs:
             self.pairs.selectRow(row)
         self._update_scatter()
+
+    def _refresh_spans(self) -> None:
+        self.span_model.set_rows(span_pairs(self.session.project))
+        self.span_caption.setVisible(bool(self.span_model.rows))
+        self.span_table.setVisible(bool(self.span_model.rows))
 
     def selected_pair(self) -> PairAgreement | None:
         if self.report is None or not self.report.pairs:

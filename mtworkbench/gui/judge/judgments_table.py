@@ -200,6 +200,9 @@ class JudgmentsPanel(QWidget):
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Size columns from the visible rows and a sample, not every row: with thousands of
+        # judgments (an MQM import) a full pass stalled the tab for seconds (bench_judge_spans).
+        self.table.horizontalHeader().setResizeContentsPrecision(200)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.doubleClicked.connect(self._activated)
         bar = QHBoxLayout()

@@ -17,6 +17,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.core.scoring import scoring_input
 from mtworkbench.core.scoring_input import MetricError, ScoringInput
+from mtworkbench.gui.metric_views.error_marks import apply_error_marks
 from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.registry import create_metric
 
@@ -48,6 +49,7 @@ class MetricDetailView(QWidget):
         self.current_metric: Metric | None = None
         self.result: Any = None
         self.error_text = ""
+        self.errors_visible = True  # raters' error spans drawn over the candidate
 
         self._stack = QStackedWidget()
         self.content = QWidget()
@@ -90,11 +92,18 @@ class MetricDetailView(QWidget):
         self.error_text = ""
         self._stack.setCurrentWidget(self.content)
         self.draw(self.result)
+        apply_error_marks(self)  # raters' error spans over the candidate tokens
         # Carry out the layout the drawing asked for (new panes, wider axes) now, so
         # that a grab or an export straight after set_segment shows the final layout.
         for _ in range(3):
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self.explained.emit(self.result)
+
+    def set_errors_visible(self, visible: bool) -> None:
+        """Show or hide raters' error spans over the candidate tokens."""
+        self.errors_visible = visible
+        if self.result is not None and not self.showing_message:
+            apply_error_marks(self)
 
     def export_widget(self) -> QWidget:
         """What PNG/SVG export renders: the whole view, text panes included."""

@@ -55,6 +55,33 @@ class TokenPane(QWidget):
         self.tokens: list[str] = []
         self.marks: list[Mark] = []
         self.highlighted: tuple[int, ...] = ()
+        # token -> (text colour, tooltip): raters' error spans, drawn over the metric's marks
+        self.error_marks: dict[int, tuple[str, str]] = {}
+
+    def set_error_marks(self, marks: dict[int, tuple[str, str]]) -> None:
+        if marks != self.error_marks:
+            self.error_marks = dict(marks)
+            self._render()
+
+    def error_words(self) -> list[str]:
+        """The tokens drawn as errors (underlined), read back from the rendered document."""
+        words: list[str] = []
+        current = ""  # Qt splits a span into several fragments: join the underlined ones
+        block = self.browser.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                if fragment.charFormat().fontUnderline():
+                    current += fragment.text()
+                elif current:
+                    words += current.split()
+                    current = ""
+                it += 1
+            words += current.split()
+            current = ""
+            block = block.next()
+        return words
 
     def set_title(self, title: str) -> None:
         self.title_label.setText(title)
@@ -121,6 +148,10 @@ class TokenPane(QWidget):
                 if m.underline:
                     style += " text-decoration: underline;"
                 title = m.tooltip
+            error = self.error_marks.get(i)
+            if error is not None:
+                style += f" color:{error[0]}; text-decoration: underline; font-weight:bold;"
+                title = f"{title}\n{error[1]}" if title else error[1]
             if i in chosen:
                 style = HIGHLIGHT_STYLE
             attrs = f' style="{style}"' if style else ""

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -50,6 +51,7 @@ from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.analysis import import_scores
+from mtworkbench.gui.analysis.error_counts_view import ErrorCountsPanel
 from mtworkbench.gui.analysis.correlation_table import (
     CorrelationTableModel,
     correlation_table_view,
@@ -291,9 +293,17 @@ class AnalysisWorkspace(Workspace):
         self.pages.addWidget(self.empty_page)
         self.pages.addWidget(self.results)
 
+        # Error counts (MQM/ESA spans) sit in a tab beside the correlation results.
+        self.error_panel = ErrorCountsPanel()
+        self.error_panel.export_button.clicked.connect(self._export_error_bars_clicked)
+        self.result_tabs = QTabWidget()
+        self.result_tabs.setObjectName("analysis-tabs")
+        self.result_tabs.addTab(self.pages, "Correlation")
+        self.result_tabs.addTab(self.error_panel, "Error counts")
+
         layout = QHBoxLayout(self)
         layout.addWidget(controls)
-        layout.addWidget(self.pages, 1)
+        layout.addWidget(self.result_tabs, 1)
 
         # --- connections (bound methods: Qt drops them when the widget goes) -------------
         self.compute_button.clicked.connect(self.compute)
@@ -312,6 +322,10 @@ class AnalysisWorkspace(Workspace):
         self.choices_timer.setSingleShot(True)
         self.choices_timer.setInterval(0)
         self.choices_timer.timeout.connect(self.fill_human_choices)
+        self.errors_timer = QTimer(self)  # recount once after a burst of judgment events
+        self.errors_timer.setSingleShot(True)
+        self.errors_timer.setInterval(0)
+        self.errors_timer.timeout.connect(self._recount_errors)
         session.project_replaced.connect(self._project_replaced)
         session.project_changed.connect(self._project_changed)
         self._project_replaced(session.project)
@@ -322,6 +336,8 @@ class AnalysisWorkspace(Workspace):
         return self.session.project
 
     def export_widget(self) -> QWidget:
+        if self.result_tabs.currentWidget() is self.error_panel:
+            return self.error_panel
         return self.pages.currentWidget() or self
 
     def is_computing(self) -> bool:
@@ -597,6 +613,9 @@ class AnalysisWorkspace(Workspace):
     def _export_reliability_clicked(self) -> None:
         self._save_to("Export reliability plot", IMAGE_FILTER, "reliability.png", self.export_reliability)
 
+    def _export_error_bars_clicked(self) -> None:
+        self._save_to("Export error counts", IMAGE_FILTER, "error-counts.png", self.error_panel.export_bars)
+
     def _export_reliability_csv_clicked(self) -> None:
         self._save_to("Export reliability curves", CSV_FILTER, "reliability.csv", self.export_reliability_csv)
 
@@ -639,13 +658,18 @@ class AnalysisWorkspace(Workspace):
         self.set_metric_specs(list(project.settings.metrics))
         self.status.setText("")
         self.fill_human_choices()
+        self._recount_errors()
         if self.human_combo.count():
             self.status.setText("Pick a human score and metrics, then press Compute.")
+
+    def _recount_errors(self) -> None:
+        self.error_panel.set_judgments(list(self.project.judgments))
 
     def _project_changed(self, event: ProjectEvent) -> None:
         if type(event) in AFFECTS_JUDGMENTS | JUDGE_ROSTER:
             # An import adds thousands of judgments one event each: list the choices once, after the burst.
             self.choices_timer.start()
             self._mark_stale()
+            self.errors_timer.start()
         elif type(event) not in QUEUE_EVENTS and not isinstance(event, SettingsChanged):
             self._mark_stale()

@@ -44,6 +44,7 @@ from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetSettingCommand
 from mtworkbench.gui.metric_views import VIEWS as DETAIL_VIEWS
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
+from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
 from mtworkbench.gui.worker import JobWorker
@@ -173,8 +174,14 @@ class MetricsWorkspace(Workspace):
             self.detail_views[name] = view
             self.detail_tabs.add_view(view, getattr(cls, "title", name))
 
+        self.error_strip = ErrorSpanStrip()  # raters' error spans of the selected row
+        browser_column = QSplitter(Qt.Orientation.Vertical)
+        browser_column.addWidget(self.browser)
+        browser_column.addWidget(self.error_strip)
+        browser_column.setStretchFactor(0, 4)
+        browser_column.setStretchFactor(1, 1)
         lower = QSplitter(Qt.Orientation.Horizontal)
-        lower.addWidget(self.browser)
+        lower.addWidget(browser_column)
         lower.addWidget(self.detail_tabs)
         lower.setStretchFactor(0, 1)
         lower.setStretchFactor(1, 1)
@@ -198,6 +205,10 @@ class MetricsWorkspace(Workspace):
         self.rescore_timer.setSingleShot(True)
         self.rescore_timer.setInterval(RESCORE_DELAY_MS)
         self.rescore_timer.timeout.connect(self._auto_score)
+        self.errors_timer = QTimer(self)
+        self.errors_timer.setSingleShot(True)
+        self.errors_timer.setInterval(0)
+        self.errors_timer.timeout.connect(self._judgments_changed)
         self.prepare_timer = QTimer(self)
         self.prepare_timer.setInterval(0)
         self.prepare_timer.timeout.connect(self._prepare_slice)
@@ -210,12 +221,14 @@ class MetricsWorkspace(Workspace):
         self.copy_tsv_button.clicked.connect(self.copy_tsv)
         self.copy_latex_button.clicked.connect(self.copy_latex)
         self.browser.row_selected.connect(self._row_selected)
+        self.error_strip.visibility_changed.connect(self._error_spans_toggled)
         self.browser.human_score_clicked.connect(self._open_in_judge)
         self.detail_tabs.currentChanged.connect(self._detail_tab_changed)
         session.project_replaced.connect(self._project_replaced)
         session.project_changed.connect(self._project_changed)
         session.current_segment_changed.connect(self._current_segment_changed)
         self.refresh()
+        self.error_strip.follow_project(session.project)
 
     # --- what the rest of the app sees ------------------------------------------------------
     @property
@@ -447,6 +460,7 @@ class MetricsWorkspace(Workspace):
         self._texts_dirty = self._human_dirty = True
         self._detail_shown.clear()
         self.refresh()
+        self.error_strip.follow_project(project)
         if self.isVisible():
             self.rescore_timer.start(AUTO_SCORE_DELAY_MS)
 
@@ -456,6 +470,7 @@ class MetricsWorkspace(Workspace):
         # The cache hears the event itself (after this slot), so refresh a moment later.
         if type(event) in AFFECTS_JUDGMENTS:
             self._human_dirty = True
+            self.errors_timer.start()  # once after a burst (an import adds thousands)
         elif isinstance(event, SettingsChanged):
             if event.name in ("metrics", "baseline") and self.isVisible():
                 self.rescore_timer.start(RESCORE_DELAY_MS)
@@ -546,6 +561,20 @@ class MetricsWorkspace(Workspace):
     def _row_selected(self, system: str, segment: str) -> None:
         self.session.set_current_segment(segment)
         self._update_detail_view()
+        self.error_strip.show_segment(self.project, system, segment)
+
+    def _judgments_changed(self) -> None:
+        self.error_strip.follow_project(self.project)
+        self._detail_shown.clear()  # the detail views redraw with the new spans
+        selected = self.browser.selected()
+        if selected is not None:
+            self.error_strip.show_segment(self.project, *selected)
+            self._update_detail_view()
+
+    def _error_spans_toggled(self, visible: bool) -> None:
+        for view in self.detail_views.values():
+            if hasattr(view, "set_errors_visible"):
+                view.set_errors_visible(visible)
 
     def _current_segment_changed(self, segment: str) -> None:
         selected = self.browser.selected()

@@ -1,0 +1,264 @@
+"""Error counts per system by category and severity (MQM, ESA): a table and stacked bars.
+
+The numbers come from ``analysis.error_counts`` (Qt-free); this module only shows
+them. The table has one row per (system, category) with a column per severity and
+the total; the bars stack each system's errors by severity. Shown only when the
+project has judgments of a span protocol; otherwise an empty-state message says
+how to get some.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.analysis.error_counts import ErrorCounts, error_counts
+from mtworkbench.core.model import SPAN_PROTOCOLS, Judgment
+from mtworkbench.gui.analysis.plot_export import export_plot
+from mtworkbench.gui.analysis.plot_style import INK, apply_style, colour
+from mtworkbench.gui.plain import esc, tooltip
+
+NO_SPANS_MESSAGE = (
+    "This project has no error-span judgments (MQM or ESA), so there are no errors to count.\n\n"
+    "Import Google's MQM TSV (mtworkbench import --format mqm --source FILE.tsv -o X.mtwb.json, "
+    "or mtworkbench judgments import PROJECT --format mqm FILE.tsv), import ESA ratings as CSV, "
+    "or mark error spans in the Judge workspace."
+)
+# Severities people expect in this order; others follow by frequency.
+SEVERITY_ORDER = ("major", "minor", "neutral")
+SEVERITY_COLOURS = {"major": "#D55E00", "minor": "#E69F00", "neutral": "#56B4E9"}
+
+
+def ordered_severities(severities: list[str]) -> list[str]:
+    def key(v: str) -> tuple[int, int]:
+        low = v.lower()
+        return (SEVERITY_ORDER.index(low) if low in SEVERITY_ORDER else len(SEVERITY_ORDER), severities.index(v))
+    return sorted(severities, key=key)
+
+
+def severity_colour(severity: str, i: int) -> str:
+    return SEVERITY_COLOURS.get(severity.lower(), colour(i + 3))
+
+
+def span_protocols_present(judgments: list[Judgment]) -> list[str]:
+    present = {j.protocol for j in judgments if not j.qc}
+    return [p for p in SPAN_PROTOCOLS if p in present]
+
+
+class ErrorCountsModel(QAbstractTableModel):
+    """Rows: (system, category); columns: System, Category, one per severity, Total."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.counts: ErrorCounts | None = None
+        self.severities: list[str] = []
+        self.rows: list[tuple[str, str]] = []
+
+    def set_counts(self, counts: ErrorCounts | None) -> None:
+        self.beginResetModel()
+        self.counts = counts
+        self.severities = ordered_severities(counts.severities) if counts else []
+        self.rows = []
+        if counts is not None:
+            for system in counts.systems:
+                for category in counts.categories:
+                    if counts.count(system, category):
+                        self.rows.append((system, category))
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 (Qt's name)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() or self.counts is None else 3 + len(self.severities)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        names = ["System", "Category", *self.severities, "Total"]
+        return names[section] if section < len(names) else None
+
+    def cell(self, row: int, column: int) -> str:
+        system, category = self.rows[row]
+        if column == 0:
+            return system
+        if column == 1:
+            return category or "(no category)"
+        assert self.counts is not None
+        if column - 2 < len(self.severities):
+            return str(self.counts.count(system, category, self.severities[column - 2]))
+        return str(self.counts.count(system, category))
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(index.row(), index.column())
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() < 2:
+            return tooltip(self.cell(index.row(), index.column()))
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() >= 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class ErrorBarsView(pg.PlotWidget):
+    """Errors per system, stacked by severity: one horizontal bar per system, so
+    long system names stay readable on the left axis."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, background="w")
+        self.setObjectName("error-bars")
+        apply_style(self)
+        self.setMinimumSize(260, 220)
+        self.bars: list[pg.BarGraphItem] = []
+        self.legend = self.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=INK)
+        self.totals: dict[str, int] = {}
+        self.show_counts(None)
+
+    def show_counts(self, counts: ErrorCounts | None, per_segment: bool = False) -> None:
+        item = self.getPlotItem()
+        for bar in self.bars:
+            self.removeItem(bar)
+        self.bars = []
+        self.legend.clear()
+        self.totals = {}
+        if counts is None or not counts.systems:
+            item.setTitle("No errors to plot", color=INK, size="11pt")
+            return
+        systems = counts.systems
+        ys = list(range(len(systems)))  # first system on top (the axis is inverted)
+        bottom = [0.0] * len(systems)
+        for i, severity in enumerate(ordered_severities(counts.severities)):
+            heights = []
+            for s in systems:
+                n = counts.count(s, severity=severity)
+                heights.append(n / max(counts.rated.get(s, 0), 1) if per_segment else float(n))
+            bar = pg.BarGraphItem(y=ys, width=heights, x0=list(bottom), height=0.6,
+                                  brush=severity_colour(severity, i), pen=pg.mkPen("w"))
+            self.addItem(bar)
+            self.bars.append(bar)
+            # Legend and axis text are HTML in pyqtgraph: severities and system ids come from the data.
+            self.legend.addItem(bar, esc(severity))
+            bottom = [b + h for b, h in zip(bottom, heights)]
+        self.totals = {s: counts.count(s) for s in systems}
+        item.getAxis("left").setTicks([[(y, esc(s)) for y, s in zip(ys, systems)]])
+        item.invertY(True)
+        unit = "errors per rated segment" if per_segment else "errors"
+        item.setTitle(f"{esc(counts.protocol.upper())} {unit} by severity", color=INK, size="10pt")
+        item.setLabel("bottom", unit, color=INK)
+        item.enableAutoRange()
+
+    def stack_heights(self) -> list[list[float]]:
+        """The drawn bars' heights, one list per severity (what the user sees)."""
+        return [[float(w) for w in bar.opts["width"]] for bar in self.bars]
+
+
+class ErrorCountsPanel(QWidget):
+    """Protocol and grouping choices, the counts table and the stacked bars."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("error-counts-panel")
+        self.judgments: list[Judgment] = []
+        self.counts: ErrorCounts | None = None
+
+        self.protocol_combo = QComboBox()
+        self.protocol_combo.setObjectName("error-protocol")
+        self.top_level_check = QCheckBox("top-level categories")
+        self.top_level_check.setObjectName("error-top-level")
+        self.top_level_check.setToolTip("Count Accuracy/Mistranslation as Accuracy")
+        self.per_segment_check = QCheckBox("per rated segment")
+        self.per_segment_check.setObjectName("error-per-segment")
+        self.per_segment_check.setToolTip("Bars show errors divided by the system's rated segments")
+        self.export_button = QPushButton("Export…")
+        self.export_button.setObjectName("export-error-bars")
+        self.export_button.setToolTip("Save the bar chart as PNG or SVG")
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Protocol"))
+        bar.addWidget(self.protocol_combo)
+        bar.addWidget(self.top_level_check)
+        bar.addWidget(self.per_segment_check)
+        bar.addStretch(1)
+        bar.addWidget(self.export_button)
+
+        self.model = ErrorCountsModel(self)
+        self.table = QTableView()
+        self.table.setObjectName("error-counts-table")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.bars = ErrorBarsView()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.table)
+        split.addWidget(self.bars)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setSizes([420, 580])
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(bar)
+        content_layout.addWidget(split, 1)
+
+        self.empty_message = QLabel(NO_SPANS_MESSAGE)
+        self.empty_message.setObjectName("error-counts-empty")
+        self.empty_message.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_message.setWordWrap(True)
+        self.empty_message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty_message)
+        self.pages.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pages)
+
+        self.protocol_combo.currentIndexChanged.connect(self.refresh)
+        self.top_level_check.toggled.connect(self.refresh)
+        self.per_segment_check.toggled.connect(self.refresh)
+
+    def has_spans(self) -> bool:
+        return self.pages.currentIndex() == 1
+
+    def set_judgments(self, judgments: list[Judgment]) -> None:
+        self.judgments = list(judgments)
+        protocols = span_protocols_present(self.judgments)
+        current = self.protocol_combo.currentText()
+        self.protocol_combo.blockSignals(True)
+        self.protocol_combo.clear()
+        for p in protocols:
+            self.protocol_combo.addItem(p.upper(), p)
+        index = self.protocol_combo.findText(current)
+        self.protocol_combo.setCurrentIndex(max(index, 0))
+        self.protocol_combo.blockSignals(False)
+        self.pages.setCurrentIndex(1 if protocols else 0)
+        self.refresh()
+
+    def refresh(self, *_args) -> None:
+        protocol = self.protocol_combo.currentData()
+        if not protocol:
+            self.counts = None
+        else:
+            self.counts = error_counts(self.judgments, protocol, top_level=self.top_level_check.isChecked())
+        self.model.set_counts(self.counts)
+        self.bars.show_counts(self.counts, per_segment=self.per_segment_check.isChecked())
+
+    def export_bars(self, path: str | Path) -> None:
+        export_plot(self.bars, path)

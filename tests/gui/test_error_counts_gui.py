@@ -1,0 +1,92 @@
+"""Analysis workspace, "Error counts" tab: table and stacked bars of MQM errors per system."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from mtworkbench.analysis.error_counts import error_counts
+from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+from tests.gui.span_project import span_project
+
+
+def open_workspace(qtbot, project):
+    session = ProjectSession()
+    ws = AnalysisWorkspace(session)
+    qtbot.addWidget(ws)
+    ws.resize(1280, 800)
+    session.replace_project(project, None)
+    ws.show()
+    qtbot.waitExposed(ws)
+    tabs = ws.result_tabs
+    tabs.setCurrentIndex(tabs.indexOf(ws.error_panel))
+    return ws
+
+
+def table_rows(panel):
+    model = panel.table.model()
+    header = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    rows = [[model.index(r, c).data() for c in range(model.columnCount())] for r in range(model.rowCount())]
+    return header, rows
+
+
+def test_table_and_bars_show_counts_per_system_category_severity(qtbot, screenshot_dir):
+    ws = open_workspace(qtbot, span_project())
+    panel = ws.error_panel
+    assert panel.pages.currentIndex() == 1 and not panel.empty_message.isVisible()
+    header, rows = table_rows(panel)
+    assert header == ["System", "Category", "Major", "Minor", "Total"]
+    by_key = {(r[0], r[1]): r[2:] for r in rows}
+    # sysA: r1 and r2 both marked "tiny" Minor Mistranslation; grammar: r1 Major, r2 Minor.
+    assert by_key[("sysA", "Accuracy/Mistranslation")] == ["0", "2", "2"]
+    assert by_key[("sysA", "Fluency/Grammar")] == ["1", "1", "2"]
+    assert by_key[("sysB", "Fluency/Grammar")] == ["2", "1", "3"]
+    # Bars: one stack per system, Major below Minor, heights = the counts.
+    assert panel.bars.stack_heights() == [[1.0, 2.0], [3.0, 2.0]]
+    ws.grab().save(str(screenshot_dir / "analysis-error-counts.png"))
+
+
+def test_top_level_and_per_segment_choices_regroup(qtbot):
+    project = span_project()
+    ws = open_workspace(qtbot, project)
+    panel = ws.error_panel
+    qtbot.mouseClick(panel.top_level_check, Qt.MouseButton.LeftButton)
+    _, rows = table_rows(panel)
+    assert {(r[0], r[1]) for r in rows} == {("sysA", "Accuracy"), ("sysA", "Fluency"),
+                                           ("sysB", "Accuracy"), ("sysB", "Fluency")}
+    qtbot.mouseClick(panel.per_segment_check, Qt.MouseButton.LeftButton)
+    counts = error_counts(project.judgments, "mqm")
+    major_a = counts.count("sysA", severity="Major") / counts.rated["sysA"]
+    assert panel.bars.stack_heights()[0][0] == pytest.approx(major_a)
+
+
+def test_empty_state_without_span_judgments(qtbot):
+    ws = open_workspace(qtbot, span_project(with_spans=False))
+    panel = ws.error_panel
+    assert panel.empty_message.isVisible()
+    assert "no error-span judgments" in panel.empty_message.text()
+    assert panel.table.model().rowCount() == 0
+
+
+def test_markup_in_data_stays_text(qtbot):
+    from mtworkbench.core.model import ErrorSpan, Judgment
+    project = span_project()
+    project.add_judge("<i>x</i>")
+    project.add_judgment(Judgment("jx", "<i>x</i>", "sysA", "3", None, protocol="mqm",
+                                  errors=(ErrorSpan(0, 2, "<b>Big</b>", "<h1>Cat</h1>"),)))
+    ws = open_workspace(qtbot, project)
+    panel = ws.error_panel
+    _, rows = table_rows(panel)
+    assert any(r[1] == "<h1>Cat</h1>" for r in rows)
+    legend_texts = [label.text for _, label in panel.bars.legend.items]
+    assert "&lt;b&gt;Big&lt;/b&gt;" in legend_texts
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_export_bars(qtbot, tmp_path, suffix):
+    ws = open_workspace(qtbot, span_project())
+    path = tmp_path / f"bars{suffix}"
+    ws.error_panel.export_bars(path)
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG") if suffix == ".png" else b"<svg" in data[:2000]
