@@ -27,9 +27,10 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, UTC
-from typing import Any
+from typing import Any, Literal, NoReturn, overload
 
 from mtworkbench.core.errors import BundleError, DataError
 from mtworkbench.core.model import (
@@ -402,7 +403,7 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
         raise CampaignError(f"{label}: a campaign's merged project, not one person's package")
     ours = getattr(project, "campaign", None)
     adopting = ours is None  # a project split without being changed takes the packages' campaign
-    if adopting:
+    if ours is None:
         ours = replace(theirs, package=None, base={"spans": {}, "judgments": {}}, merges=[], conflicts=[], done={})
     elif ours.package is not None:
         raise CampaignError("the project to merge into is itself a package; merge into the team's project")
@@ -621,6 +622,7 @@ def set_item_done(project: Project, person: str, item_id: str, done: bool) -> bo
 def item_has_work(project: Project, item: CampaignItem, person: str) -> bool:
     """The person's spans (annotation) or judgments (judging) exist for the item."""
     if item.system is None:
+        assert item.reference is not None, "annotation items always name a reference (checked on load)"
         return bool(project.spans_for(item.reference, item.segment, person))
     return any(j.judge == person and j.system == item.system and j.segment == item.segment
                for j in project.judgments)
@@ -688,10 +690,10 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
     """Validate the bundle's ``campaign`` object against the loaded project."""
     path = "$.campaign"
 
-    def fail(message: str, where: str) -> None:
+    def fail(message: str, where: str) -> NoReturn:
         raise BundleError(message, where, file)
 
-    def obj(v: Any, where: str, required: set[str], optional: set[str] = frozenset()) -> dict[str, Any]:
+    def obj(v: Any, where: str, required: set[str], optional: AbstractSet[str] = frozenset()) -> dict[str, Any]:
         if not isinstance(v, dict):
             fail("expected an object", where)
         for key in sorted(required - set(v)):
@@ -699,6 +701,11 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
         for key in sorted(set(v) - required - set(optional)):
             fail(f"unknown field {key!r}", f"{where}.{key}")
         return v
+
+    @overload
+    def text(v: Any, where: str, optional: Literal[False] = False) -> str: ...
+    @overload
+    def text(v: Any, where: str, optional: bool) -> str | None: ...
 
     def text(v: Any, where: str, optional: bool = False) -> str | None:
         if v is None and optional:
@@ -786,9 +793,9 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
         merges.append(MergeRecord(
             text(raw["package"], f"{mp}.package"), text(raw["person"], f"{mp}.person"),
             text(raw["sha256"], f"{mp}.sha256"), text(raw["merged_at"], f"{mp}.merged_at"),
-            *(strings(raw.get(k, []), f"{mp}.{k}") for k in ("spans", "judgments", "removed_spans",
-                                                            "removed_judgments")),
-            conflicts, {k: {i: list(v) for i, v in e.items()} for k, e in sources.items()}))
+            **{k: strings(raw.get(k, []), f"{mp}.{k}") for k in ("spans", "judgments", "removed_spans",
+                                                                "removed_judgments")},
+            conflicts=conflicts, sources={k: {i: list(v) for i, v in e.items()} for k, e in sources.items()}))
     conflicts_out = []
     raw_conflicts = data.get("conflicts", [])
     if not isinstance(raw_conflicts, list):

@@ -15,8 +15,9 @@ when the queue is opened).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from mtworkbench.core.errors import BundleError
 
@@ -137,10 +138,10 @@ class _Check:
     def __init__(self, file: str | None) -> None:
         self.file = file
 
-    def fail(self, message: str, path: str) -> None:
+    def fail(self, message: str, path: str) -> NoReturn:
         raise BundleError(message, path, self.file)
 
-    def keys(self, value: Any, path: str, required: set[str], optional: set[str] = frozenset()) -> dict[str, Any]:
+    def keys(self, value: Any, path: str, required: set[str], optional: AbstractSet[str] = frozenset()) -> dict[str, Any]:
         if not isinstance(value, dict):
             self.fail(f"expected an object, found {_kind(value)}", path)
         for key in sorted(required - set(value)):

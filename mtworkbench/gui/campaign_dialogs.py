@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import weakref
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoCommand
@@ -58,7 +59,10 @@ def adopt_package_person(window, project) -> None:
             judge.select_judge(campaign.package)
 
 
-def _show(window, attr: str, dialog: QDialog) -> QDialog:
+_Dialog = TypeVar("_Dialog", bound=QDialog)
+
+
+def _show(window, attr: str, dialog: _Dialog) -> _Dialog:
     old = getattr(window, attr, None)
     if old is not None:
         old.close()
@@ -348,7 +352,10 @@ class ProgressDialog(QDialog):
         self.items.blockSignals(False)
 
     def _go_to_item(self, row: int, _column: int) -> None:
-        segment = self.items.item(row, 1).text()
+        cell = self.items.item(row, 1)
+        if cell is None:  # a click on a row the table has not filled
+            return
+        segment = cell.text()
         if self.window_.session.project.has_segment(segment):
             self.window_.session.set_current_segment(segment)
 

@@ -101,7 +101,8 @@ def _write_with_title(widget: QWidget, path: Path, title: str) -> None:
             paint(painter)
         finally:
             painter.end()
-        if not image.save(str(path), "PNG"):
+        # PySide6 takes the format as str at run time although its stub says bytes.
+        if not image.save(str(path), "PNG"):  # type: ignore[call-overload]
             raise OSError(f"could not write {path}")
     elif suffix == ".svg":
         generator = QSvgGenerator()

@@ -8,6 +8,7 @@ name the package file for a corrupt, foreign or changed package.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def read_package(path: str | Path) -> tuple[Project, str]:
     return loaded.project, loaded.sha256
 
 
-def merge_packages(project: Project, package_paths: list[str | Path]) -> MergeResult:
+def merge_packages(project: Project, package_paths: Sequence[str | Path]) -> MergeResult:
     """Merge packages into ``project`` in order. Every package is read and checked before
     anything changes, so a bad package leaves the project as it was."""
     loaded = [(str(p), *read_package(p)) for p in package_paths]

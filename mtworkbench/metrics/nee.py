@@ -237,14 +237,15 @@ class NEE(Metric):
 
     def reference_stream(self, data: ScoringInput) -> int:
         """The 0-based reference stream whose entities are scored."""
-        if self.entities(data) is None:
+        entities = self.entities(data)
+        if entities is None:
             raise MetricError(
                 "nee needs entity annotations of a reference (annotate a reference, "
                 "or give --ref-format muc)"
             )
         choice = self.options["reference"]
         if choice == "first":
-            for k, stream in enumerate(self.entities(data)):
+            for k, stream in enumerate(entities):
                 if any(stream):
                     return k
             raise MetricError("nee: no reference has any entity annotated")
@@ -252,7 +253,7 @@ class NEE(Metric):
             raise MetricSpecError(
                 f"nee: option reference={choice} but there are {data.n_references} reference(s)"
             )
-        if not any(self.entities(data)[choice - 1]):
+        if not any(entities[choice - 1]):
             raise MetricError(f"nee: reference {choice} has no entity annotated")
         return choice - 1
 
@@ -267,8 +268,9 @@ class NEE(Metric):
     # --- references: the unique entities of each unit, cached across systems ---
     def reference_key(self, data: ScoringInput) -> Any:
         # Besides the texts and options: the annotations, the units and the language.
-        entities = None if self.entities(data) is None else tuple(
-            tuple(tuple(seg) for seg in stream) for stream in self.entities(data)
+        layer = self.entities(data)
+        entities = None if layer is None else tuple(
+            tuple(tuple(seg) for seg in stream) for stream in layer
         )
         return super().reference_key(data), entities, tuple(self.unit_ids(data)), data.target_language
 

@@ -368,13 +368,13 @@ class ComparisonView(QWidget):
         rows: list[DisagreementRow] = []
         seen: dict[tuple, DisagreementRow] = {}
         for seg, sa, sb in comparison.disagreements():
-            row = DisagreementRow(seg, sa, sb)
+            disagreement = DisagreementRow(seg, sa, sb)
             key = (seg, self._span_key(sa), self._span_key(sb))
             if key in seen:
-                seen[key].twins.append(row)
+                seen[key].twins.append(disagreement)
             else:
-                seen[key] = row
-                rows.append(row)
+                seen[key] = disagreement
+                rows.append(disagreement)
         self._set_rows(rows)
 
     def _span_key(self, span: EntitySpan | None) -> tuple[str, str] | None:

@@ -317,9 +317,10 @@ class ProtocolPanel(QWidget):
             return False
         category = ""
         if self.protocol == "mqm":
-            category = self.ask_category(self)
-            if not category:
+            chosen = self.ask_category(self)
+            if not chosen:
                 return False
+            category = chosen
         self.spans.append(ErrorSpan(start, end, severity, category))
         self.spans.sort(key=lambda s: (s.start if s.start is not None else -1, s.end or 0))
         cursor.setPosition(end)
@@ -349,7 +350,7 @@ class ProtocolPanel(QWidget):
         return ""
 
     def rating(self) -> tuple[float | None, tuple[ErrorSpan, ...]]:
-        score = None if self.protocol == "mqm" else float(self.score.value)
+        score = None if self.protocol == "mqm" or self.score.value is None else float(self.score.value)
         return score, tuple(self.spans) if self.protocol in ("esa", "mqm") else ()
 
 

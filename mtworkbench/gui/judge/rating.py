@@ -383,8 +383,8 @@ class RatingView(QWidget):
         self.reference.setVisible(True)
         self.texts_scroll.setVisible(has_item)
         self.message.setVisible(not has_item)
-        for widget in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
-            widget.setEnabled(has_item)
+        for control in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
+            control.setEnabled(has_item)
         self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
         # No queue: no progress bar ("0 of 1 judged" would be untrue).
         self.progress.setVisible(self.queue is not None)
@@ -444,7 +444,7 @@ class RatingView(QWidget):
 
     def _show_protocol(self, item: QueueItem) -> None:
         """Swap the LDC scales for the DA/ESA/MQM panel when the queue has that protocol."""
-        if not self._protocol_active():
+        if self.queue is None or not self._protocol_active():
             return
         state = self.queue.state
         # ESA and MQM: the panel shows the translation, with its spans.
@@ -554,6 +554,7 @@ class RatingView(QWidget):
         self.refresh()
 
     def _submit_protocol(self, item: QueueItem) -> None:
+        assert self.queue is not None and self.judge is not None, "submit() checked both"
         missing = self.protocol_panel.missing()
         if missing:
             self.status.setText(missing)

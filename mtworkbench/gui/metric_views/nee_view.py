@@ -138,7 +138,7 @@ class NEEView(MetricDetailView):
         self.scores_label.setText(
             f"<b>NEE ({self.current_metric.options['unit']} {html.escape(ex.unit)}): {score}</b>"  # type: ignore[union-attr]
             f" &nbsp; entities of reference {ex.reference + 1}"
-            f" (layer {html.escape(self.current_metric.layer_name(self._data) or 'none')}),"  # type: ignore[union-attr, arg-type]
+            f" (layer {html.escape(self.current_metric.layer_name(self._data) or 'none')}),"  # type: ignore[union-attr]
             f" output of {html.escape(self.system_id)}"
         )
         current = self.segment_ids.index(self.segment_id) if self.segment_id in self.segment_ids else -1

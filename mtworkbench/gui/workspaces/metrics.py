@@ -83,7 +83,8 @@ class DetailTabs(QTabWidget):
     def _inner(widget: QWidget | None) -> QWidget | None:
         return widget.widget() if isinstance(widget, QScrollArea) else widget
 
-    def currentWidget(self) -> QWidget | None:  # noqa: N802 - Qt's name
+    # Qt returns None when there is no tab, although the stub promises a QWidget.
+    def currentWidget(self) -> QWidget | None:  # type: ignore[override]  # noqa: N802 - Qt's name
         return self._inner(super().currentWidget())
 
     def widget(self, index: int) -> QWidget | None:
@@ -252,7 +253,7 @@ class MetricsWorkspace(Workspace):
         focus = QApplication.focusWidget()
         if focus is not None and (self.detail_tabs.isAncestorOf(focus) or self.browser.isAncestorOf(focus)):
             view = self.detail_tabs.currentWidget()
-            if hasattr(view, "export_widget"):
+            if view is not None and hasattr(view, "export_widget"):
                 return view.export_widget()
         return self.corpus_table
 
@@ -598,7 +599,7 @@ class MetricsWorkspace(Workspace):
     def _update_detail_view(self) -> None:
         selected = self.browser.selected()
         view = self.detail_tabs.currentWidget()
-        if selected is None or not hasattr(view, "set_segment"):
+        if selected is None or view is None or not hasattr(view, "set_segment"):
             return
         system, segment = selected
         spec = self.detail_spec(type(view))
