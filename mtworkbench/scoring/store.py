@@ -336,10 +336,25 @@ def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
         store = _STORES.get(project)
         if store is not None and path in (store.path, store.origin):
             return store
-    store = ScoreStore(path, fallback_path(bundle_path))
+    if _inside_program(bundle_path):
+        # The demo and other bundles shipped with the program: never write into the
+        # program's own folder (an installed copy, a desktop build); the user's cache instead.
+        store = ScoreStore(fallback_path(bundle_path))
+    else:
+        store = ScoreStore(path, fallback_path(bundle_path))
     with _STORES_LOCK:
         _STORES[project] = store
     return store
+
+
+def _inside_program(bundle_path: str | Path) -> bool:
+    from mtworkbench.resources import RESOURCES
+
+    try:
+        Path(bundle_path).resolve().relative_to(RESOURCES)
+    except ValueError:
+        return False
+    return True
 
 
 def store_for(project: Any) -> ScoreStore | None:
