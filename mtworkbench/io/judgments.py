@@ -30,7 +30,8 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,6 +108,27 @@ def _parse_float(value: str, where: str, column: str, non_negative: bool = False
     return number + 0.0  # -0.0 -> 0.0
 
 
+def numbered_rows(reader: Any, path: str | Path, n_fields: int) -> Iterator[tuple[int, list[str]]]:
+    """The data rows after the header, each with the number of the line it starts on
+    (a quoted field may span lines); blank lines are skipped, a malformed row or one
+    without ``n_fields`` fields is refused there."""
+    line = reader.line_num
+    while True:
+        start = line + 1
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise DataError(f"{path}:{start}: {exc}") from None
+        line = reader.line_num
+        if not fields or (len(fields) == 1 and not fields[0].strip()):
+            continue
+        if len(fields) != n_fields:
+            raise DataError(f"{path}:{start}: expected {n_fields} fields, found {len(fields)}")
+        yield start, fields
+
+
 def read_judgment_rows(path: str | Path) -> list[JudgmentRow]:
     """Parse a judgments CSV/TSV; a malformed row raises DataError naming file, line and column."""
     text = _read_text(path)
@@ -136,22 +158,9 @@ def read_judgment_rows(path: str | Path) -> list[JudgmentRow]:
     index = {name: i for i, name in enumerate(header)}
 
     rows: list[JudgmentRow] = []
-    line = reader.line_num
-    while True:
-        start = line + 1  # a quoted field may span lines: report where the row starts
-        try:
-            fields = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise DataError(f"{path}:{start}: {exc}") from None
-        line = reader.line_num
-        if not fields or (len(fields) == 1 and not fields[0].strip()):
-            continue  # blank line
+    for start, fields in numbered_rows(reader, path, len(header)):
         fields = [restore(f) for f in fields]  # undo the export's formula guard
         where = f"{path}:{start}"
-        if len(fields) != len(header):
-            raise DataError(f"{where}: expected {len(header)} fields, found {len(fields)}")
         get = {name: fields[i] for name, i in index.items()}
         for name in ("judge", "system", "segment"):
             if not get[name].strip():
@@ -376,42 +385,54 @@ def read_score_lines(path: str | Path) -> list[float | None]:
     return [_parse_score(line, f"{path}:{i}") for i, line in enumerate(split_lines(read_text(path, strip_bom=True)), 1)]
 
 
-def read_mqm_tsv(path: str | Path, system: str) -> dict[str, float | None]:
-    """The ``system<TAB>seg_id<TAB>mqm`` file: seg_id -> score for one system (empty = not rated)."""
-    text = _read_text(path)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+# Score columns a ``system<TAB>seg_id<TAB>SCORE`` table may name (WMT's MQM and DA releases).
+SCORE_COLUMNS = ("mqm", "score", "da", "z", "raw")
+
+
+def read_system_scores(
+    path: str | Path, columns: tuple[str, ...] = SCORE_COLUMNS
+) -> dict[str, dict[str, float | None]]:
+    """The ``system<TAB>seg_id<TAB>SCORE`` table: system -> segment id -> score (None =
+    not rated), in file order; SCORE is one of ``columns``."""
+    reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
     try:
-        return _mqm_scores(path, system, reader)
+        return _system_scores(path, reader, columns)
     except csv.Error as exc:  # e.g. a field longer than the csv module's limit (named in the message)
         raise DataError(f"{path}:{reader.line_num}: {exc}") from None
 
 
-def _mqm_scores(path: str | Path, system: str, reader) -> dict[str, float | None]:
-    header = next(reader, None)
-    expected = ["system", "seg_id", "mqm"]
-    if header is None or [h.strip() for h in header] != expected:
-        raise DataError(f"{path}:1: expected the header {chr(9).join(expected)!r} (tab-separated), found {repr(header)[:200]}")
-    scores: dict[str, float | None] = {}
-    systems_seen: list[str] = []
+def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[str, dict[str, float | None]]:
+    header = [h.strip() for h in next(reader, None) or []]
+    if len(header) != 3 or header[:2] != ["system", "seg_id"] or header[2].lower() not in columns:
+        raise DataError(
+            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab-separated), "
+            f"found {repr(header)[:200]}"
+        )
+    scores: dict[str, dict[str, float | None]] = {}
     for fields in reader:
         line = reader.line_num
         if not fields:
             continue
         if len(fields) != 3:
             raise DataError(f"{path}:{line}: expected 3 tab-separated fields, found {len(fields)}")
-        name, seg_id, value = (f.strip() for f in fields)
-        if name not in systems_seen:
-            systems_seen.append(name)
-        if name != system:
-            continue
-        if not seg_id:
-            raise DataError(f"{path}:{line}, column 'seg_id': must not be empty")
-        if seg_id in scores:
-            raise DataError(f"{path}:{line}, column 'seg_id': segment {seg_id!r} of {system!r} appears twice")
-        scores[seg_id] = _parse_score(value, f"{path}:{line}, column 'mqm'")
+        system, segment, value = (f.strip() for f in fields)
+        if not system or not segment:
+            raise DataError(f"{path}:{line}: the system and seg_id must not be empty")
+        rows = scores.setdefault(system, {})
+        if segment in rows:
+            raise DataError(f"{path}:{line}, column 'seg_id': segment {segment!r} of {system!r} appears twice")
+        rows[segment] = _parse_score(value, f"{path}:{line}, column {header[2]!r}")
     if not scores:
-        raise DataError(f"{path}: no rows for system {system!r}; systems in the file: {', '.join(systems_seen)}")
+        raise DataError(f"{path}: no score rows")
     return scores
+
+
+def read_mqm_tsv(path: str | Path, system: str) -> dict[str, float | None]:
+    """The ``system<TAB>seg_id<TAB>mqm`` file: seg_id -> score for one system (empty = not rated)."""
+    table = read_system_scores(path, ("mqm",))
+    if system not in table:
+        raise DataError(f"{path}: no rows for system {system!r}; systems in the file: {', '.join(table)}")
+    return table[system]
 
 
 def plan_scores(

@@ -67,7 +67,7 @@ def _number(value: str, where: str, column: str, lo: float | None = None, hi: fl
 
 def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     """The judges and judgments an ESA or DA CSV adds (nothing is changed yet)."""
-    from mtworkbench.io.judgments import JudgmentImport, resolve_segment
+    from mtworkbench.io.judgments import JudgmentImport, numbered_rows, resolve_segment
     from mtworkbench.io.plaintext import read_text
 
     required, optional = COLUMNS[protocol]
@@ -88,21 +88,8 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     plan = JudgmentImport()
     known = set(project.judges)
     taken: set[str] = set()
-    line = reader.line_num
-    while True:
-        start = line + 1
-        try:
-            fields = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise DataError(f"{path}:{start}: {exc}") from None
-        line = reader.line_num
-        if not fields or (len(fields) == 1 and not fields[0].strip()):
-            continue
+    for start, fields in numbered_rows(reader, path, len(header)):
         where = f"{path}:{start}"
-        if len(fields) != len(header):
-            raise DataError(f"{where}: expected {len(header)} fields, found {len(fields)}")
         get = dict(zip(header, fields))
         rater, system = get["rater"].strip(), get["system"].strip()
         if not rater:
