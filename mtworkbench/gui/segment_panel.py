@@ -113,6 +113,9 @@ class SegmentPanel(QScrollArea):
         while self.grid.count():
             item = self.grid.takeAt(0)
             if item is not None and (widget := item.widget()) is not None:
+                # Hidden at once: deleteLater waits for the event loop, and until then the old
+                # row would still be drawn over the new one ("(no text)" beside Source).
+                widget.hide()
                 widget.deleteLater()
         for r in range(self.grid.rowCount()):  # a stretch left from the previous project
             self.grid.setRowStretch(r, 0)

@@ -218,3 +218,17 @@ def test_export_view_writes_png_and_svg_including_plots(qtbot, tmp_path):
     assert (tmp_path / "plot.png").stat().st_size > 1000
     with pytest.raises(ValueError, match="use .png or .svg"):
         export_widget(plot, tmp_path / "plot.jpg")
+
+
+def test_segment_panel_shows_no_row_left_from_the_previous_project(qtbot, window, legacy_demo_copy):
+    # Rows of the project shown before are hidden at once, not drawn until deleteLater runs:
+    # a stale "(no text)" beside Source was seen after opening a file.
+    from PySide6.QtWidgets import QLabel
+
+    assert window.open_path(legacy_demo_copy)
+    click_segment(qtbot, window, "1")
+    QApplication.processEvents()
+    visible = [label.text() for label in window.segment_panel.findChildren(QLabel) if label.isVisibleTo(window)]
+    assert not any("(no text)" in text for text in visible), visible
+    source = load_bundle(legacy_demo_copy).segment("1").source
+    assert source in visible
