@@ -49,6 +49,7 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "split": ("split", "split a project into work packages, one per person"),
     "status": ("status", "progress of a campaign: items done / assigned per person"),
     "train-learned": ("train_learned", "train the learned (SVM) metric and store it in the bundle"),
+    "typology": ("typology", "show, import, export or reset a project's MQM error typology"),
     "validate": ("validate", "check a project bundle"),
 }
 

@@ -24,7 +24,8 @@ from typing import Any
 from mtworkbench.core import events as ev
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import ProjectEvent
-from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, Typology
+from mtworkbench.core.queue_state import DISPLAY_OPTIONS, MQM_MAX_ERRORS, JudgeQueue
 
 MUC7_TYPES: tuple[str, ...] = (
     "PERSON",
@@ -209,6 +210,10 @@ class Settings:
     entity_types: list[EntityTypeStyle] = field(
         default_factory=lambda: [replace(t) for t in DEFAULT_ENTITY_TYPES]
     )
+    # The MQM categories raters pick from, and the default most errors a segment
+    # for new MQM queues (each queue keeps its own limit once built).
+    mqm_typology: Typology = GOOGLE_TYPOLOGY
+    mqm_max_errors: int = MQM_MAX_ERRORS
 
 
 @dataclass
@@ -769,6 +774,10 @@ class Project:
             raise ModelError(f"unknown setting {name!r}")
         if name == "baseline" and value is not None:
             self.system(value)
+        if name == "mqm_typology" and not isinstance(value, Typology):
+            raise ModelError(f"an MQM typology must be a Typology, not {type(value).__name__}")
+        if name == "mqm_max_errors" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ModelError(f"the most MQM errors a segment must be a positive integer, not {value!r}")
         old = getattr(self.settings, name)
         setattr(self.settings, name, value)
         self._emit(ev.SettingsChanged(name))

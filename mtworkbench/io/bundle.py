@@ -42,7 +42,8 @@ from mtworkbench.core.model import (
     Settings,
     System,
 )
-from mtworkbench.core.queue_state import JudgeQueue, check_learned_model
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, typology_from_json
+from mtworkbench.core.queue_state import MQM_MAX_ERRORS, JudgeQueue, check_learned_model
 from mtworkbench.io.atomic import atomic_write_bytes
 from mtworkbench.io.json_checks import parse_json
 from mtworkbench.io.locking import bundle_lock
@@ -151,6 +152,7 @@ def project_to_dict(project: Project) -> dict[str, Any]:
             "entity_types": [
                 {"name": t.name, "key": t.key, "color": t.color} for t in project.settings.entity_types
             ],
+            **_mqm_settings(project.settings),
         },
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
@@ -161,6 +163,17 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         from mtworkbench.io.external_scores import bundle_value
 
         out["external_scores"] = bundle_value(project)
+    return out
+
+
+def _mqm_settings(settings: Settings) -> dict[str, Any]:
+    """The MQM typology and error limit, written only when not Google's defaults (additive
+    in version 2: a bundle without them uses the defaults, so older files stay byte-identical)."""
+    out: dict[str, Any] = {}
+    if settings.mqm_typology != GOOGLE_TYPOLOGY:
+        out["mqm_typology"] = settings.mqm_typology.to_json()
+    if settings.mqm_max_errors != MQM_MAX_ERRORS:
+        out["mqm_max_errors"] = settings.mqm_max_errors
     return out
 
 
@@ -467,8 +480,15 @@ def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:
 
 
 def _load_settings(r: _Reader, project: Project, value: Any) -> None:
-    r.keys(value, "$.settings", required=set(), optional={"metrics", "baseline", "entity_types"})
+    r.keys(value, "$.settings", required=set(),
+           optional={"metrics", "baseline", "entity_types", "mqm_typology", "mqm_max_errors"})
     settings = Settings()
+    if "mqm_typology" in value:
+        settings.mqm_typology = typology_from_json(value["mqm_typology"], "$.settings.mqm_typology", r.file)
+    if "mqm_max_errors" in value:
+        settings.mqm_max_errors = r.int(value["mqm_max_errors"], "$.settings.mqm_max_errors")
+        if settings.mqm_max_errors < 1:
+            r.fail(f"expected a positive integer, found {settings.mqm_max_errors}", "$.settings.mqm_max_errors")
     if "metrics" in value:
         settings.metrics = [r.str(m, f"$.settings.metrics[{i}]") for i, m in
                             enumerate(r.list(value["metrics"], "$.settings.metrics"))]
