@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
         edit.addAction(self.action_redo)
         edit.addSeparator()
         self.action_target_language = self._action(edit, "&Target language…", self.edit_target_language)
+        self.action_typology = self._action(edit, "MQM error t&ypology…", self.edit_mqm_typology)
 
         view = self.menuBar().addMenu("&View")
         for dock in self.docks:
@@ -558,6 +559,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Target language: {code.strip() or '(none)'} — {language_label(code)}", 5000
         )
+
+    def edit_mqm_typology(self) -> None:
+        """The project's MQM categories and error limit (each edit undoable)."""
+        from mtworkbench.gui.judge.typology_dialog import edit_typology
+
+        edit_typology(self.session, self)
 
     def _check_fonts(self, project: Project) -> None:
         from mtworkbench.gui import script_fonts

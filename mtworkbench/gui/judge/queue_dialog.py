@@ -46,7 +46,7 @@ class QueueSetupDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Start a judging queue for {judge}")
         self.project = project
-        base = previous or QueueConfig()
+        base = previous or QueueConfig(max_errors=project.settings.mqm_max_errors)  # the project's default
 
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
