@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSpinBox,
@@ -89,19 +88,18 @@ class TypologyDialog(QDialog):
         intro = QLabel(
             "The categories raters pick in this project's MQM queues, Google's by default. A key picks a "
             "category, then a subcategory (A M: Accuracy/Mistranslation). Renaming a category renames it in "
-            "the errors already marked. Every change is undoable."
+            "the errors already marked. Every change is undoable.\n"
+            "F2 or a double click edits a name or key · Insert adds a subcategory, Shift+Insert a category · "
+            "Delete removes · Ctrl+↑/↓ moves"
         )
         intro.setWordWrap(True)
         self.tree = QTreeWidget()
         self.tree.setObjectName("typology-tree")
-        self.tree.setHeaderLabels(["Category", "Key", "Errors"])
+        self.tree.setHeaderLabels(["Category", "Key", "Errors using it"])
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.tree.setUniformRowHeights(True)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        self.tree.setColumnWidth(NAME, 380)  # the key and the count stay near the name
         self.tree.setColumnWidth(KEY, 60)
-        self.tree.setColumnWidth(USES, 80)
         # Handled once the editor has closed: the edit redraws the whole tree.
         self.tree.itemChanged.connect(
             lambda item, column: QTimer.singleShot(0, lambda: self._item_edited(item.data(NAME, Qt.ItemDataRole.UserRole), item.text(column), column)))
@@ -209,7 +207,6 @@ class TypologyDialog(QDialog):
         item = QTreeWidgetItem([name, key.upper(), str(uses) if uses else ""])
         item.setData(NAME, Qt.ItemDataRole.UserRole, full)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-        item.setTextAlignment(USES, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
 
     def selected(self) -> str | None:
