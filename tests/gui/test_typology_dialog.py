@@ -288,3 +288,21 @@ def test_rating_picks_from_the_projects_typology_by_keys(qtbot, window, rate):  
     assert len(panel.spans) == 2 and "At most 2 errors" in panel.spans_label.text()
     assert "#b91c1c" in panel.spans_label.styleSheet()
     assert shots, "the picker was not shown"
+
+
+def test_non_translation_uses_the_typologys_spelling(qtbot):
+    from PySide6.QtGui import QKeyEvent
+
+    from mtworkbench.core.mqm_typology import Typology, TypologyCategory
+    from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
+
+    class Holder:  # what the panel reads: the project's settings
+        class settings:  # noqa: N801
+            mqm_typology = Typology((TypologyCategory("Accuracy", "a"), TypologyCategory("Non-translation!", "n")))
+
+    panel = ProtocolPanel()
+    qtbot.addWidget(panel)
+    panel.protocol, panel.project = "mqm", Holder()
+    panel.translation.setPlainText("Hallo Welt")
+    assert panel.handle_key(QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_N, Qt.KeyboardModifier.NoModifier))
+    assert [(s.start, s.end, s.severity, s.category) for s in panel.spans] == [(0, 10, "Major", "Non-translation!")]

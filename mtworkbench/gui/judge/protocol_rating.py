@@ -193,7 +193,9 @@ class CategoryPicker(QDialog):
     def _first_visible(self, leaves_first: bool = True) -> None:
         rows = [(item, e) for item, e in self._entries if self._visible(item)]
         pick = next((item for item, e in rows if not e.has_subcategories), None) if leaves_first else None
-        self.tree.setCurrentItem(pick or (rows[0][0] if rows else None))
+        current = pick or (rows[0][0] if rows else None)
+        if current is not None:
+            self.tree.setCurrentItem(current)
 
     # --- by keys ------------------------------------------------------------------------------
     def type_key(self, char: str) -> None:
@@ -239,7 +241,8 @@ class CategoryPicker(QDialog):
         for item, e in self._entries:
             item.setHidden(bool(words) and not all(w in e.full_name.casefold() for w in words))
         for item, e in self._entries:  # a category stays when one of its subcategories matches
-            if e.depth == 0 and any(not item.child(k).isHidden() for k in range(item.childCount())):
+            if e.depth == 0 and any(not child.isHidden() for k in range(item.childCount())
+                                    if (child := item.child(k)) is not None):
                 item.setHidden(False)
         self._first_visible()
 
@@ -284,7 +287,9 @@ class CategoryPicker(QDialog):
 def ask_category(parent: QWidget | None, typology: Typology | None = None) -> str | None:
     """The category the rater picks from ``typology`` (by default the panel's), or None
     when cancelled (tests replace this)."""
-    picker = CategoryPicker(typology or getattr(parent, "typology", GOOGLE_TYPOLOGY), parent)
+    if typology is None:
+        typology = getattr(parent, "typology", GOOGLE_TYPOLOGY)
+    picker = CategoryPicker(typology if typology is not None else GOOGLE_TYPOLOGY, parent)
     picker.tree.setFocus()
     return picker.chosen if picker.exec() == QDialog.DialogCode.Accepted else None
 
@@ -297,7 +302,7 @@ class ProtocolPanel(QWidget):
         self.setObjectName("protocol-panel")
         self.protocol = "ldc"
         self.max_errors = 5
-        self.typology = GOOGLE_TYPOLOGY  # the project's, set by show_item
+        self.project: Project | None = None  # set by show_item: its typology is read at each pick
         self.spans: list[ErrorSpan] = []
         self.ask_category = ask_category
         self.context_before = self._context_label("context-before")
@@ -328,6 +333,11 @@ class ProtocolPanel(QWidget):
         for widget in (self.context_before, self.translation, self.context_after, self.spans_label, self.score, self.hints):
             layout.addWidget(widget)
 
+    @property
+    def typology(self) -> Typology:
+        """The typology the rater picks from: the project's, as it is now (it may be edited mid-queue)."""
+        return self.project.settings.mqm_typology if self.project is not None else GOOGLE_TYPOLOGY
+
     @staticmethod
     def _context_label(name: str) -> QLabel:
         label = QLabel()
@@ -341,7 +351,7 @@ class ProtocolPanel(QWidget):
     def show_item(self, queue: JudgeSession, item: QueueItem | None) -> None:
         state = queue.state
         self.protocol, self.max_errors = state.protocol, state.max_errors
-        self.typology = queue.project.settings.mqm_typology
+        self.project = queue.project
         spans = self.protocol in ("esa", "mqm")
         self.translation.setVisible(spans)
         self.spans_label.setVisible(spans)
@@ -456,7 +466,10 @@ class ProtocolPanel(QWidget):
     def mark_non_translation(self) -> None:
         """The whole segment is not a translation: one Major span over all of it (weight 25)."""
         text = self.translation.toPlainText()
-        self.spans = [ErrorSpan(0, len(text), "Major", NON_TRANSLATION_CATEGORY)]
+        # The typology's own spelling (an imported one may say "Non-translation!"); the weights match either.
+        category = next((c.name for c in self.typology.categories
+                         if c.name.casefold().startswith(NON_TRANSLATION_CATEGORY.casefold())), NON_TRANSLATION_CATEGORY)
+        self.spans = [ErrorSpan(0, len(text), "Major", category)]
         self._draw_spans()
 
     def remove_at_cursor(self) -> None:

@@ -162,7 +162,9 @@ class TypologyDialog(QDialog):
         session.project_changed.connect(self._project_changed)
         session.undo_stack.indexChanged.connect(self._update_buttons)  # after a command is done or undone
         self.refresh()
-        self.tree.setCurrentItem(self.tree.topLevelItem(0))
+        first = self.tree.topLevelItem(0)
+        if first is not None:
+            self.tree.setCurrentItem(first)
         self.tree.setFocus()
 
     def done(self, result: int) -> None:
@@ -255,7 +257,7 @@ class TypologyDialog(QDialog):
         name = self._new_name(None, "New category")
         if self._try(lambda: (plan_edit(self.project, self.project.settings.mqm_typology.add(name),
                                         f"Add MQM category {name}"), name)):
-            self.tree.editItem(self.tree.currentItem(), NAME)
+            self._edit_current_name()
 
     def add_subcategory(self) -> None:
         selected = self.selected()
@@ -265,7 +267,12 @@ class TypologyDialog(QDialog):
         name = self._new_name(parent, "New subcategory")
         if self._try(lambda: (plan_edit(self.project, self.project.settings.mqm_typology.add(name, parent=parent),
                                         f"Add MQM subcategory {parent}/{name}"), f"{parent}/{name}")):
-            self.tree.editItem(self.tree.currentItem(), NAME)
+            self._edit_current_name()
+
+    def _edit_current_name(self) -> None:
+        item = self.tree.currentItem()
+        if item is not None:
+            self.tree.editItem(item, NAME)
 
     def remove_selected(self) -> None:
         selected = self.selected()
