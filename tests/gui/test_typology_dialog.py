@@ -306,3 +306,29 @@ def test_non_translation_uses_the_typologys_spelling(qtbot):
     panel.translation.setPlainText("Hallo Welt")
     assert panel.handle_key(QKeyEvent(QKeyEvent.Type.KeyPress, K.Key_N, Qt.KeyboardModifier.NoModifier))
     assert [(s.start, s.end, s.severity, s.category) for s in panel.spans] == [(0, 10, "Major", "Non-translation!")]
+
+
+def test_edit_menu_opens_the_editor_and_its_edits_undo_from_the_window(qtbot, window):  # noqa: F811
+    project = window.session.project
+    seen = []
+
+    def in_dialog():
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, TypologyDialog)
+        seen.append(dialog.tree.topLevelItemCount())
+        click_item(qtbot, dialog, "Other")
+        qtbot.keyClick(dialog.tree, K.Key_Delete)
+        qtbot.mouseClick(dialog.findChild(type(dialog.undo_button), "typology-close"), Qt.MouseButton.LeftButton)
+
+    edit_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    assert window.action_typology in edit_menu.actions()
+    QTimer.singleShot(50, in_dialog)
+    window.action_typology.trigger()
+    assert seen == [len(GOOGLE_TYPOLOGY.categories)]
+    assert "Other" not in project.settings.mqm_typology and window.session.is_modified
+    assert window.action_undo.text().endswith("Remove MQM category Other")
+    window.raise_()
+    window.activateWindow()  # offscreen, the closed dialog does not hand activation back by itself
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert project.settings.mqm_typology == GOOGLE_TYPOLOGY
