@@ -526,6 +526,10 @@ def _merge_kind(kind: _Kind, project, package, base, person, report, record, con
             project.set_setting("entity_types", [*project.settings.entity_types, replace(style)])
         if kind is _JUDGMENTS and item.judge not in project.judges:
             project.add_judge(item.judge)
+        if kind is _JUDGMENTS and item.errors:  # a rater's MQM category the project lacks is added, not lost
+            from mtworkbench.core.typology_edits import add_missing_categories
+
+            add_missing_categories(project, [item])
         if item.id in base:  # an edit of work the project has from this person
             project_id, was = base[item.id]
             current = kind.get(project, project_id)

@@ -206,3 +206,19 @@ def test_typology_file_round_trip_and_errors(tmp_path):
     path.write_text('{"categories": [', "utf-8")
     with pytest.raises(BundleError, match="not valid JSON"):
         read_typology_file(path)
+
+
+def test_merging_a_package_adds_the_categories_its_raters_used():
+    from mtworkbench.core.campaign import make_package, merge_package, plan_campaign
+
+    project = project_with_errors()
+    campaign = plan_campaign(project, "judge", ["alice"], overlap=0.0, seed=1, protocol="mqm")
+    package = loads(dumps(make_package(project, campaign, "alice")))
+    package.set_setting("mqm_typology", package.settings.mqm_typology.add("Display", parent="Fluency"))
+    item = package.campaign.items_of("alice")[0]
+    package.add_judgment(Judgment(package.new_id("j"), "alice", item.system, item.segment, item.reference,
+                                  protocol="mqm", errors=(ErrorSpan(0, 3, "Minor", "Fluency/Display"),)))
+    merged = loads(dumps(project))
+    assert not merge_package(merged, loads(dumps(package)), "alice.mtwb.json", "1").conflicts
+    assert "Fluency/Display" in merged.settings.mqm_typology
+    assert [n for n in merged.settings.mqm_typology.names() if n not in GOOGLE_TYPOLOGY] == ["Fluency/Display"]
