@@ -317,7 +317,7 @@ def test_edit_menu_opens_the_editor_and_its_edits_undo_from_the_window(qtbot, wi
         assert isinstance(dialog, TypologyDialog)
         seen.append(dialog.tree.topLevelItemCount())
         click_item(qtbot, dialog, "Other")
-        qtbot.keyClick(dialog.tree, K.Key_Delete)
+        qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
         qtbot.mouseClick(dialog.findChild(type(dialog.undo_button), "typology-close"), Qt.MouseButton.LeftButton)
 
     edit_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
@@ -332,3 +332,20 @@ def test_edit_menu_opens_the_editor_and_its_edits_undo_from_the_window(qtbot, wi
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert project.settings.mqm_typology == GOOGLE_TYPOLOGY
+
+
+def test_categories_used_but_not_in_the_typology_are_offered(qtbot, session):
+    project = session.project
+    project.add_judgment(Judgment("j3", "r1", "S", "b", protocol="mqm", errors=(ErrorSpan(0, 2, "Minor", "Fluency/Display"),)))
+    dialog = TypologyDialog(session)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    assert dialog.missing.text() == "Used by errors but not in the typology: Fluency/Display"
+    assert dialog.add_missing_button.isVisible()
+    qtbot.mouseClick(dialog.add_missing_button, Qt.MouseButton.LeftButton)
+    assert "Fluency/Display" in project.settings.mqm_typology
+    assert not dialog.add_missing_button.isVisible() and item_named(dialog, "Fluency/Display").text(2) == "1"
+    qtbot.mouseClick(dialog.undo_button, Qt.MouseButton.LeftButton)
+    assert dialog.add_missing_button.isVisible() and project.settings.mqm_typology == GOOGLE_TYPOLOGY
+    dialog.close()

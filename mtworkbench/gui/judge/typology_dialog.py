@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -124,6 +124,13 @@ class TypologyDialog(QDialog):
         self.reset_button = button("Reset to &Google's", "typology-reset", self.reset)
         self.import_button = button("&Import JSON…", "typology-import", self.import_json)
         self.export_button = button("E&xport JSON…", "typology-export", self.export_json)
+        # Errors may name categories the typology lacks (a bundle saved before typologies were kept).
+        self.missing = QLabel()
+        self.missing.setObjectName("typology-missing")
+        self.missing.setTextFormat(Qt.TextFormat.PlainText)
+        self.missing.setWordWrap(True)
+        self.missing.setStyleSheet("color:#b45309;")
+        self.add_missing_button = button("Add the categories in &use", "typology-add-missing", self.add_missing)
         self.undo_button = button("Undo", "typology-undo", session.undo_stack.undo)
         self.redo_button = button("Redo", "typology-redo", session.undo_stack.redo)
         close = button("Close", "typology-close", self.accept)
@@ -150,15 +157,14 @@ class TypologyDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(body, 1)
+        missing_row = QHBoxLayout()
+        missing_row.addWidget(self.missing, 1)
+        missing_row.addWidget(self.add_missing_button)
+        layout.addLayout(missing_row)
         layout.addWidget(self.message)
         layout.addLayout(bottom)
         self.resize(760, 560)
-        for keys, slot in ((QKeySequence.StandardKey.Delete, self.remove_selected),
-                           ("Insert", self.add_subcategory), ("Shift+Insert", self.add_category),
-                           ("Ctrl+Up", lambda: self.move_selected(-1)), ("Ctrl+Down", lambda: self.move_selected(1))):
-            shortcut = QShortcut(QKeySequence(keys), self.tree)
-            shortcut.setContext(Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(slot)
+        self.tree.installEventFilter(self)  # the tree's own keys (Delete, Insert, Ctrl+arrows)
         session.project_changed.connect(self._project_changed)
         session.undo_stack.indexChanged.connect(self._update_buttons)  # after a command is done or undone
         self.refresh()
@@ -166,6 +172,23 @@ class TypologyDialog(QDialog):
         if first is not None:
             self.tree.setCurrentItem(first)
         self.tree.setFocus()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.tree and event.type() == QEvent.Type.KeyPress and self.tree.state() != QAbstractItemView.State.EditingState:
+            key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            none, shift, ctrl = Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier, Qt.KeyboardModifier.ControlModifier
+            actions = {
+                (Qt.Key.Key_Delete, none): self.remove_selected,
+                (Qt.Key.Key_Insert, none): self.add_subcategory,
+                (Qt.Key.Key_Insert, shift): self.add_category,
+                (Qt.Key.Key_Up, ctrl): lambda: self.move_selected(-1),
+                (Qt.Key.Key_Down, ctrl): lambda: self.move_selected(1),
+            }
+            action = actions.get((key, mods))
+            if action is not None:
+                action()
+                return True
+        return super().eventFilter(watched, event)
 
     def done(self, result: int) -> None:
         # The session outlives the dialog: stop following it.
@@ -202,6 +225,10 @@ class TypologyDialog(QDialog):
         self.max_errors.blockSignals(True)
         self.max_errors.setValue(self.project.settings.mqm_max_errors)
         self.max_errors.blockSignals(False)
+        missing = [c for c in uses if c not in self.project.settings.mqm_typology]
+        self.missing.setText(f"Used by errors but not in the typology: {', '.join(missing)}" if missing else "")
+        self.missing.setVisible(bool(missing))
+        self.add_missing_button.setVisible(bool(missing))
         self._update_buttons()
 
     @staticmethod
@@ -298,6 +325,10 @@ class TypologyDialog(QDialog):
                                          f"Set the key of MQM category {full} to {key.upper() or '(none)'}"), full))
         else:
             self.refresh()  # the count of errors is not editable
+
+    def add_missing(self) -> None:
+        self._try(lambda: (plan_replacement(self.project, self.project.settings.mqm_typology,
+                                            "Add the MQM categories the errors use"), None))
 
     def reset(self) -> None:
         if self.project.settings.mqm_typology == GOOGLE_TYPOLOGY:
