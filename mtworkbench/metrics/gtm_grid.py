@@ -25,8 +25,6 @@ import math
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
-
 # Java's String.trim() drops every char <= U+0020 at both ends; StringTokenizer's
 # default delimiters are exactly space, tab, LF, CR and form feed.
 _JAVA_TRIM = "".join(chr(c) for c in range(0x21))
@@ -101,6 +99,8 @@ def build_grid(hyp: list[str], refs: list[list[str]]) -> Grid:
 
 
 def _build_grid_numpy(hyp: list[str], refs: list[list[str]]) -> Grid:
+    import numpy as np  # only for large grids: `score --metric gtm` on ordinary text needs none
+
     ids: dict[str, int] = {}
     axis: list[int] = []
     barriers = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 Ngram = tuple[str, ...]
 
@@ -20,9 +21,9 @@ def ngram_counts(tokens: Sequence[str], max_order: int, min_order: int = 1) -> C
     return counts
 
 
-def max_counts(counters: Iterable[Counter[Ngram]]) -> dict[Ngram, int]:
+def max_counts(counters: Iterable[Counter[Any]]) -> dict[Any, int]:
     """For each n-gram, the largest count in any single counter (BLEU's clip)."""
-    merged: dict[Ngram, int] = {}
+    merged: dict[Any, int] = {}
     for counts in counters:
         if not merged:
             merged = dict(counts)
@@ -44,3 +45,39 @@ def closest_length(hyp_len: int, ref_lens: Sequence[int]) -> tuple[int, int]:
         if best_index < 0 or diff < best_diff or (diff == best_diff and ref_len < best_len):
             best_index, best_len = index, ref_len
     return best_index, best_len
+
+
+def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int) -> list[int]:
+    """BLEU's matches per order 1..max_order: each hypothesis n-gram counted at
+    most as often as in the reference that has it most often.
+
+    For plain Python speed (``score`` on files without numpy): when the
+    hypothesis repeats no n-gram of an order, every clip is at least 1 wherever
+    there is a match, so the count is the size of a set intersection, done in C;
+    only orders with repeats build counters. An order without matches ends the
+    search: a longer n-gram cannot match if none of its parts did.
+    """
+    correct = [0] * max_order
+    for n in range(1, min(max_order, len(hyp)) + 1):
+        grams: Sequence[object] = hyp if n == 1 else list(zip(*[hyp[i:] for i in range(n)]))
+        distinct = set(grams)
+        if len(distinct) == len(grams):
+            if len(refs) == 1:
+                found = len(distinct.intersection(_order_grams(refs[0], n)))
+            else:
+                matched: set[object] = set()
+                for ref in refs:
+                    matched |= distinct.intersection(_order_grams(ref, n))
+                found = len(matched)
+        else:
+            clip = max_counts(Counter(_order_grams(ref, n)) for ref in refs)
+            found = sum(min(count, clip.get(gram, 0)) for gram, count in Counter(grams).items())
+        if not found:
+            break
+        correct[n - 1] = found
+    return correct
+
+
+def _order_grams(tokens: Sequence[str], n: int) -> Iterable[object]:
+    """The n-grams of ``tokens``: the tokens themselves for n = 1, else tuples."""
+    return tokens if n == 1 else zip(*[tokens[i:] for i in range(n)])
