@@ -1,6 +1,6 @@
 """The plain-Python corpus path (``Metric.corpus_only``) that ``score`` uses on files.
 
-BLEU, chrF and GTM compute their corpus score without numpy so that a one-shot
+BLEU, chrF, GTM and METEOR compute their corpus score without numpy so that a one-shot
 ``mtworkbench score`` never imports it. These tests check that the path really
 imports no numpy (in a fresh interpreter), and that it gives exactly the
 numbers of the numpy path: the same summed statistics and the same corpus score,
@@ -56,6 +56,8 @@ BLEU_SPECS = [
 ]
 CHRF_SPECS = ["chrf", "chrf++", "chrf:eps_smoothing=true", "chrf:beta=1,whitespace=true"]
 GTM_SPECS = ["gtm", "gtm:e=2", "gtm:e=3.5"]
+METEOR_SPECS = ["meteor", "meteor:modules=exact", "meteor:lowercase=true,modules=exact+stem"]
+LEAN_SPECS = BLEU_SPECS + CHRF_SPECS + GTM_SPECS + METEOR_SPECS
 
 
 def assert_same_as_numpy_path(spec: str, data: ScoringInput) -> None:
@@ -66,23 +68,24 @@ def assert_same_as_numpy_path(spec: str, data: ScoringInput) -> None:
     assert lean.signature == full.signature
 
 
-@settings(max_examples=60, deadline=None)
-@given(data=corpora(), spec=st.sampled_from(BLEU_SPECS + CHRF_SPECS + GTM_SPECS))
-def test_corpus_only_equals_the_numpy_path(data: ScoringInput, spec: str) -> None:
+@settings(max_examples=80, deadline=None)
+@given(data=corpora(), spec=st.sampled_from(LEAN_SPECS))
+def test_corpus_only_equals_the_numpy_path(wordnet_cache, data: ScoringInput, spec: str) -> None:
     assert_same_as_numpy_path(spec, data)
 
 
-@settings(max_examples=60, deadline=None)
-@given(data=corpora(missing=False), spec=st.sampled_from(BLEU_SPECS + CHRF_SPECS + GTM_SPECS))
-def test_scalar_aggregate_equals_the_vectorised_one(data: ScoringInput, spec: str) -> None:
+@settings(max_examples=80, deadline=None)
+@given(data=corpora(missing=False), spec=st.sampled_from(LEAN_SPECS))
+def test_scalar_aggregate_equals_the_vectorised_one(wordnet_cache, data: ScoringInput, spec: str) -> None:
     """``corpus_value`` (math) against ``aggregate`` (numpy) on the same totals:
-    equal for GTM and chrF (only + - * /), and to the last bits for BLEU, whose
-    exp and log differ between numpy's vector code and libm by an ulp at most."""
+    equal for GTM and chrF (only + - * /), and to the last bits for BLEU and
+    METEOR, whose exp, log and pow differ between numpy's vector code and libm
+    by an ulp at times."""
     metric = create_metric(spec)
     totals = metric.corpus_totals(data)
     vectorised = float(metric.aggregate(np.asarray(totals)))
     scalar = metric.corpus_value(totals)
-    if spec.startswith("bleu"):
+    if spec.startswith(("bleu", "meteor")):
         assert scalar == pytest.approx(vectorised, rel=1e-12, abs=1e-12)
     else:
         assert scalar == vectorised or (math.isnan(scalar) and math.isnan(vectorised))
@@ -103,7 +106,7 @@ def test_clipped_matches_counts_as_the_counters_do(hyp, refs, order) -> None:
     assert clipped_matches(hyp, refs, order) == expected
 
 
-def test_shared_data_scores_equal_the_numpy_path(shared_dir) -> None:
+def test_shared_data_scores_equal_the_numpy_path(shared_dir, wordnet_cache) -> None:
     wmt = shared_dir / "data" / "wmt17-en-de-systems"
     system = sorted((wmt / "systems").iterdir())[0]
     read = lambda p: p.read_text(encoding="utf-8").splitlines()  # noqa: E731
@@ -112,7 +115,7 @@ def test_shared_data_scores_equal_the_numpy_path(shared_dir) -> None:
         assert_same_as_numpy_path(spec, bleu_data)
     mlqe = shared_dir / "data" / "mlqe-et-en"
     gtm_data = ScoringInput(read(mlqe / "mt.en"), [read(mlqe / "ref-1.en"), read(mlqe / "ref-2.en")])
-    for spec in ("gtm:e=2", "gtm"):
+    for spec in ("gtm:e=2", "gtm", "meteor"):
         assert_same_as_numpy_path(spec, gtm_data)
 
 
@@ -125,12 +128,12 @@ def _files(tmp_path: Path) -> tuple[Path, Path, Path]:
     return hyp, ref1, ref2
 
 
-def test_score_on_files_imports_no_numpy(tmp_path: Path) -> None:
-    """A fresh interpreter runs ``score`` on files with BLEU, chrF and GTM; numpy and
-    scipy are not among its modules afterwards."""
+def test_score_on_files_imports_no_numpy(tmp_path: Path, wordnet_cache) -> None:
+    """A fresh interpreter runs ``score`` on files with BLEU, chrF, GTM and METEOR
+    (WordNet synonyms included); numpy and scipy are not among its modules afterwards."""
     hyp, ref1, ref2 = _files(tmp_path)
-    argv = ["score", "--hyp", str(hyp), "--ref", str(ref1), "--ref", str(ref2),
-            "--metric", "bleu", "--metric", "gtm:e=2", "--metric", "chrf", "--metric", "bleu:mteval=true"]
+    argv = ["score", "--hyp", str(hyp), "--ref", str(ref1), "--ref", str(ref2), "--metric", "bleu",
+            "--metric", "gtm:e=2", "--metric", "chrf", "--metric", "bleu:mteval=true", "--metric", "meteor"]
     code = (
         "import sys, json\n"
         "from mtworkbench.cli import main\n"
@@ -143,14 +146,14 @@ def test_score_on_files_imports_no_numpy(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"status": 0, "heavy": []}
-    assert "gtm" in done.stdout and "4 segments" in done.stdout
+    assert "gtm" in done.stdout and "meteor" in done.stdout and "4 segments" in done.stdout
 
 
-def test_score_table_prints_the_json_corpus_scores(tmp_path: Path, capsys) -> None:
+def test_score_table_prints_the_json_corpus_scores(tmp_path: Path, capsys, wordnet_cache) -> None:
     """The lean table and the full ``--json`` output (numpy path) agree."""
     hyp, ref1, ref2 = _files(tmp_path)
     argv = ["score", "--hyp", str(hyp), "--ref", str(ref1), "--ref", str(ref2)]
-    specs = ["bleu", "gtm:e=2", "chrf++", "bleu:smooth=floor"]
+    specs = ["bleu", "gtm:e=2", "chrf++", "bleu:smooth=floor", "meteor"]
     for spec in specs:
         argv += ["--metric", spec]
     assert main(argv) == 0
