@@ -51,29 +51,32 @@ def clipped_matches(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order
     """BLEU's matches per order 1..max_order: each hypothesis n-gram counted at
     most as often as in the reference that has it most often.
 
-    For plain Python speed (``score`` on files without numpy): when the
-    hypothesis repeats no n-gram of an order, every clip is at least 1 wherever
-    there is a match, so the count is the size of a set intersection, done in C;
-    only orders with repeats build counters. An order without matches ends the
-    search: a longer n-gram cannot match if none of its parts did.
+    For plain Python speed (``score`` on files without numpy): every clip is at
+    least 1 wherever there is a match, so each distinct matched n-gram counts
+    once through a set intersection, done in C; only matched n-grams the
+    hypothesis repeats need counters for their further copies. An order without
+    matches ends the search: a longer n-gram cannot match if none of its parts did.
     """
     correct = [0] * max_order
     for n in range(1, min(max_order, len(hyp)) + 1):
         grams: Sequence[object] = hyp if n == 1 else list(zip(*[hyp[i:] for i in range(n)]))
         distinct = set(grams)
-        if len(distinct) == len(grams):
-            if len(refs) == 1:
-                found = len(distinct.intersection(_order_grams(refs[0], n)))
-            else:
-                matched: set[object] = set()
-                for ref in refs:
-                    matched |= distinct.intersection(_order_grams(ref, n))
-                found = len(matched)
+        if len(refs) == 1:
+            matched = distinct.intersection(_order_grams(refs[0], n))
         else:
-            clip = max_counts(Counter(_order_grams(ref, n)) for ref in refs)
-            found = sum(min(count, clip.get(gram, 0)) for gram, count in Counter(grams).items())
-        if not found:
+            matched = set()
+            for ref in refs:
+                matched |= distinct.intersection(_order_grams(ref, n))
+        if not matched:
             break
+        found = len(matched)
+        if len(distinct) != len(grams):
+            # a repeated n-gram counts up to its clip: count the copies beyond the first
+            counts = Counter(grams)
+            repeated = [gram for gram in matched if counts[gram] > 1]
+            if repeated:
+                clip = max_counts(Counter(_order_grams(ref, n)) for ref in refs)
+                found += sum(min(counts[gram], clip[gram]) - 1 for gram in repeated)
         correct[n - 1] = found
     return correct
 
