@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -86,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         n_segments = data.n_segments
 
     if args.json:
+        import json
+
         out = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
