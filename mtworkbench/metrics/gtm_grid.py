@@ -31,11 +31,19 @@ _JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 _JAVA_DELIMS = re.compile(r"[ \t\n\r\f]+")
 
 
+# The characters str.split() splits on that StringTokenizer keeps inside tokens
+# (every str.isspace() character but its five delimiters; a test checks the list).
+PYTHON_ONLY_SPACE = "\x0b\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_PYTHON_ONLY_SPACE = re.compile(f"[{PYTHON_ONLY_SPACE}]")
+
+
 def gtm_tokens(text: str) -> list[str]:
     """GTM 1.4's tokens: trim as Java does, split on runs of `` \\t\\n\\r\\f`` only."""
     text = text.strip(_JAVA_TRIM)
     if not text:
         return []
+    if _PYTHON_ONLY_SPACE.search(text) is None:
+        return text.split()  # the same split here, in C, without the list of separators
     return [t for t in _JAVA_DELIMS.split(text) if t]
 
 

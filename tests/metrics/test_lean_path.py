@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 from mtworkbench.cli import main
 from mtworkbench.metrics import ScoringInput, create_metric
+from mtworkbench.metrics.gtm_grid import PYTHON_ONLY_SPACE, gtm_tokens
 from mtworkbench.metrics.ngrams import clipped_matches, max_counts, ngram_counts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,3 +167,21 @@ def test_score_table_prints_the_json_corpus_scores(tmp_path: Path, capsys, wordn
     assert [r[0] for r in rows] == [s["metric"] for s in scores]
     assert [r[2] for r in rows] == [f"{s['corpus']:.4f}" for s in scores]
     assert [r[3] for r in rows] == [s["signature"] for s in scores]
+
+
+def test_gtm_fast_split_knows_every_space_python_splits_on() -> None:
+    """gtm_tokens uses str.split() unless the text holds a character str.split()
+    splits on and Java's StringTokenizer does not; that list must be complete."""
+    every_char = "".join(map(chr, range(0x110000)))
+    listed = set(re.findall(f"[{PYTHON_ONLY_SPACE}]", every_char))
+    python_only = {c for c in every_char if c.isspace()} - set(" \t\n\r\f")
+    assert listed == python_only
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", "b", "é", " ", "\t", "\n", "\r", "\f", "\x0b", "\x1c", "\x01",
+                                          "\x85", "\xa0", "\u2003", "\u3000", "\ufeff"]), max_size=20))
+def test_gtm_tokens_split_as_java_does(text: str) -> None:
+    java_trimmed = text.strip("".join(chr(c) for c in range(0x21)))
+    expected = [t for t in re.split(r"[ \t\n\r\f]+", java_trimmed) if t]
+    assert gtm_tokens(text) == expected
