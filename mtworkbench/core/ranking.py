@@ -21,7 +21,7 @@ item is done while the project holds the judgments of its ranking.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from mtworkbench.core.judging import (
@@ -77,10 +77,12 @@ def check_ranks(ranks: Sequence[object], n_systems: int) -> tuple[int, ...]:
     if len(ranks) != n_systems:
         raise ModelError(f"a ranking of {n_systems} systems needs {n_systems} ranks, not {len(ranks)}")
     lo, hi = RANK_RANGE
+    out: list[int] = []
     for k, rank in enumerate(ranks):
         if isinstance(rank, bool) or not isinstance(rank, int) or not lo <= rank <= hi:
             raise ModelError(f"rank of system {k + 1} must be an integer from {lo} to {hi}, not {rank!r}")
-    return tuple(int(r) for r in ranks)  # type: ignore[arg-type]
+        out.append(rank)
+    return tuple(out)
 
 
 def ranking_from_judgments(judgments: Sequence[Judgment]) -> Ranking:
@@ -117,7 +119,7 @@ def group_ranked(judgments: Iterable[Judgment]) -> dict[str, list[Judgment]]:
     return dict(groups)
 
 
-def rankings_of(project: Project, order: dict[str, Sequence[str]] | None = None) -> list[Ranking]:
+def rankings_of(project: Project, order: Mapping[str, Sequence[str]] | None = None) -> list[Ranking]:
     """Every ranking in the project (a ranking of one system is kept: it has no pairs).
 
     ``order`` maps a ranking id to its systems in the order shown (a queue's
