@@ -143,10 +143,12 @@ def test_rank_by_keys_with_ties_then_enter(qtbot, window, ranking):
     assert changed.id == stored.id
     assert sorted(changed.ranks) == [2, 3, 4, 5] and project.judgment_count == 4
 
-    window.session.undo_stack.undo()  # the change is taken back
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)  # the change is taken back
     assert sorted(rankings_of(project)[0].ranks) == [1, 2, 3, 5]
-    window.session.undo_stack.undo()  # and the ranking itself
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)  # and the ranking itself
     assert project.judgment_count == 0 and view.current_item().index == 0 and view.entry.ranks == [None] * 4
+    qtbot.keyClick(window, K.Key_Y, Qt.KeyboardModifier.ControlModifier)  # redo: stored again
+    assert rankings_of(project)[0].ranks == (2, 1, 3, 5) and view.progress.value() == 1
 
 
 def test_clear_key_and_mouse_clicks(qtbot, ranking):
@@ -187,3 +189,16 @@ def test_an_ldc_queue_afterwards_gives_the_rate_tab_back(qtbot, window, ranking,
     assert workspace.rating.judge == "ann" and workspace.ranking.judge is None
     window.session.undo_stack.undo()  # the ranking queue is back, and with it the Rank tab
     assert tabs.currentWidget() is workspace.ranking and workspace.ranking.queue is not None
+
+
+def test_comment_by_c_then_enter_submits_with_it(qtbot, window, ranking):
+    view = ranking
+    keys(qtbot, view, K.Key_1, K.Key_1, K.Key_2, K.Key_2, K.Key_C)
+    assert view.comment.hasFocus()
+    qtbot.keyClicks(view.comment, "two pairs tie")
+    qtbot.keyClick(view.comment, K.Key_Escape)
+    assert view.hasFocus() and view.comment.text() == "two pairs tie"
+    keys(qtbot, view, K.Key_Return)
+    (stored,) = rankings_of(window.session.project)
+    assert stored.comment == "two pairs tie" and sorted(stored.ranks) == [1, 1, 2, 2]
+    assert view.comment.text() == "" and view.hasFocus()
