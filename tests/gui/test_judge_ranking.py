@@ -202,3 +202,18 @@ def test_comment_by_c_then_enter_submits_with_it(qtbot, window, ranking):
     (stored,) = rankings_of(window.session.project)
     assert stored.comment == "two pairs tie" and sorted(stored.ranks) == [1, 1, 2, 2]
     assert view.comment.text() == "" and view.hasFocus()
+
+
+def test_a_ranking_judgment_opened_from_the_table_shows_its_screen(qtbot, window, ranking):
+    view, workspace, project = ranking, window.workspaces["Judge"], window.session.project
+    first = view.current_item()
+    keys(qtbot, view, K.Key_1, K.Key_2, K.Key_3, K.Key_4, K.Key_Return)
+    assert view.current_item().index == 1
+    judgment = next(j for j in project.judgments if j.system == first.systems[2])
+    workspace.tabs.setCurrentWidget(workspace.judgments)
+    workspace.judgments.judgment_activated.emit(judgment)
+    assert workspace.tabs.currentWidget() is view and view.current_item().index == 0
+    assert view.entry.ranks == [1, 2, 3, 4]
+    keys(qtbot, view, K.Key_Right)
+    workspace.show_item(first.systems[1], first.segment)  # from the sentence browser
+    assert view.current_item().index == 0 and workspace.tabs.currentWidget() is view
