@@ -125,6 +125,9 @@ class HumanScores:
     entries_segment: np.ndarray
     entries_judge: np.ndarray
     entries_value: np.ndarray
+    # System scores that are not the mean of the segments: relative rankings' expected
+    # wins (analysis.ranking_scores), in ``systems`` order; None = the mean.
+    system_values: np.ndarray | None = None
 
     @property
     def counts(self) -> np.ndarray:
@@ -143,7 +146,10 @@ class HumanScores:
             return np.where(counts > 0, total / np.maximum(counts, 1), np.nan)
 
     def system_scores(self) -> np.ndarray:
-        """Mean over each system's rated segments (NaN for a system nobody rated)."""
+        """Mean over each system's rated segments (NaN for a system nobody rated);
+        for relative rankings, each system's expected wins."""
+        if self.system_values is not None:
+            return self.system_values
         m = self.matrix
         rated = np.isfinite(m)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -257,7 +263,20 @@ def collect_human_scores(
         entries_segment=seg_out,
         entries_judge=judge,
         entries_value=sums / counts,
+        system_values=_ranking_system_values(chosen, systems) if field == "score" else None,
     )
+
+
+def _ranking_system_values(chosen: list[Judgment], systems: list[str]) -> np.ndarray | None:
+    """Expected wins per system when every selected judgment belongs to a relative ranking
+    (a segment's mean rank says little across screens of different systems)."""
+    if not chosen or not all(j.protocol == "rank" and j.ranking for j in chosen):
+        return None
+    from mtworkbench.analysis.ranking_scores import system_scores
+    from mtworkbench.core.ranking import group_ranked, ranking_from_judgments
+
+    rankings = [ranking_from_judgments(group) for group in group_ranked(chosen).values()]
+    return np.array([s.expected_wins for s in system_scores(rankings, systems)], dtype=float)
 
 
 def level_pairs(

@@ -38,7 +38,7 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "gtm-study": ("gtm_study", "compare GTM's greedy matching with the exact maximum"),
     "gui": ("gui", "open the app (default)"),
     "analyze": ("analyze", "where does system A beat system B (compare-mt analyses)"),
-    "human-scores": ("human_scores", "segment or system human scores of one protocol (LDC, DA, ESA, MQM)"),
+    "human-scores": ("human_scores", "segment or system human scores of one protocol (LDC, DA, ESA, MQM, relative ranking)"),
     "import": ("import_corpus", "create a project bundle from corpus files"),
     "judgments": ("judgments", "import/export human judgments"),
     "metrics": ("metrics", "import metric scores computed elsewhere"),

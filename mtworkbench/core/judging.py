@@ -39,6 +39,7 @@ from mtworkbench.core.queue_state import (
     DISPLAY_OPTIONS,
     MQM_MAX_ERRORS,
     QUEUE_PROTOCOLS,
+    RANK_MAX_SYSTEMS,
     QUEUE_FORMAT,
     REFERENCE_MODES,
     JudgeQueue,
@@ -113,6 +114,7 @@ class QueueConfig:
     protocol: str = "ldc"
     da_basis: str = "reference"
     max_errors: int = MQM_MAX_ERRORS
+    max_systems: int = RANK_MAX_SYSTEMS  # relative ranking: systems side by side (core.ranking)
 
 
 @dataclass(frozen=True)
@@ -301,6 +303,10 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
     not see the items in the same order.
     """
     _check_config(project, config)
+    if config.protocol == "rank":  # several systems an item: its own queue builder
+        from mtworkbench.core.ranking import build_ranking_queue
+
+        return build_ranking_queue(project, judge, config)
     systems = list(config.systems) if config.systems is not None else [s.id for s in project.systems]
     if config.documents is not None:
         wanted = set(config.documents)
@@ -365,6 +371,7 @@ def config_of(state: JudgeQueue) -> QueueConfig:
         protocol=state.protocol,
         da_basis=state.da_basis,
         max_errors=state.max_errors,
+        max_systems=state.max_systems,
     )
 
 
@@ -581,6 +588,8 @@ class JudgeSession:
         protocol = self.state.protocol
         if protocol == "ldc":
             raise ModelError("an LDC queue is rated with adequacy and fluency")
+        if protocol == "rank":
+            raise ModelError("a ranking queue is rated by ranking its systems (core.ranking.RankingSession)")
         if protocol == "mqm":
             if score is not None:
                 raise ModelError("an MQM rating has no score of its own; its errors make it")

@@ -38,6 +38,7 @@ MUC7_TYPES: tuple[str, ...] = (
 )
 SYSTEM_KINDS = ("machine", "human")
 RATING_RANGE = (1, 5)
+RANK_RANGE = (1, 5)  # relative ranking: 1 best .. 5 worst, ties allowed (Appraise, WMT 2013-2016)
 
 
 class ModelError(DataError):
@@ -150,6 +151,9 @@ class Judgment:
     judgments carry their ``errors``; an MQM judgment without errors means "rated,
     no errors". ``qc`` is ``"bad"`` for a DA quality-control item (a degraded copy),
     whose shown text is ``text``; ``text`` is None when the rater saw the system's output.
+    ``ranking`` is, for a relative-ranking judgment (protocol ``rank``, ``score`` = the
+    rank), the id shared by the judgments of the systems ranked together on one screen
+    (``core.ranking`` groups them); empty otherwise.
     """
 
     id: str
@@ -168,6 +172,7 @@ class Judgment:
     errors: tuple[ErrorSpan, ...] = ()
     qc: str = ""
     text: str | None = None
+    ranking: str = ""
 
     def __post_init__(self) -> None:
         if not self.protocol:
@@ -179,6 +184,17 @@ class Judgment:
 
 
 QC_KINDS = ("", "bad")
+
+
+def _check_ranked(j: Judgment) -> None:
+    """A judgment of a relative ranking: protocol ``rank`` and a whole rank in ``RANK_RANGE``."""
+    lo, hi = RANK_RANGE
+    if j.protocol != "rank":
+        raise ModelError(f"judgment {j.id!r} belongs to ranking {j.ranking!r} but its protocol is {j.protocol!r}, not 'rank'")
+    if j.score is None or not lo <= j.score <= hi or j.score != int(j.score):
+        raise ModelError(f"rank must be a whole number from {lo} to {hi}, not {j.score!r}")
+    if j.errors or j.qc:
+        raise ModelError(f"a ranking judgment carries no error spans and no quality-control role ({j.id!r})")
 
 
 @dataclass
@@ -709,6 +725,8 @@ class Project:
             raise ModelError(f"qc must be empty or 'bad', not {j.qc!r}")
         if j.errors:
             self._check_errors(j)
+        if j.ranking:
+            _check_ranked(j)
 
     def _check_errors(self, j: Judgment) -> None:
         """Every error span lies inside the text it marks (the shown translation or the source)."""

@@ -143,6 +143,7 @@ def project_to_dict(project: Project) -> dict[str, Any]:
                 "errors": [_error_to_dict(e) for e in j.errors],
                 "qc": j.qc,
                 "text": j.text,
+                **({"ranking": j.ranking} if j.ranking else {}),  # relative ranking only: additive
             }
             for j in project.judgments
         ],
@@ -414,11 +415,12 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
             )
         _wrap(lambda: project.add_span(span), p, file)
 
+    rankings: dict[str, tuple[Judgment, set[str]]] = {}  # ranking id -> its first judgment, systems
     for i, j in enumerate(r.list(data.get("judgments", []), "$.judgments")):
         p = f"$.judgments[{i}]"
         r.keys(j, p, required={"id", "judge", "system", "segment"},
                optional={"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds", "comment",
-                         "protocol", "errors", "qc", "text"})
+                         "protocol", "errors", "qc", "text", "ranking"})
         protocol = r.str(j.get("protocol", ""), f"{p}.protocol")
         if protocol and protocol not in PROTOCOLS:
             r.fail(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}", f"{p}.protocol")
@@ -441,7 +443,10 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
                          for k, e in enumerate(r.list(j.get("errors", []), f"{p}.errors"))),
             qc=r.str(j.get("qc", ""), f"{p}.qc"),
             text=None if j.get("text") is None else r.str(j["text"], f"{p}.text"),
+            ranking=r.str(j.get("ranking", ""), f"{p}.ranking"),
         )
+        if judgment.ranking:
+            _check_ranking_judgment(r, judgment, p, rankings)
         _wrap(lambda: project.add_judgment(judgment), p, file)
 
     queues = r.obj(data.get("judge_queues", {}), "$.judge_queues")
@@ -458,6 +463,26 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, file)
     return project
+
+
+def _check_ranking_judgment(r: _Reader, j: Judgment, path: str, seen: dict[str, tuple[Judgment, set[str]]]) -> None:
+    """A relative-ranking judgment (core.ranking): protocol rank, a whole rank 1-5, and the same
+    judge, segment and reference as the other judgments of its ranking, each system once."""
+    from mtworkbench.core.model import RANK_RANGE
+
+    lo, hi = RANK_RANGE
+    if j.protocol != "rank":
+        r.fail(f"a judgment of ranking {j.ranking!r} needs protocol 'rank', found {j.protocol!r}", f"{path}.protocol")
+    if j.score is None or not lo <= j.score <= hi or j.score != int(j.score):
+        r.fail(f"expected the rank, a whole number from {lo} to {hi}, found {j.score!r}", f"{path}.score")
+    first, systems = seen.setdefault(j.ranking, (j, set()))
+    for name in ("judge", "segment", "reference"):
+        if getattr(j, name) != getattr(first, name):
+            r.fail(f"ranking {j.ranking!r}: {getattr(j, name)!r} differs from the {name} "
+                   f"{getattr(first, name)!r} of judgment {first.id!r} of the same ranking", f"{path}.{name}")
+    if j.system in systems:
+        r.fail(f"ranking {j.ranking!r} ranks system {j.system!r} twice", f"{path}.system")
+    systems.add(j.system)
 
 
 def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:

@@ -35,6 +35,7 @@ PROTOCOL_CHOICES = (
     ("DA: direct assessment, 0–100", "da"),
     ("ESA: error spans, then 0–100", "esa"),
     ("MQM: error spans with category and severity", "mqm"),
+    ("Relative ranking: several systems side by side, ranks 1–5", "rank"),
 )
 
 
@@ -99,7 +100,14 @@ class QueueSetupDialog(QDialog):
         self.max_errors.setRange(1, 99)
         self.max_errors.setValue(base.max_errors)
         self.max_errors.setToolTip("Google's MQM protocol stops at five errors a segment.")
+        self.max_systems = QSpinBox()
+        self.max_systems.setObjectName("queue-max-systems")
+        self.max_systems.setRange(2, 10)
+        self.max_systems.setValue(base.max_systems)
+        self.max_systems.setToolTip("WMT and Appraise showed five translations of a source at a time.")
         self.protocol.currentIndexChanged.connect(self._protocol_changed)
+        self.protocol.currentIndexChanged.connect(self._update_summary)
+        self.max_systems.valueChanged.connect(self._update_summary)
 
         self.show_source = QCheckBox("Show the source text")
         self.show_source.setChecked(base.show_source)
@@ -115,6 +123,7 @@ class QueueSetupDialog(QDialog):
         form.addRow("Protocol", self.protocol)
         form.addRow("DA compares with", self.da_basis)
         form.addRow("MQM errors at most", self.max_errors)
+        form.addRow("Ranking: systems at a time", self.max_systems)
         form.addRow("Seed", self.seed)
         form.addRow("Repeated items", self.repeats)
         form.addRow("Systems", self.systems)
@@ -149,6 +158,7 @@ class QueueSetupDialog(QDialog):
     def _protocol_changed(self, *_args) -> None:
         self.da_basis.setEnabled(self.protocol.currentData() == "da")
         self.max_errors.setEnabled(self.protocol.currentData() == "mqm")
+        self.max_systems.setEnabled(self.protocol.currentData() == "rank")
 
     def _mode_changed(self, *_args) -> None:
         self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
@@ -161,9 +171,16 @@ class QueueSetupDialog(QDialog):
         ]
 
     def _update_summary(self, *_args) -> None:
-        distinct = len(self.chosen_systems()) * len(self.project.segments)
+        n_systems = len(self.chosen_systems())
+        if self.protocol.currentData() == "rank":
+            # One item per group of at most max_systems of a segment's systems (core.ranking).
+            per_segment = -(-n_systems // self.max_systems.value()) if n_systems >= 2 else 0
+            distinct = per_segment * len(self.project.segments)
+        else:
+            distinct = n_systems * len(self.project.segments)
         repeats = round(self.repeats.value() / 100 * distinct)
-        self.summary.setText(f"{distinct} items to rate, plus {repeats} repeated.")
+        self.summary.setText(f"{distinct} items to {'rank' if self.protocol.currentData() == 'rank' else 'rate'}, "
+                             f"plus {repeats} repeated.")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(distinct > 0)
 
     def config(self) -> QueueConfig:
@@ -181,6 +198,7 @@ class QueueSetupDialog(QDialog):
             protocol=self.protocol.currentData(),
             da_basis=self.da_basis.currentData(),
             max_errors=self.max_errors.value(),
+            max_systems=self.max_systems.value(),
         )
 
 
