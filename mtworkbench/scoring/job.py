@@ -324,7 +324,8 @@ def run_scoring(
             elif spec in outcome.metrics:
                 todo.append((system, spec))
 
-    store = store_for(project)
+    # the project's score file; without one, entries in memory that serve the same way
+    store = store_for(project) or cache.unsaved_store()
     stored_keys: dict[tuple[str, str], Key] = {}
     if store is not None and todo:
         todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)

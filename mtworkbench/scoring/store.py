@@ -30,7 +30,9 @@ is scored again.
 
 Which project goes with which file: :func:`attach` (the command line after
 loading a bundle, the app after opening or saving one). A project that was
-never attached (built in memory, not saved) persists nothing. Where the
+never attached (built in memory, not saved) persists nothing; in the app its
+cache keeps the same entries in memory (``ScoreCache.unsaved_store``) and they
+go into the file when the project is first saved. Where the
 bundle's folder is read-only, and for bundles shipped inside the program (the
 demo), the file goes to the user's cache folder instead (:func:`fallback_path`).
 """
@@ -218,9 +220,10 @@ class ScoreStore:
     (:func:`read_entries` reads it for a copy's first scores) and it is never written.
     """
 
-    def __init__(self, path: str | Path, fallback: str | Path | None = None, owner: str | None = None) -> None:
+    def __init__(self, path: str | Path | None, fallback: str | Path | None = None, owner: str | None = None) -> None:
+        # ``path`` None: kept in memory only (a project never saved).
         # ``fallback``: where the file goes when the bundle's folder is read-only
-        self.path = self.origin = Path(path)
+        self.path = self.origin = Path(path) if path is not None else None  # type: ignore[assignment]
         self.fallback = None if fallback is None else Path(fallback)
         self.owner = owner
         self.found_owner: str | None = None  # the bundle the file on disk names (None: none or no file)
@@ -229,7 +232,8 @@ class ScoreStore:
         self.entries: dict[Key, StoredScore] = {}
         self.changed = False
         self._lock = threading.RLock()
-        self._load()
+        if path is not None:
+            self._load()
 
     # --- reading ---------------------------------------------------------------------------
     def _load(self) -> None:
@@ -322,7 +326,7 @@ class ScoreStore:
     def save(self) -> None:
         """Write atomically (temp file, then rename); a failure is a notice only."""
         with self._lock:
-            if not self.changed or self.foreign or self.unusable:
+            if not self.changed or self.foreign or self.unusable or self.path is None:
                 return
             items = list(self.entries.items())
             self.changed = False
@@ -436,9 +440,9 @@ def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
         found = _STORES.get(project)
     if found is not None and found[0] == where:
         return found[1]
-    previous = None if found is None else found[1]
+    previous = found[1] if found is not None else _take_unsaved(project)
     named = project.score_file
-    if previous is not None or not named or score_file_problem(named) is not None:
+    if found is not None or not named or score_file_problem(named) is not None:
         named = default_score_file(bundle_path)  # a new bundle names its own file
     store = _open_for(bundle_path, named)
     if previous is not None:
@@ -489,7 +493,16 @@ def _inside_program(bundle_path: str | Path) -> bool:
     return True
 
 
+def _take_unsaved(project: Any) -> ScoreStore | None:
+    """The entries the app's cache kept while the project had no file (to carry over)."""
+    from mtworkbench.scoring.cache import existing_cache
+
+    cache = existing_cache(project)
+    return None if cache is None else cache.take_unsaved()
+
+
 def store_for(project: Any) -> ScoreStore | None:
+    """The project's score file; None when it was never attached to a bundle."""
     with _STORES_LOCK:
         found = _STORES.get(project)
     return None if found is None else found[1]

@@ -259,3 +259,26 @@ def test_the_analysis_job_reuses_the_scores(rated_bundle, count_scoring):
     second = analyse()
     assert count_scoring == []
     assert [c.r for c in second.correlations] == [c.r for c in first.correlations]
+
+
+def test_an_unsaved_project_recomputes_only_what_an_edit_touched_and_keeps_it_on_save(tmp_path):
+    from tests.scoring.test_store import SPECS as specs
+
+    project = synthetic_project(12, 2, words=8)
+    seg = project.segment_ids[0]
+    project.add_span(EntitySpan("e1", "ref", seg, 0, project.reference_text("ref", seg).index(" "), "PERSON", "ann"))
+    cache = cache_for(project)  # the app's cache: it drops everything a source or span edit may touch
+    request = ScoringRequest(specs=specs, systems=SYSTEMS, ci_samples=0, use_processes=False)
+    assert computed(run_scoring(project, cache, request)) == ALL
+    project.set_segment_source(project.segment_ids[1], "edited source")
+    assert computed(run_scoring(project, cache, request)) == set()
+    seg = project.segment_ids[2]
+    project.add_span(EntitySpan("e2", "ref", seg, 0, project.reference_text("ref", seg).index(" "), "PERSON", "ann"))
+    assert computed(run_scoring(project, cache, request)) == {(s, "nee") for s in SYSTEMS}
+    assert list(tmp_path.iterdir()) == []  # nothing written while unsaved
+    path = tmp_path / "first-save.mtwb.json"
+    from mtworkbench.scoring.store import attach
+
+    save_bundle(project, path)
+    attach(project, path)  # the app attaches after its first save
+    assert computed(run(load_project(path))) == set()
