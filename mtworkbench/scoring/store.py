@@ -463,8 +463,13 @@ def _open_for(bundle_path: Path, named: str) -> ScoreStore:
         # The demo and other bundles shipped with the program: never write into the
         # program's own folder (an installed copy, a desktop build); the user's cache instead.
         return ScoreStore(fallback, owner=owner)
-    store = ScoreStore(bundle_path.with_name(named), fallback, owner=owner)
-    if not (store.foreign or store.unusable):
+    named_path = bundle_path.with_name(named)
+    store = ScoreStore(named_path, fallback, owner=owner)
+    # A file naming no bundle (older mtworkbench, or unreadable) is ours only under our
+    # default name, the only name older versions used: under another, it may be a copy's original.
+    unowned_elsewhere = (store.found_owner is None and store.path == named_path and _present(named_path)
+                         and named != default_score_file(bundle_path))
+    if not (store.foreign or store.unusable or unowned_elsewhere):
         return store
     # The named file belongs to another bundle (this one is a copy, or was renamed):
     # read its scores, write our own file - the default name, or the user's cache.

@@ -209,3 +209,26 @@ def test_the_shipped_demo_never_writes_into_the_program_folder(tmp_path, monkeyp
     assert main(["score", str(demo), "--metric", "bleu", "--jobs", "1"]) == 0
     assert sorted(str(p) for p in RESOURCES.rglob("*")) == before
     assert list((tmp_path / "cache" / "scores").glob("*.scores.npz"))
+
+
+def test_a_copy_never_takes_over_an_unowned_file_of_another_name(bundle):
+    """A score file from before files named their bundle, named by a copy: read, not written."""
+    import numpy as np
+
+    run(load_project(bundle))
+    path = store_path(bundle)
+    with np.load(path) as npz:
+        arrays = dict(npz)
+    header = json.loads(bytes(arrays["header"]).decode())
+    del header["bundle"]
+    arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+    legacy = path.read_bytes()
+    assert computed(run(load_project(bundle))) == set()  # its own bundle still uses it
+    copy = bundle.with_name("copy.mtwb.json")
+    shutil.copyfile(bundle, copy)
+    project = load_project(copy)
+    project.set_system_text("sys0", project.segment_ids[0], "edited in the copy")
+    assert computed(run(project)) == {("sys0", m) for m in SPECS}
+    assert path.read_bytes() == legacy and store_path(copy).exists()
