@@ -223,7 +223,8 @@ class ScoreStore:
     def __init__(self, path: str | Path | None, fallback: str | Path | None = None, owner: str | None = None) -> None:
         # ``path`` None: kept in memory only (a project never saved).
         # ``fallback``: where the file goes when the bundle's folder is read-only
-        self.path = self.origin = Path(path) if path is not None else None  # type: ignore[assignment]
+        self.in_memory = path is None
+        self.path = self.origin = Path(path) if path is not None else Path()
         self.fallback = None if fallback is None else Path(fallback)
         self.owner = owner
         self.found_owner: str | None = None  # the bundle the file on disk names (None: none or no file)
@@ -232,7 +233,7 @@ class ScoreStore:
         self.entries: dict[Key, StoredScore] = {}
         self.changed = False
         self._lock = threading.RLock()
-        if path is not None:
+        if not self.in_memory:
             self._load()
 
     # --- reading ---------------------------------------------------------------------------
@@ -326,7 +327,7 @@ class ScoreStore:
     def save(self) -> None:
         """Write atomically (temp file, then rename); a failure is a notice only."""
         with self._lock:
-            if not self.changed or self.foreign or self.unusable or self.path is None:
+            if not self.changed or self.foreign or self.unusable or self.in_memory:
                 return
             items = list(self.entries.items())
             self.changed = False

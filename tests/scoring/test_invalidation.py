@@ -15,12 +15,16 @@ from mtworkbench.cli import main
 from mtworkbench.core.model import EntitySpan, Judgment
 from mtworkbench.io.bundle import bundle_transaction, save_bundle
 from mtworkbench.scoring import job as job_module
-from mtworkbench.scoring import store as store_module
 from mtworkbench.scoring.cache import ScoreCache, cache_for
 from mtworkbench.scoring.job import ScoringRequest, run_scoring
 from mtworkbench.scoring.store import load_project, store_path
 from tests.gui.metrics_synthetic import synthetic_project
-from tests.scoring.test_store import ALL, SPECS, SYSTEMS, bundle, computed, run  # noqa: F401 - fixture
+from tests.scoring.test_store import ALL, SPECS, SYSTEMS, computed, make_bundle, run
+
+
+@pytest.fixture
+def bundle(tmp_path):
+    return make_bundle(tmp_path)
 
 
 # --- each kind of input ----------------------------------------------------------------------

@@ -14,7 +14,12 @@ from mtworkbench.cli import main
 from mtworkbench.core.errors import BundleError
 from mtworkbench.io.bundle import bundle_transaction, dumps, load_bundle, loads, save_bundle
 from mtworkbench.scoring.store import attach, load_project, store_for, store_path
-from tests.scoring.test_store import ALL, SPECS, SYSTEMS, bundle, computed, run  # noqa: F401 - fixture
+from tests.scoring.test_store import ALL, SPECS, computed, make_bundle, run
+
+
+@pytest.fixture
+def bundle(tmp_path):
+    return make_bundle(tmp_path)
 
 HOSTILE = [
     "/tmp/evil.scores.npz",
