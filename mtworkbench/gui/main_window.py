@@ -336,7 +336,9 @@ class MainWindow(QMainWindow):
         self.watcher.pause()
         project = self.session.project
         score_file = project.score_file
-        if not same_file:  # a new bundle names its own score file (set_path carries the scores over)
+        if not same_file or not project.score_file:
+            # a new bundle names its own score file (set_path carries the scores over); an
+            # older one names its default file from now on (set here so `written` is what is saved)
             project.score_file = default_score_file(path)
         try:
             written = dumps(self.session.project).encode("utf-8")

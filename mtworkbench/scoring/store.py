@@ -431,9 +431,9 @@ def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
 
     The project's ``score_file`` (from the bundle) names the file; without one, the
     default name. Attached before to another bundle (Save As), the project takes the
-    new bundle's default name and carries its scores over. Afterwards
-    ``project.score_file`` is the file in use when that is beside the bundle, so the
-    next save of the bundle names it.
+    new bundle's default name and carries its scores over. When the file in use is
+    beside the bundle but not the one it names, ``project.score_file`` becomes its
+    name, so the next save of the bundle names it.
     """
     bundle_path = Path(bundle_path)
     where = bundle_path.resolve()
@@ -449,7 +449,11 @@ def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
     if previous is not None:
         store.seed(previous.entries)
         store.save()
-    if store.path.parent == bundle_path.parent and store.path.name != project.score_file:
+    # Name the file in use when it is not the one the bundle names (a copy's own file):
+    # the next save writes it. An older bundle's default name is left for the save to
+    # add, so the project still equals its file (recovery and merge compare them).
+    if store.path.parent == bundle_path.parent and store.path.name != (
+            project.score_file or default_score_file(bundle_path)):
         project.score_file = store.path.name
     with _STORES_LOCK:
         _STORES[project] = (where, store)
