@@ -295,6 +295,11 @@ class ScoreStore:
             return None  # the metric's statistics changed shape: not its result
         return entry
 
+    def holds(self, system: str, spec: str) -> bool:
+        """Whether some entry (of any inputs) exists for ``system`` and ``spec``."""
+        with self._lock:
+            return any(k[0] == system and k[1] == spec for k in self.entries)
+
     # --- writing ---------------------------------------------------------------------------
     def put(self, key: Key, score: MetricScore) -> None:
         plain, arrays = _split_extras(score.extras)

@@ -120,7 +120,7 @@ def test_scores_read_back_equal_a_fresh_computation_after_each_edit(bundle):
 
 
 # --- files that cannot be trusted ------------------------------------------------------------
-def test_a_stale_file_from_before_an_edit_is_not_trusted(bundle):
+def test_a_stale_file_from_before_an_edit_is_not_trusted(bundle, capsys):
     run(load_project(bundle))
     before_edit = bundle.parent / "before.npz"
     shutil.copyfile(store_path(bundle), before_edit)
@@ -129,7 +129,13 @@ def test_a_stale_file_from_before_an_edit_is_not_trusted(bundle):
     save_bundle(project, bundle)
     run(load_project(bundle))
     shutil.copyfile(before_edit, store_path(bundle))  # the old file comes back (a restore, a sync tool)
+    capsys.readouterr()
     assert computed(run(load_project(bundle))) == {("sys1", m) for m in SPECS}
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(store_path(bundle)) in err
+    assert f"{len(SPECS)} stored score(s) are stale" in err and "of sys1" in err
+    assert computed(run(load_project(bundle))) == set()  # rewritten: no notice any more
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("damage, why", [
