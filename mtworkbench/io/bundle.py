@@ -212,9 +212,13 @@ def score_file_problem(name: str) -> str | None:
 
 
 def _with_score_file(project: Project, path: str | Path) -> None:
-    """A bundle saved without a score file names the default one from now on."""
-    if not project.score_file:
+    """Name the score file of the bundle about to be written at ``path``: the default
+    one for a bundle without one, and for a project read from another bundle (saved
+    under a new name, it must not name the original's file)."""
+    name = Path(path).name
+    if not project.score_file or project.score_file_bundle not in ("", name):
         project.score_file = default_score_file(path)
+    project.score_file_bundle = name
 
 
 def dumps(project: Project) -> str:
@@ -304,7 +308,10 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    return project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    if file and project.score_file:
+        project.score_file_bundle = Path(file).name
+    return project
 
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:

@@ -460,6 +460,8 @@ def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
     if store.path.parent == bundle_path.parent and store.path.name != (
             project.score_file or default_score_file(bundle_path)):
         project.score_file = store.path.name
+    if project.score_file:
+        project.score_file_bundle = bundle_path.name  # the name is this bundle's now
     with _STORES_LOCK:
         _STORES[project] = (where, store)
     return store

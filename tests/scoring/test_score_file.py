@@ -237,3 +237,18 @@ def test_a_copy_never_takes_over_an_unowned_file_of_another_name(bundle):
     project.set_system_text("sys0", project.segment_ids[0], "edited in the copy")
     assert computed(run(project)) == {("sys0", m) for m in SPECS}
     assert path.read_bytes() == legacy and store_path(copy).exists()
+
+
+def test_a_project_saved_under_another_name_names_its_own_file(bundle, tmp_path):
+    """What `merge -o` and `entities ... -o` do: read one bundle, write another."""
+    data = bundle_dict(bundle)
+    data["score_file"] = "custom.scores.npz"
+    write_dict(bundle, data)
+    project = load_bundle(bundle)
+    other = bundle.with_name("other.mtwb.json")
+    save_bundle(project, other)
+    assert bundle_dict(other)["score_file"] == "other.mtwb.scores.npz"
+    save_bundle(load_bundle(other), other)  # and keeps it
+    assert bundle_dict(other)["score_file"] == "other.mtwb.scores.npz"
+    save_bundle(load_bundle(bundle), bundle)  # saved in place, a custom name stays
+    assert bundle_dict(bundle)["score_file"] == "custom.scores.npz"
