@@ -394,9 +394,13 @@ def _not_a_plain_file(path: Path) -> str | None:
 def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Temp file, then rename: a reader never sees half a file. The temp file is
     created new (never through a link someone left at its name)."""
-    import tempfile
+    import secrets
 
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    tmp = path.with_name(f"{path.name}.{secrets.token_hex(6)}.tmp")
+    # O_EXCL: a new file, never one (or a link) already there; 0o666 less the umask, like
+    # any file the user saves (mkstemp's 0o600 would hide the scores from a team's folder)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(tmp, flags, 0o666)
     try:
         with os.fdopen(fd, "wb") as fh:
             # numpy's stub matches **arrays against savez's allow_pickle: bool keyword

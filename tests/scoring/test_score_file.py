@@ -252,3 +252,14 @@ def test_a_project_saved_under_another_name_names_its_own_file(bundle, tmp_path)
     assert bundle_dict(other)["score_file"] == "other.mtwb.scores.npz"
     save_bundle(load_bundle(bundle), bundle)  # saved in place, a custom name stays
     assert bundle_dict(bundle)["score_file"] == "custom.scores.npz"
+
+
+def test_the_score_file_is_readable_like_any_saved_file(bundle):
+    """Created with 0o666 less the umask (a team's shared folder), not a temp file's 0o600."""
+    old = os.umask(0o022)
+    try:
+        run(load_project(bundle))
+    finally:
+        os.umask(old)
+    assert store_path(bundle).stat().st_mode & 0o777 == 0o644
+    assert not list(bundle.parent.glob("*.tmp"))  # no temp file left behind
