@@ -281,6 +281,11 @@ class Project:
         self.external_scores: dict[str, dict[str, Any]] = {}
         # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
         self.campaign: Any = None
+        # The file beside the bundle that keeps computed scores (io.bundle validates the
+        # name, scoring.store reads and writes it); "" until a bundle names one. Its bundle's
+        # file name: saved under another name, the project names that bundle's own file.
+        self.score_file = ""
+        self.score_file_bundle = ""
         self._listeners: list[Callable[[ProjectEvent], None]] = []
         self._ids = itertools.count(1)
         self._reindex()

@@ -52,6 +52,11 @@ from mtworkbench.io.plaintext import decode_utf8
 FORMAT = "mtworkbench-project"
 FORMAT_VERSION = 2
 SUFFIX = ".mtwb.json"
+# The score cache a bundle names (``score_file``): a plain file name beside the bundle.
+SCORE_FILE_SUFFIX = ".scores.npz"
+# Names Windows keeps for devices whatever their extension (``NUL.scores.npz`` is the device).
+_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
+                           *(f"LPT{i}" for i in range(1, 10))})
 
 # Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
 FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
@@ -157,6 +162,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         },
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
+        # Additive in version 2: written once the project has a score file (scoring.store).
+        **({"score_file": project.score_file} if project.score_file else {}),
         # Additive: only campaign bundles and work packages carry it (core.campaign).
         **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
     }
@@ -190,6 +197,44 @@ def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
     return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
 
 
+def default_score_file(bundle_path: str | Path) -> str:
+    """The score file a bundle without ``score_file`` uses: ``x.mtwb.json`` -> ``x.mtwb.scores.npz``."""
+    name = Path(bundle_path).name
+    return (name[: -len(".json")] if name.endswith(".json") else name) + SCORE_FILE_SUFFIX
+
+
+def score_file_problem(name: str) -> str | None:
+    """Why ``name`` is not a plain score file name beside the bundle; None when it is.
+
+    A bundle may come from anyone: the name it gives must not make mtworkbench read
+    or write anywhere but one ``*.scores.npz`` file in the bundle's own folder (no
+    folders, no ``..``, no drive or stream, no device, not the bundle itself).
+    """
+    if not name.endswith(SCORE_FILE_SUFFIX) or name == SCORE_FILE_SUFFIX:
+        return f"expected a file name ending in {SCORE_FILE_SUFFIX}"
+    if "/" in name or "\\" in name or name in (".", ".."):
+        return "expected a plain file name beside the bundle, not a path"
+    if ":" in name:
+        return "expected a plain file name beside the bundle, not a drive or stream (':')"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return "expected a file name without control characters"
+    if len(name.encode("utf-8", "surrogatepass")) > 255:
+        return "expected a file name of at most 255 bytes"
+    if name.split(".")[0].upper().rstrip(" ") in _DEVICE_NAMES:
+        return "expected a file name that is not a device name"
+    return None
+
+
+def _with_score_file(project: Project, path: str | Path) -> None:
+    """Name the score file of the bundle about to be written at ``path``: the default
+    one for a bundle without one, and for a project read from another bundle (saved
+    under a new name, it must not name the original's file)."""
+    name = Path(path).name
+    if not project.score_file or project.score_file_bundle not in ("", name):
+        project.score_file = default_score_file(path)
+    project.score_file_bundle = name
+
+
 def dumps(project: Project) -> str:
     return json.dumps(project_to_dict(project), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
@@ -217,6 +262,7 @@ def save_bundle(
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
     Returns the content hash of what was written (the next ``expected_hash``).
     """
+    _with_score_file(project, path)
     data = dumps(project).encode("utf-8")
     with bundle_lock(path, timeout):
         if expected_hash is not None:
@@ -266,6 +312,9 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
         project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
         yield project
         after = dumps(project).encode("utf-8")
+        if after != data and not project.score_file:  # written anyway: name the score file too
+            _with_score_file(project, path)
+            after = dumps(project).encode("utf-8")
         # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
         # nothing changed (a hand-formatted one is rewritten in the standard layout).
         if after != data:
@@ -273,7 +322,10 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    return project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    if file and project.score_file:
+        project.score_file_bundle = Path(file).name
+    return project
 
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
@@ -310,7 +362,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
            optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
                      "settings", "judge_queues", "learned_model", "external_scores",
-                     "campaign"})
+                     "campaign", "score_file"})
 
     documents: list[Document] = []
     seen_segments: dict[str, str] = {}
@@ -462,6 +514,11 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
         project.external_scores = check_bundle_value(data["external_scores"], project, file)
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, file)
+    if "score_file" in data:
+        project.score_file = r.str(data["score_file"], "$.score_file")
+        problem = score_file_problem(project.score_file)
+        if problem is not None:
+            r.fail(f"{problem}, found {project.score_file!r}", "$.score_file")
     return project
 
 
@@ -653,6 +710,7 @@ __all__ = [
     "LoadedBundle",
     "bundle_transaction",
     "content_hash",
+    "default_score_file",
     "disk_hash",
     "dumps",
     "load_bundle",
@@ -661,4 +719,5 @@ __all__ = [
     "project_from_dict",
     "project_to_dict",
     "save_bundle",
+    "score_file_problem",
 ]
