@@ -25,6 +25,10 @@ MINOR_PUNCTUATION = "minor-punctuation"
 NON_TRANSLATION = "non-translation"
 _NON_TRANSLATION = re.compile(r"^\s*non[-_ ]?translation", re.IGNORECASE)
 _PUNCTUATION = "fluency/punctuation"
+# Rows that are no error: "No-error" kept beside other rows of one rating, and Anthea's
+# hands-on-the-wheel quality-control rows (severity "HOTW-test", category Found/Missed:
+# whether the rater found an error planted in a copy). They weigh 0 and need no weight.
+_NOT_ERRORS = re.compile(r"^\s*(no[-_ ]?error|hotw)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ class MqmWeights:
     non_translation: float = 25.0
 
     def weight(self, error: ErrorSpan) -> float:
+        if _NOT_ERRORS.match(error.severity) or (not error.severity.strip() and _NOT_ERRORS.match(error.category)):
+            return 0.0
         if _NON_TRANSLATION.match(error.category):
             return self.non_translation
         severity = error.severity.strip().lower()
@@ -46,7 +52,8 @@ class MqmWeights:
 
     def unweighted_severities(self, errors: Iterable[ErrorSpan]) -> list[str]:
         """Severities among ``errors`` that these weights do not name (they weigh 0)."""
-        missing = {e.severity.strip() for e in errors if not _NON_TRANSLATION.match(e.category)}
+        missing = {e.severity.strip() for e in errors
+                   if not _NON_TRANSLATION.match(e.category) and not _NOT_ERRORS.match(e.severity)}
         return sorted(s for s in missing if s.lower() not in self.severities)
 
     def score(self, errors: Iterable[ErrorSpan]) -> float:

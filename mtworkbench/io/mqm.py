@@ -153,6 +153,8 @@ def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], b
     lines = text.split("\n")
     raw = [(i, line[:-1] if line.endswith("\r") else line) for i, line in enumerate(lines, 1)]
     records = [(i, line.split("\t")) for i, line in raw if line.strip()]
+    if records:
+        records[0] = (records[0][0], _header_without_notes(records[0][1]))
     starting = [f for _, fields in records for f in fields if f.startswith('"')]
     width = len(records[0][1]) if records else 0
     ragged = any(len(fields) != width for _, fields in records)
@@ -163,16 +165,25 @@ def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], b
     return records, False
 
 
+def _header_without_notes(header: list[str]) -> list[str]:
+    """The header without trailing ``# ...`` fields: the 2023 side-by-side releases end
+    the header with a ``# Documentation: URL`` note that no row has a field for."""
+    names = list(header)
+    while len(names) > 1 and names[-1].lstrip().startswith("#"):
+        names.pop()
+    return names
+
+
 def _csv_records(text: str) -> list[tuple[int, list[str]]] | None:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quotechar='"', strict=True)
-    out = []
+    out: list[tuple[int, list[str]]] = []
     line = 0
     try:
         for fields in reader:
             start = line + 1
             line = reader.line_num
             if fields and any(f.strip() for f in fields):
-                out.append((start, fields))
+                out.append((start, _header_without_notes(fields) if not out else fields))
     except csv.Error:
         return None
     return out
@@ -370,7 +381,7 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         while judgment_id in taken:
             judgment_id = project.new_id("j")
         taken.add(judgment_id)
-        errors = tuple(_placed(r, project.segment(seg_id).source) for r in rows if not r.is_no_error)
+        errors = tuple(_placed(r, project.segment(seg_id).source) for r in _error_rows(rows))
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
         plan.judgments.append(
@@ -378,6 +389,20 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
                      text=None if shown == systems[system_id].texts[seg_id] else shown)
         )
     return plan
+
+
+def _error_rows(rows: list[MqmRow]) -> list[MqmRow]:
+    """The rows of one judgment that become its errors.
+
+    A lone ``No-error`` row is "rated, no errors" (no error). A ``No-error`` row
+    beside other rows of the same rater and item (the 2023 side-by-side releases
+    put one beside a ``HOTW-test`` quality-control row) is kept among the errors
+    in file order, so that the export writes it back; it weighs 0, as every scorer
+    of Google's gives it.
+    """
+    if len(rows) > 1 and any(r.is_no_error for r in rows):
+        return rows
+    return [r for r in rows if not r.is_no_error]
 
 
 def _placed(row: MqmRow, source: str) -> ErrorSpan:

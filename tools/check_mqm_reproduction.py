@@ -1,0 +1,211 @@
+"""Check the MQM import, scores and export against one of Google's published releases.
+
+Run from a checkout (PYTHONPATH pointing at it):
+
+    python tools/check_mqm_reproduction.py RAW.tsv [--avg RAW.avg_seg_scores.tsv]
+        [--weights major=5,...] [--rename RAW_NAME=PUBLISHED_NAME] [--workdir DIR]
+
+What it does, through the command line exactly as a user would:
+
+1. ``mtworkbench import --format mqm --source RAW -o X.mtwb.json`` (timed; the
+   in-process reading time is reported too, without Python's start-up);
+2. ``mtworkbench human-scores X --protocol mqm --json`` and every segment score
+   compared with the published average at 1e-6 (``--avg``; Google publishes
+   ``system<space or tab>score<space>seg_id`` rows under the header
+   ``system mqm_avg_score seg_id``, scores as minus the weighted errors, ``None``
+   for an item nobody rated); mismatches are counted by class;
+3. ``mtworkbench judgments export X --format mqm -o back.tsv`` and the error rows
+   (system, seg_id, rater, category, severity, marked target) compared as
+   multisets with the input's.
+
+The raw files are read here on their own (not with mtworkbench's reader), so
+that a reader bug cannot hide itself: a file is split on tabs, or read with csv
+quoting when plain splitting gives rows of unequal width.
+
+Exit status 0 when everything matches, 1 otherwise. Data files stay outside the
+repository (Google's licence; hundreds of MB): keep them in e.g. /tmp/mqmall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+TOLERANCE = 1e-6
+ROW_KEY = ("system", "seg_id", "rater", "category", "severity", "target")
+SEG_ID_NAMES = ("seg_id", "globalsegid")
+
+
+# --- reading Google's files independently -----------------------------------------------------
+def read_table(path: Path) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of a tab-separated file, csv-unquoted only when plain splitting
+    gives rows of unequal width (a quoted field holding a tab or line break)."""
+    text = path.read_text(encoding="utf-8-sig")
+    lines = [line.rstrip("\r") for line in text.split("\n") if line.strip()]
+    split = [line.split("\t") for line in lines]
+    # The 2023 side-by-side releases end the header with a "# Documentation: URL" note.
+    while len(split[0]) > 1 and split[0][-1].lstrip().startswith("#"):
+        split[0].pop()
+    if len({len(fields) for fields in split}) == 1:
+        # Even width: compared as written (an export keeps the file's quoting, so quoted
+        # fields compare equal quoted; most releases are unquoted text with stray quotes).
+        return split[0], split[1:]
+    rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter="\t") if any(row)]
+    return rows[0], rows[1:]
+
+
+def error_rows(path: Path) -> Counter:
+    """Multiset of (system, seg_id, rater, category, severity, marked target)."""
+    header, rows = read_table(path)
+    names = [h.strip().lower() for h in header]
+    seg = next(names.index(n) for n in SEG_ID_NAMES if n in names)
+    index = {k: (seg if k == "seg_id" else names.index(k)) for k in ROW_KEY}
+    return Counter(tuple(r[index[k]].strip() if k != "target" else r[index[k]] for k in ROW_KEY)
+                   for r in rows if len(r) >= len(names) - 1)
+
+
+def published_averages(path: Path) -> dict[tuple[str, str], float | None]:
+    """(system, seg_id) -> published average (None: nobody rated it)."""
+    out: dict[tuple[str, str], float | None] = {}
+    lines = path.read_text(encoding="utf-8-sig").split("\n")
+    if lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
+        raise SystemExit(f"{path}:1: expected the header 'system mqm_avg_score seg_id', found {lines[0]!r}")
+    for number, line in enumerate(lines[1:], 2):
+        if not line.strip():
+            continue
+        parts = line.rstrip("\r").replace("\t", " ").rsplit(" ", 2)
+        if len(parts) != 3:
+            raise SystemExit(f"{path}:{number}: expected 'system score seg_id', found {line!r}")
+        system, value, seg_id = parts
+        out[(system, seg_id)] = None if value == "None" else float(value)
+    return out
+
+
+# --- running the command line ----------------------------------------------------------------
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mtworkbench", *args], capture_output=True, text=True,
+                          env=dict(os.environ))
+
+
+def _rename_map(ours: set[str], published: set[str], given: dict[str, str]) -> dict[str, str]:
+    """Published system name -> raw name. Given renames first; then a published name
+    absent from the raw file is paired with the one raw name equal to it but for case
+    and punctuation (TED zh-en: raw ``refB``, averages ``ref-B``), else with the one raw
+    name it extends by a suffix (TED: raw ``ref``, averages ``ref-A``)."""
+    def bare(name: str) -> str:
+        return "".join(ch for ch in name.lower() if ch.isalnum())
+
+    out = {pub: raw for raw, pub in given.items()}
+    missing_raw = sorted(ours - published - set(out.values()))
+    for same in (lambda pub, raw: bare(pub) == bare(raw),
+                 lambda pub, raw: bare(pub).startswith(bare(raw)) and pub[len(raw):len(raw) + 1] in "-._"):
+        for pub in sorted(published - ours - set(out)):
+            candidates = [raw for raw in missing_raw if same(pub, raw)]
+            if len(candidates) == 1:
+                out[pub] = candidates[0]
+                missing_raw.remove(candidates[0])
+    return out
+
+
+def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], work: Path) -> dict:
+    report: dict = {"file": raw.name}
+    bundle = work / (raw.stem + ".mtwb.json")
+    start = time.perf_counter()
+    done = cli("import", "--format", "mqm", "--source", str(raw), "-o", str(bundle))
+    report["import_seconds_cli"] = round(time.perf_counter() - start, 3)
+    if done.returncode:
+        report["import_error"] = (done.stderr.strip().splitlines() or ["?"])[-1]
+        return report
+    from mtworkbench.io.mqm import import_mqm
+
+    start = time.perf_counter()
+    project = import_mqm(raw)
+    report["import_seconds"] = round(time.perf_counter() - start, 3)
+    report["rows"] = sum(error_rows(raw).values())
+    report["segments"] = len(project.segment_ids)
+    report["systems"] = len(project.systems)
+    report["judgments"] = len(project.judgments)
+
+    args = ["human-scores", str(bundle), "--protocol", "mqm", "--json"] + (["--weights", weights] if weights else [])
+    done = cli(*args)
+    if done.returncode:
+        report["scores_error"] = done.stderr.strip()
+        return report
+    if done.stderr.strip():
+        report["scores_note"] = done.stderr.strip()
+    ours = {(r["system"], r["segment"]): r["score"] for r in json.loads(done.stdout)["scores"]}
+    if avg is not None:
+        report.update(compare_scores(ours, published_averages(avg), renames))
+
+    back = work / (raw.stem + ".back.tsv")
+    done = cli("judgments", "export", str(bundle), "--format", "mqm", "-o", str(back))
+    if done.returncode:
+        report["export_error"] = done.stderr.strip()
+        return report
+    want, got = error_rows(raw), error_rows(back)
+    report["roundtrip_missing"] = sum((want - got).values())
+    report["roundtrip_extra"] = sum((got - want).values())
+    report["roundtrip_examples"] = [list(k) for k in list(want - got)[:3]] + [list(k) for k in list(got - want)[:3]]
+    return report
+
+
+def compare_scores(ours: dict, published: dict, renames: dict[str, str]) -> dict:
+    names = _rename_map({s for s, _ in ours}, {s for s, _ in published}, renames)
+    classes: Counter = Counter()
+    examples: dict[str, list] = {}
+    matched = 0
+    for (pub_system, seg_id), value in published.items():
+        key = (names.get(pub_system, pub_system), seg_id)
+        mine = ours.get(key)
+        if value is None:
+            kind = None if mine is None else "we score an item published as None"
+        elif mine is None:
+            kind = "published item we do not score"
+        elif abs(mine - value) <= TOLERANCE:
+            kind = None
+            matched += 1
+        else:
+            kind = "different value"
+        if kind:
+            classes[kind] += 1
+            examples.setdefault(kind, []).append([pub_system, seg_id, value, mine])
+    unpublished = [k for k in ours if k not in {(names.get(s, s), g) for s, g in published}]
+    if unpublished:
+        classes["we score an item not in the published file"] = len(unpublished)
+        examples["we score an item not in the published file"] = [list(k) for k in unpublished[:3]]
+    return {"published": sum(v is not None for v in published.values()), "matches": matched,
+            "mismatches": sum(classes.values()), "mismatch_classes": dict(classes),
+            "mismatch_examples": {k: v[:3] for k, v in examples.items()}, "renamed": names}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("raw", type=Path, help="Google's raw MQM TSV")
+    parser.add_argument("--avg", type=Path, help="its *.avg_seg_scores.tsv (published segment averages)")
+    parser.add_argument("--weights", default="", help="passed to human-scores --weights")
+    parser.add_argument("--rename", action="append", default=[], metavar="RAW=PUBLISHED",
+                        help="a system named differently in the averages file")
+    parser.add_argument("--workdir", type=Path, help="where the bundle and the export go (default: a temp dir)")
+    args = parser.parse_args(argv)
+    renames = dict(item.split("=", 1) for item in args.rename)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.workdir or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        report = check(args.raw, args.avg, args.weights, renames, work)
+    print(json.dumps(report, ensure_ascii=False, indent=1))
+    failed = any(k in report for k in ("import_error", "scores_error", "export_error")) \
+        or report.get("mismatches") or report.get("roundtrip_missing") or report.get("roundtrip_extra")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
