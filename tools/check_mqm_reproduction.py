@@ -73,21 +73,46 @@ def error_rows(path: Path) -> Counter:
                    for r in rows if len(r) >= len(names) - 1)
 
 
-def published_averages(path: Path) -> dict[tuple[str, str], float | None]:
-    """(system, seg_id) -> published average (None: nobody rated it)."""
+def published_averages(path: Path) -> tuple[dict[tuple[str, str], float | None], int]:
+    """(system, seg_id) -> published average (None: nobody rated it), and how many keys
+    the file gives more than once (their values are averaged).
+
+    Two layouts: 2020/2021's ``system mqm_avg_score seg_id`` rows (space or tab after
+    the system), and a tab-separated table naming its columns, among them ``sys`` or
+    ``system``, ``score`` and ``seg_id`` (how others describe the 2022 files, which
+    this checker has not seen: they could not be fetched here)."""
+    lines = [line.rstrip("\r") for line in path.read_text(encoding="utf-8-sig").split("\n")]
+    values: dict[tuple[str, str], list[float | None]] = {}
+    if lines[0].split() == ["system", "mqm_avg_score", "seg_id"]:
+        for number, line in enumerate(lines[1:], 2):
+            if not line.strip():
+                continue
+            parts = line.replace("\t", " ").rsplit(" ", 2)
+            if len(parts) != 3:
+                raise SystemExit(f"{path}:{number}: expected 'system score seg_id', found {line!r}")
+            system, value, seg_id = parts
+            values.setdefault((system, seg_id), []).append(None if value == "None" else float(value))
+    else:
+        names = lines[0].split("\t")
+        system_column = next((c for c in ("system", "sys") if c in names), None)
+        if system_column is None or "score" not in names or "seg_id" not in names:
+            raise SystemExit(f"{path}:1: expected 'system mqm_avg_score seg_id' or a tab-separated header "
+                             f"with sys, score and seg_id; found {lines[0]!r}")
+        at = {n: names.index(n) for n in (system_column, "score", "seg_id")}
+        for number, line in enumerate(lines[1:], 2):
+            if not line.strip():
+                continue
+            fields = line.split("\t")
+            if len(fields) != len(names):
+                raise SystemExit(f"{path}:{number}: expected {len(names)} fields, found {len(fields)}")
+            raw = fields[at["score"]].strip()
+            value = None if raw in ("None", "", "nan") else float(raw)
+            values.setdefault((fields[at[system_column]], fields[at["seg_id"]].strip()), []).append(value)
     out: dict[tuple[str, str], float | None] = {}
-    lines = path.read_text(encoding="utf-8-sig").split("\n")
-    if lines[0].split() != ["system", "mqm_avg_score", "seg_id"]:
-        raise SystemExit(f"{path}:1: expected the header 'system mqm_avg_score seg_id', found {lines[0]!r}")
-    for number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
-        parts = line.rstrip("\r").replace("\t", " ").rsplit(" ", 2)
-        if len(parts) != 3:
-            raise SystemExit(f"{path}:{number}: expected 'system score seg_id', found {line!r}")
-        system, value, seg_id = parts
-        out[(system, seg_id)] = None if value == "None" else float(value)
-    return out
+    for key, found in values.items():
+        numbers = [v for v in found if v is not None]
+        out[key] = sum(numbers) / len(numbers) if numbers else None
+    return out, sum(len(found) > 1 for found in values.values())
 
 
 # --- running the command line ----------------------------------------------------------------
@@ -144,7 +169,10 @@ def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], wo
         report["scores_note"] = done.stderr.strip()
     ours = {(r["system"], r["segment"]): r["score"] for r in json.loads(done.stdout)["scores"]}
     if avg is not None:
-        report.update(compare_scores(ours, published_averages(avg), renames))
+        published, repeated = published_averages(avg)
+        report.update(compare_scores(ours, published, renames))
+        if repeated:
+            report["published_keys_given_more_than_once"] = repeated
 
     back = work / (raw.stem + ".back.tsv")
     done = cli("judgments", "export", str(bundle), "--format", "mqm", "-o", str(back))
@@ -178,6 +206,9 @@ def compare_scores(ours: dict, published: dict, renames: dict[str, str]) -> dict
         if kind:
             classes[kind] += 1
             examples.setdefault(kind, []).append([pub_system, seg_id, value, mine])
+    flipped = [e for e in examples.get("different value", []) if abs(e[2] + e[3]) <= TOLERANCE]
+    if flipped and len(flipped) == classes["different value"]:
+        examples["note"] = ["every differing value is ours with the sign flipped: the file publishes penalties"]
     unpublished = [k for k in ours if k not in {(names.get(s, s), g) for s, g in published}]
     if unpublished:
         classes["we score an item not in the published file"] = len(unpublished)

@@ -147,3 +147,55 @@ def test_checker_passes_a_faithful_release_and_catches_a_wrong_average(tmp_path)
     code, report = run_checker(str(path), "--avg", str(avg), "--workdir", str(tmp_path / "w2"))
     assert code == 1
     assert report["mismatch_classes"] == {"different value": 1}
+
+
+def test_category_path_weights_win_over_the_severity_rules():
+    """mt-metrics-eval writes weights as SEVERITY/CATEGORY paths; the releases differ in
+    such conventions (a Minor Non-translation, a category that weighs nothing)."""
+    from mtworkbench.core.model import ErrorSpan
+
+    weights = parse_weights("critical=10,minor/non-translation!=1,*/source issue=0,"
+                            "major/accuracy=4,major/accuracy/creative reinterpretation=0")
+    def w(severity: str, category: str) -> float:
+        return weights.weight(ErrorSpan(None, None, severity, category))
+
+    assert w("Minor", "Non-translation!") == 1.0
+    assert w("Major", "Non-translation!") == 25.0
+    assert w("Major", "Source issue") == 0.0 and w("Minor", "source issue") == 0.0
+    assert w("Major", "Accuracy/Mistranslation") == 4.0
+    assert w("Major", "Accuracy/Creative Reinterpretation") == 0.0
+    assert w("Critical", "Fluency/Grammar") == 10.0
+    assert w("Minor", "Fluency/Punctuation") == 0.1
+    assert weights.unweighted_severities([ErrorSpan(None, None, "Weird", "Source issue")]) == []
+    assert weights.to_json()["*/source issue"] == 0.0
+
+
+def test_bad_path_weight_is_a_usage_error(tmp_path, capsys):
+    path = write(tmp_path, "sxs.tsv", SIDE_BY_SIDE_HEADER, SIDE_BY_SIDE_ROWS)
+    bundle = tmp_path / "s.mtwb.json"
+    assert main(["import", "--format", "mqm", "--source", str(path), "-o", str(bundle)]) == 0
+    capsys.readouterr()
+    assert main(["human-scores", str(bundle), "--protocol", "mqm", "--weights", "major//x=1"]) == 2
+    assert "empty part" in capsys.readouterr().err
+    assert main(["human-scores", str(bundle), "--protocol", "mqm", "--json", "--weights", "*/accuracy=0"]) == 0
+    got = {(r["system"], r["segment"]): r["score"] for r in json.loads(capsys.readouterr().out)["scores"]}
+    assert got[("sysA", "1")] == 0.0
+
+
+def test_checker_reads_averages_given_as_a_named_table(tmp_path):
+    """Averages as a tab-separated table naming sys/score/seg_id (one row per rater
+    there: averaged), and penalties published with the other sign are pointed out."""
+    path = write(tmp_path, "sxs.tsv", SIDE_BY_SIDE_HEADER, SIDE_BY_SIDE_ROWS)
+    avg = tmp_path / "named.tsv"
+    avg.write_text("sys\tdoc\tseg_id\tscore\nsysA\tn\t1\t-5\nsysA\tn\t1\t0\nsysB\tn\t1\t-0.1\nsysB\tn\t2\tNone\n",
+                   encoding="utf-8")
+    code, report = run_checker(str(path), "--avg", str(avg), "--workdir", str(tmp_path / "w"))
+    assert code == 1  # sysB segment 2 is rated in the raw file but published as None
+    assert report["matches"] == 2
+    assert report["published_keys_given_more_than_once"] == 1
+    assert report["mismatch_classes"] == {"we score an item published as None": 1}
+
+    avg.write_text("sys\tseg_id\tscore\nsysA\t1\t2.5\nsysB\t1\t0.1\n", encoding="utf-8")
+    code, report = run_checker(str(path), "--avg", str(avg), "--workdir", str(tmp_path / "w2"))
+    assert report["mismatch_classes"]["different value"] == 2
+    assert "sign flipped" in report["mismatch_examples"]["note"][0]
