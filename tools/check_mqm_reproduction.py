@@ -218,24 +218,58 @@ def compare_scores(ours: dict, published: dict, renames: dict[str, str]) -> dict
             "mismatch_examples": {k: v[:3] for k, v in examples.items()}, "renamed": names}
 
 
+def _failed(report: dict) -> bool:
+    return any(k in report for k in ("import_error", "scores_error", "export_error")) \
+        or bool(report.get("mismatches") or report.get("roundtrip_missing") or report.get("roundtrip_extra"))
+
+
+def _averages_beside(raw: Path) -> Path | None:
+    """Google's name for a release's averages: ``X.tsv`` -> ``X.avg_seg_scores.tsv``."""
+    candidate = raw.with_name(raw.name[: -len(".tsv")] + ".avg_seg_scores.tsv") if raw.name.endswith(".tsv") else None
+    return candidate if candidate is not None and candidate.is_file() else None
+
+
+def table(reports: list[dict]) -> str:
+    """A Markdown table of several reports."""
+    lines = ["| file | rows | segments | matches / published | mismatches | round trip | import s (CLI s) |",
+             "|---|---|---|---|---|---|---|"]
+    for r in reports:
+        error = r.get("import_error") or r.get("scores_error") or r.get("export_error")
+        if error:
+            lines.append(f"| {r['file']} | | | | | {error} | |")
+            continue
+        scored = f"{r['matches']} / {r['published']}" if "published" in r else "no averages"
+        trip = "exact" if not (r["roundtrip_missing"] or r["roundtrip_extra"]) else \
+            f"{r['roundtrip_missing']} missing, {r['roundtrip_extra']} extra"
+        lines.append(f"| {r['file']} | {r['rows']} | {r['segments']} | {scored} | {r.get('mismatches', '')} "
+                     f"| {trip} | {r['import_seconds']} ({r['import_seconds_cli']}) |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("raw", type=Path, help="Google's raw MQM TSV")
-    parser.add_argument("--avg", type=Path, help="its *.avg_seg_scores.tsv (published segment averages)")
+    parser.add_argument("raw", type=Path, nargs="+", help="Google's raw MQM TSV (several: --avg is found beside each)")
+    parser.add_argument("--avg", type=Path, help="its *.avg_seg_scores.tsv (default: X.avg_seg_scores.tsv beside X.tsv)")
     parser.add_argument("--weights", default="", help="passed to human-scores --weights")
     parser.add_argument("--rename", action="append", default=[], metavar="RAW=PUBLISHED",
                         help="a system named differently in the averages file")
     parser.add_argument("--workdir", type=Path, help="where the bundle and the export go (default: a temp dir)")
+    parser.add_argument("--table", action="store_true", help="print a Markdown table instead of JSON")
     args = parser.parse_args(argv)
+    if args.avg is not None and len(args.raw) > 1:
+        parser.error("--avg goes with one raw file")
     renames = dict(item.split("=", 1) for item in args.rename)
+    reports = []
     with tempfile.TemporaryDirectory() as tmp:
-        work = args.workdir or Path(tmp)
-        work.mkdir(parents=True, exist_ok=True)
-        report = check(args.raw, args.avg, args.weights, renames, work)
-    print(json.dumps(report, ensure_ascii=False, indent=1))
-    failed = any(k in report for k in ("import_error", "scores_error", "export_error")) \
-        or report.get("mismatches") or report.get("roundtrip_missing") or report.get("roundtrip_extra")
-    return 1 if failed else 0
+        for raw in args.raw:
+            work = (args.workdir or Path(tmp)) / (raw.stem if len(args.raw) > 1 else "")
+            work.mkdir(parents=True, exist_ok=True)
+            reports.append(check(raw, args.avg or _averages_beside(raw), args.weights, renames, work))
+    if args.table:
+        print(table(reports))
+    else:
+        print(json.dumps(reports[0] if len(reports) == 1 else reports, ensure_ascii=False, indent=1))
+    return 1 if any(_failed(r) for r in reports) else 0
 
 
 if __name__ == "__main__":

@@ -199,3 +199,15 @@ def test_checker_reads_averages_given_as_a_named_table(tmp_path):
     code, report = run_checker(str(path), "--avg", str(avg), "--workdir", str(tmp_path / "w2"))
     assert report["mismatch_classes"]["different value"] == 2
     assert "sign flipped" in report["mismatch_examples"]["note"][0]
+
+
+def test_a_header_that_does_not_describe_the_rows_is_named_as_such(tmp_path, capsys):
+    """Rows of 8 fields under a header of 9 (a published source-error file lacks seg_id and
+    rater in every row): one line saying so, not a guess about tabs inside a text."""
+    rows = ["sysA\td1\t1\tA source.\tA <v>target</v>.\tSource error\tMinor\t",
+            "sysB\td1\t2\tB source.\tB target<v>.</v>\tSource error\tMajor\t"]
+    path = write(tmp_path, "short.tsv", HEADER, rows)
+    assert main(["import", "--format", "mqm", "--source", str(path), "-o", str(tmp_path / "x.mtwb.json")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "short.tsv:1: the header names 9 columns but every row has 8" in err
+    assert len(err.splitlines()) == 1
