@@ -38,6 +38,12 @@ _PUNCTUATION = "fluency/punctuation"
 _NOT_ERRORS = re.compile(r"^\s*(no[-_ ]?error|hotw)", re.IGNORECASE)
 
 
+def is_not_an_error(error: ErrorSpan) -> bool:
+    """A kept ``No-error`` row or a ``HOTW-test`` quality-control row: no error of the
+    translation (an error count should leave it out; its weight is 0)."""
+    return bool(_NOT_ERRORS.match(error.severity) or (not error.severity.strip() and _NOT_ERRORS.match(error.category)))
+
+
 @dataclass(frozen=True)
 class MqmWeights:
     """Weight per severity (lower-case name), and the two exceptions."""
@@ -63,7 +69,7 @@ class MqmWeights:
         return None
 
     def weight(self, error: ErrorSpan) -> float:
-        if _NOT_ERRORS.match(error.severity) or (not error.severity.strip() and _NOT_ERRORS.match(error.category)):
+        if is_not_an_error(error):
             return 0.0
         by_path = self._path_weight(error)
         if by_path is not None:
@@ -79,7 +85,7 @@ class MqmWeights:
     def unweighted_severities(self, errors: Iterable[ErrorSpan]) -> list[str]:
         """Severities among ``errors`` that these weights do not name (they weigh 0)."""
         missing = {e.severity.strip() for e in errors
-                   if not _NON_TRANSLATION.match(e.category) and not _NOT_ERRORS.match(e.severity)
+                   if not _NON_TRANSLATION.match(e.category) and not is_not_an_error(e)
                    and self._path_weight(e) is None}
         return sorted(s for s in missing if s.lower() not in self.severities)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
-from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
+from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, is_not_an_error, parse_weights
 from mtworkbench.cli import main
 from mtworkbench.io.bundle import dumps, loads
 from mtworkbench.io.mqm import import_mqm, mqm_table
@@ -73,7 +73,9 @@ def test_no_error_beside_a_quality_control_row_survives_and_weighs_nothing(tmp_p
     got = scores(project)
     assert got[("sysA", "1")] == pytest.approx(-2.5)  # rater1 -5, rater2 0
     assert got[("sysB", "1")] == pytest.approx(-0.1)  # the HOTW row adds nothing
-    assert GOOGLE_WEIGHTS.unweighted_severities([e for j in project.judgments for e in j.errors]) == []
+    errors = [e for j in project.judgments for e in j.errors]
+    assert GOOGLE_WEIGHTS.unweighted_severities(errors) == []
+    assert sorted(e.severity for e in errors if is_not_an_error(e)) == ["HOTW-test", "HOTW-test", "No-error"]
 
 
 def test_cli_says_nothing_about_weights_for_quality_control_rows(tmp_path, capsys):
