@@ -13,7 +13,9 @@ What it does, through the command line exactly as a user would:
    compared with the published average at 1e-6 (``--avg``; Google publishes
    ``system<space or tab>score<space>seg_id`` rows under the header
    ``system mqm_avg_score seg_id``, scores as minus the weighted errors, ``None``
-   for an item nobody rated); mismatches are counted by class;
+   for an item nobody rated); mismatches are counted by class; with the default
+   weights, also compared with averages recomputed here straight from the rows
+   (``recomputed_averages``), which checks files Google publishes no averages for;
 3. ``mtworkbench judgments export X --format mqm -o back.tsv`` and the error rows
    (system, seg_id, rater, category, severity, marked target) compared as
    multisets with the input's.
@@ -115,6 +117,31 @@ def published_averages(path: Path) -> tuple[dict[tuple[str, str], float | None],
     return out, sum(len(found) > 1 for found in values.values())
 
 
+def recomputed_averages(path: Path) -> dict[tuple[str, str], float]:
+    """(system, seg_id) -> the average recomputed here straight from the rows with
+    Google's README weights (Major 5, Minor 1, Neutral 0, Minor Fluency/Punctuation 0.1,
+    Non-translation 25, any other severity and No-error/HOTW-test rows 0): every
+    rater's rows of an item summed, then the mean over the raters, negated. A check of
+    the import's grouping of rows into ratings for files without published averages."""
+    header, rows = read_table(path)
+    names = [h.strip().lower() for h in header]
+    seg = next(names.index(n) for n in SEG_ID_NAMES if n in names)
+    at = {k: names.index(k) for k in ("system", "rater", "category", "severity")}
+    sums: dict[tuple[str, str], dict[str, float]] = {}
+    for r in rows:
+        severity, category = r[at["severity"]].strip().lower(), r[at["category"]].strip().lower()
+        if category.startswith(("non-translation", "non_translation")):
+            weight = 25.0
+        elif severity == "minor" and (category == "fluency/punctuation" or category.startswith("fluency/punctuation/")):
+            weight = 0.1
+        else:
+            weight = {"major": 5.0, "minor": 1.0}.get(severity, 0.0)
+        raters = sums.setdefault((r[at["system"]].strip(), r[seg].strip()), {})
+        rater = r[at["rater"]].strip()
+        raters[rater] = raters.get(rater, 0.0) + weight
+    return {key: -sum(raters.values()) / len(raters) for key, raters in sums.items()}
+
+
 # --- running the command line ----------------------------------------------------------------
 def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mtworkbench", *args], capture_output=True, text=True,
@@ -168,6 +195,14 @@ def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], wo
     if done.stderr.strip():
         report["scores_note"] = done.stderr.strip()
     ours = {(r["system"], r["segment"]): r["score"] for r in json.loads(done.stdout)["scores"]}
+    again = recomputed_averages(raw)
+    if not weights:
+        differing = [[*k, v, ours.get(k)] for k, v in again.items()
+                     if ours.get(k) is None or abs(ours[k] - v) > TOLERANCE]
+        report["recomputed_matches"] = len(again) - len(differing)
+        report["recomputed_mismatches"] = len(differing) + len(set(ours) - set(again))
+        if differing:
+            report["recomputed_examples"] = differing[:3]
     if avg is not None:
         published, repeated = published_averages(avg)
         report.update(compare_scores(ours, published, renames))
@@ -220,7 +255,8 @@ def compare_scores(ours: dict, published: dict, renames: dict[str, str]) -> dict
 
 def _failed(report: dict) -> bool:
     return any(k in report for k in ("import_error", "scores_error", "export_error")) \
-        or bool(report.get("mismatches") or report.get("roundtrip_missing") or report.get("roundtrip_extra"))
+        or bool(report.get("mismatches") or report.get("roundtrip_missing") or report.get("roundtrip_extra")
+                or report.get("recomputed_mismatches"))
 
 
 def _averages_beside(raw: Path) -> Path | None:
@@ -231,18 +267,20 @@ def _averages_beside(raw: Path) -> Path | None:
 
 def table(reports: list[dict]) -> str:
     """A Markdown table of several reports."""
-    lines = ["| file | rows | segments | matches / published | mismatches | round trip | import s (CLI s) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| file | rows | segments | matches / published | mismatches | recomputed here: matches / mismatches "
+             "| round trip | import s (CLI s) |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in reports:
         error = r.get("import_error") or r.get("scores_error") or r.get("export_error")
         if error:
-            lines.append(f"| {r['file']} | | | | | {error} | |")
+            lines.append(f"| {r['file']} | | | | | | {error} | |")
             continue
         scored = f"{r['matches']} / {r['published']}" if "published" in r else "no averages"
         trip = "exact" if not (r["roundtrip_missing"] or r["roundtrip_extra"]) else \
             f"{r['roundtrip_missing']} missing, {r['roundtrip_extra']} extra"
+        again = f"{r['recomputed_matches']} / {r['recomputed_mismatches']}" if "recomputed_matches" in r else ""
         lines.append(f"| {r['file']} | {r['rows']} | {r['segments']} | {scored} | {r.get('mismatches', '')} "
-                     f"| {trip} | {r['import_seconds']} ({r['import_seconds_cli']}) |")
+                     f"| {again} | {trip} | {r['import_seconds']} ({r['import_seconds_cli']}) |")
     return "\n".join(lines)
 
 

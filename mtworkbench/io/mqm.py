@@ -354,9 +354,9 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
     """The judges and MQM judgments the file adds to ``project`` (nothing is changed yet).
 
     Every row's system and segment must be in the project. With ``strict`` the
-    marker-free translation must be the project's (the spans are offsets into
-    it); otherwise a rater shown another text keeps it as the judgment's
-    ``text``. A source-side span marked in another version of the source is
+    marker-free translation must be the project's but for surrounding whitespace;
+    otherwise a rater shown another text keeps it as the judgment's ``text`` (as
+    does one shown it with other whitespace: the spans are offsets into it). A source-side span marked in another version of the source is
     placed on the same words of the project's source (``_placed``).
     """
     from mtworkbench.io.judgments import JudgmentImport
@@ -372,7 +372,9 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
             raise DataError(f"{path}:{row.line}, column 'system': no system {row.system!r} in the project")
         if not project.has_segment(row.seg_id):
             raise DataError(f"{path}:{row.line}, column 'seg_id': no segment {row.seg_id!r} in the project")
-        if strict and system.texts[row.seg_id] != row.target:
+        # A text differing only in surrounding whitespace (a span past the text's end in
+        # the 2023 releases) is the same translation: kept as the judgment's text.
+        if strict and system.texts[row.seg_id].strip() != row.target.strip():
             raise DataError(
                 f"{path}:{row.line}, column 'target': the translation of segment {row.seg_id!r} by {row.system!r} "
                 "differs from the project's (markers removed)"

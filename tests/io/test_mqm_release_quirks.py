@@ -143,6 +143,7 @@ def test_checker_passes_a_faithful_release_and_catches_a_wrong_average(tmp_path)
     assert code == 0, report
     assert (report["matches"], report["mismatches"], report["rows"]) == (3, 0, 6)
     assert report["renamed"] == {"sys-B": "sysB"}
+    assert (report["recomputed_matches"], report["recomputed_mismatches"]) == (3, 0)
     assert (report["roundtrip_missing"], report["roundtrip_extra"]) == (0, 0)
 
     avg.write_text("system mqm_avg_score seg_id\nsysA\t-2.400000 1\nsysB -0.1 1\nsysB 0 2\n", encoding="utf-8")
@@ -213,3 +214,39 @@ def test_a_header_that_does_not_describe_the_rows_is_named_as_such(tmp_path, cap
     err = capsys.readouterr().err.strip()
     assert "short.tsv:1: the header names 9 columns but every row has 8" in err
     assert len(err.splitlines()) == 1
+
+
+def test_a_rating_whose_rows_show_the_text_with_other_whitespace_is_summed(tmp_path):
+    """A span reaching past the text's end ('... sun. </v>') makes that row show the
+    translation with a trailing space: the row keeps its own text (exact export), and the
+    rater's score for the item is still the sum over all their rows, as Google's scorer has it."""
+    rows = [
+        "sysA\td\t1\t1\tr1\tSonne.\tThe <v>sun</v>.\tAccuracy/Mistranslation\tMajor",
+        "sysA\td\t1\t1\tr1\tSonne.\t<v>The sun. </v>\tStyle/Awkward\tMinor",
+        "sysA\td\t1\t1\tr2\tSonne.\tThe sun.\tNo-error\tNo-error",
+        # Rows showing one same text: one judgment holding both errors.
+        "sysA\td\t2\t2\tr2\tMond.\tThe <v>moon</v>.\tAccuracy/Mistranslation\tMajor",
+        "sysA\td\t2\t2\tr2\tMond.\tThe moon<v>.</v>\tFluency/Spelling\tMinor",
+    ]
+    path = write(tmp_path, "ws.tsv", HEADER, rows)
+    project = loads(dumps(import_mqm(path)))
+    assert body(mqm_table(project)) == Counter(rows)
+    assert [j.text for j in project.judgments if j.judge == "r1"] == [None, "The sun. "]
+    got = scores(project)
+    assert got[("sysA", "1")] == pytest.approx(-3.0)  # r1: 5 + 1 summed; r2: 0; mean -3
+    assert got[("sysA", "2")] == pytest.approx(-6.0)  # one rating with two errors
+
+
+def test_ratings_showing_the_text_with_other_whitespace_import_into_the_project(tmp_path, capsys):
+    """``judgments import`` checks that the rated texts are the project's; one showing
+    the translation with a trailing space is still that translation."""
+    rows = ["sysA\td\t1\t1\tr1\tSonne.\tThe <v>sun</v>.\tAccuracy/Mistranslation\tMajor",
+            "sysA\td\t1\t1\tr1\tSonne.\t<v>The sun. </v>\tStyle/Awkward\tMinor"]
+    path = write(tmp_path, "ws.tsv", HEADER, rows)
+    bundle = tmp_path / "p.mtwb.json"
+    assert main(["import", "--format", "mqm", "--source", str(path), "-o", str(bundle)]) == 0
+    assert main(["judgments", "import", str(bundle), "--format", "mqm", str(path)]) == 0
+    wrong = write(tmp_path, "wrong.tsv", HEADER, ["sysA\td\t1\t1\tr9\tSonne.\tThe moon.\tOther\tMinor"])
+    capsys.readouterr()
+    assert main(["judgments", "import", str(bundle), "--format", "mqm", str(wrong)]) == 1
+    assert "differs from the project's" in capsys.readouterr().err
