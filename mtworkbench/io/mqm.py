@@ -27,6 +27,13 @@ Quirks of the real files, handled here:
 * Several ``<v>...</v>`` pairs in one field (not in Google's releases) mark one
   error from the first ``<v>`` to the last ``</v>``; a lone marker reaches the
   text's end or start.
+* The 2023 side-by-side releases end the header with a ``# Documentation: URL``
+  note that is no column; put a rater's ``No-error`` row beside a ``HOTW-test``
+  quality-control row of the same item (both kept, in file order, as zero-weight
+  entries of the judgment, so that the export writes them back); and have rows
+  whose span reaches past the text's end, showing the translation with a
+  trailing space (such a row keeps its own judgment and text; human scores sum
+  a rater's judgments of one item that show different texts).
 
 Each (rater, system, segment) becomes one MQM judgment of judge ``rater``
 carrying its errors in file order; a ``No-error`` row makes a judgment with no
@@ -356,8 +363,9 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
     Every row's system and segment must be in the project. With ``strict`` the
     marker-free translation must be the project's but for surrounding whitespace;
     otherwise a rater shown another text keeps it as the judgment's ``text`` (as
-    does one shown it with other whitespace: the spans are offsets into it). A source-side span marked in another version of the source is
-    placed on the same words of the project's source (``_placed``).
+    does one shown it with other whitespace: the spans are offsets into it). A
+    source-side span marked in another version of the source is placed on the
+    same words of the project's source (``_placed``).
     """
     from mtworkbench.io.judgments import JudgmentImport
 
