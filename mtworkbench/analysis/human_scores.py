@@ -26,10 +26,19 @@ An MQM judgment's score is computed from its error spans with the MQM weights
 (``mqm_weights``; Google's by default) unless it carries a numeric score of its
 own (an imported segment score). DA quality-control items (``qc="bad"``, a
 degraded copy rather than the system's output) are never human scores.
+
+One MQM rating can arrive as several judgments of one judge on one item that show
+different texts: Google's files repeat the translation on every error row, and a
+row may show it with other whitespace (a span reaching past the text's end in the
+2023 releases) or another version of it; each text keeps its own judgment so that
+the spans and the export stay exact. Those parts are summed (Google's scorer sums
+a rater's rows per item), the judgments showing one same text being averaged as
+repeats first (``_join_mqm_parts``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,6 +181,28 @@ def _value(j: Judgment, field: str, weights: MqmWeights = GOOGLE_WEIGHTS) -> flo
     return None if v is None else float(v)
 
 
+def _join_mqm_parts(rows: list[tuple[Judgment, float]]) -> list[tuple[Judgment, float]]:
+    """One value per MQM rating whose errors came as judgments showing different texts:
+    the sum over the texts of the mean over each text's judgments. Every other row
+    (and a judge's judgments of an item that all show one text) is left as it is."""
+    parts: dict[tuple[str, str, str], dict[str | None, list[float]]] = {}
+    for j, v in rows:
+        if j.protocol == "mqm" and j.score is None:
+            parts.setdefault((j.judge, j.system, j.segment), {}).setdefault(j.text, []).append(v)
+    split = {key for key, texts in parts.items() if len(texts) > 1}
+    if not split:
+        return rows
+    out: list[tuple[Judgment, float]] = []
+    for j, v in rows:
+        key = (j.judge, j.system, j.segment)
+        if j.protocol != "mqm" or j.score is not None or key not in split:
+            out.append((j, v))
+        elif key in parts:
+            texts = parts.pop(key)  # the rating's first judgment stands for all its parts
+            out.append((j, math.fsum(math.fsum(values) / len(values) for values in texts.values())))
+    return out
+
+
 def select_judgments(project: Project, spec: HumanSpec, protocol: str | None = None) -> list[Judgment]:
     """The judgments NAME selects (see the module docstring); with ``protocol``,
     exactly that protocol's judgments, whatever NAME says."""
@@ -230,7 +261,7 @@ def collect_human_scores(
     field = spec.field or (
         "score" if any(j.score is not None or j.protocol == "mqm" for j in chosen) else "adequacy"
     )
-    rows = [(j, v) for j in chosen if (v := _value(j, field, mqm_weights)) is not None]
+    rows = _join_mqm_parts([(j, v) for j in chosen if (v := _value(j, field, mqm_weights)) is not None])
     if not rows:
         raise DataError(f"the judgments selected by {spec.label!r} have no {field} values")
     systems = [s.id for s in project.systems]

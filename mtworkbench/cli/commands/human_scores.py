@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--weights", default="", metavar="NAME=W,...",
                    help="MQM weights, e.g. major=5,minor=1,neutral=0,minor-punctuation=0.1,non-translation=25 "
                         "(Google's by default; a name not listed keeps Google's weight; other names are "
-                        "further severities)")
+                        "further severities; SEVERITY/CATEGORY[/SUB]=W weighs one category, SEVERITY * for "
+                        "any, e.g. '*/source issue=0', the most specific match winning)")
     p.add_argument("--z", action="store_true", help="z-normalise each rater's scores first (DA practice)")
     p.add_argument("--json", action="store_true", help='print {"scores": [...]}')
     p.set_defaults(func=run)
