@@ -29,9 +29,13 @@ DISPLAY_OPTIONS = ("show_source", "highlight_overlap")
 QUEUE_PROTOCOLS = ("ldc", "da", "esa", "mqm")
 DA_BASES = ("reference", "source")
 MQM_MAX_ERRORS = 5  # Google's protocol: at most five errors a segment
+# Quality-control items (DA "BAD references", ESA too): degraded copies hidden among the items.
+BAD_PROTOCOLS = ("da", "esa")
 # Protocol fields with their defaults; left out of the JSON when default so an
 # LDC queue is written byte for byte as before and old bundles load unchanged.
-_PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS}
+_PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS, "bad_rate": 0.0}
+# The same for an item: only a BAD copy writes these.
+_ENTRY_DEFAULTS: dict[str, Any] = {"qc": "", "text": None}
 
 
 @dataclass
@@ -43,6 +47,10 @@ class QueueEntry:
     reference: str | None
     repeat: bool = False
     judgment: str | None = None  # id of the judgment the item produced, once rated
+    # A quality-control item: qc "bad" and the degraded text shown instead of the
+    # system's (the rater is not told; the judgment carries both, see Judgment.qc).
+    qc: str = ""
+    text: str | None = None
 
 
 @dataclass
@@ -64,12 +72,17 @@ class JudgeQueue:
     protocol: str = "ldc"
     da_basis: str = "reference"
     max_errors: int = MQM_MAX_ERRORS
+    bad_rate: float = 0.0  # BAD items as a share of the distinct items (0: none)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         for key, default in _PROTOCOL_DEFAULTS.items():
             if out[key] == default:
                 del out[key]
+        for entry in out["items"]:
+            for key, default in _ENTRY_DEFAULTS.items():
+                if entry[key] == default:
+                    del entry[key]
         return out
 
     @classmethod
@@ -84,13 +97,24 @@ class JudgeQueue:
         items = []
         for i, item in enumerate(check.items(obj["items"], f"{path}.items")):
             where = f"{path}.items[{i}]"
-            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__))
+            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__) - set(_ENTRY_DEFAULTS),
+                             set(_ENTRY_DEFAULTS))
+            raw = {**_ENTRY_DEFAULTS, **raw}
+            qc = check.text(raw["qc"], f"{where}.qc")
+            if qc not in ("", "bad"):
+                check.fail(f"expected empty or 'bad', found {qc!r}", f"{where}.qc")
+            shown = check.optional_str(raw["text"], f"{where}.text")
+            if (shown is None) != (qc == ""):
+                check.fail("a BAD item (qc 'bad') needs the text it shows, and only a BAD item has one",
+                           f"{where}.text")
             items.append(QueueEntry(
                 system=check.text(raw["system"], f"{where}.system"),
                 segment=check.text(raw["segment"], f"{where}.segment"),
                 reference=check.optional_str(raw["reference"], f"{where}.reference"),
                 repeat=check.flag(raw["repeat"], f"{where}.repeat"),
                 judgment=check.optional_str(raw["judgment"], f"{where}.judgment"),
+                qc=qc,
+                text=shown,
             ))
         position = check.integer(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
@@ -113,6 +137,9 @@ class JudgeQueue:
         max_errors = check.integer(obj["max_errors"], f"{path}.max_errors")
         if max_errors < 1:
             check.fail(f"expected a positive integer, found {max_errors}", f"{path}.max_errors")
+        bad_rate = check.number(obj["bad_rate"], f"{path}.bad_rate")
+        if not 0 <= bad_rate <= 1:
+            check.fail(f"expected a share from 0 to 1, found {bad_rate}", f"{path}.bad_rate")
         return cls(
             format=QUEUE_FORMAT,
             seed=check.integer(obj["seed"], f"{path}.seed"),
@@ -129,6 +156,7 @@ class JudgeQueue:
             protocol=protocol,
             da_basis=basis,
             max_errors=max_errors,
+            bad_rate=obj["bad_rate"],  # as written, like repeat_share
         )
 
 

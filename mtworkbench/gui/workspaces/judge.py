@@ -229,8 +229,8 @@ class JudgeWorkspace(Workspace):
                 if raw.system == system_id and raw.segment == segment_id
             ]
             if matches:
-                # The original before a repeat: that is the rating other views mean.
-                originals = [i for i in matches if not queue.state.items[i].repeat]
+                # The original, not a repeat or a BAD copy: that is the rating other views mean.
+                originals = [i for i in matches if not queue.state.items[i].repeat and not queue.state.items[i].qc]
                 self.rating.go_to((originals or matches)[0])
                 self.tabs.setCurrentWidget(self.rating)
                 self.notice.clear()
