@@ -156,15 +156,20 @@ class MergeReport:
 # --- planning ---------------------------------------------------------------------------------
 def parse_overlap(text: str) -> float:
     """``10%``, ``0.1`` or ``10`` (a number above 1 is read as a percentage) -> 0.1."""
+    return parse_share(text, "overlap")
+
+
+def parse_share(text: str, name: str) -> float:
+    """A share given as ``10%``, ``0.1`` or ``10`` -> 0.1; errors name the option ``name``."""
     raw = text.strip()
     try:
         value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
     except ValueError:
-        raise CampaignError(f"overlap must be a share like 10% or 0.1, not {text!r}") from None
+        raise CampaignError(f"{name} must be a share like 10% or 0.1, not {text!r}") from None
     if not raw.endswith("%") and 1 < value <= 100:
         value /= 100
     if not 0 <= value <= 1:
-        raise CampaignError(f"overlap must be between 0% and 100%, not {text!r}")
+        raise CampaignError(f"{name} must be between 0% and 100%, not {text!r}")
     return value
 
 
