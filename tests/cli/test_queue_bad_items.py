@@ -114,3 +114,32 @@ def test_bad_judgments_are_not_human_scores(rated, tmp_path, capsys, command):
         scores = {(s["system"], s["segment"]): s for s in outputs[0]["scores"]}
         assert all(s["raters"] == 2 for s in scores.values())
         assert scores[("A", "d1s1")]["score"] == pytest.approx((70.0 + 4 + 55.0) / 2)
+
+
+def test_split_with_bad_items_then_merge_and_check_the_raters(bundle, tmp_path, capsys):
+    out = tmp_path / "packages"
+    assert main(["split", str(bundle), "--by", "judge", "--people", "alice,bob", "--protocol", "da",
+                 "--bad-rate", "25%", "-o", str(out)]) == 0
+    assert "about 5 BAD" in capsys.readouterr().out
+    assert main(["split", str(bundle), "--by", "judge", "--people", "alice", "--protocol", "mqm",
+                 "--bad-rate", "0.1", "-o", str(tmp_path / "x")]) == 2
+    assert "--bad-rate applies to --by judge with --protocol da or esa only" in capsys.readouterr().err
+    paths = sorted(out.glob("*.mtwb.json"))
+    assert len(paths) == 2
+    for path in paths:
+        package = load_bundle(path)
+        person = package.campaign.package
+        state = package.judge_queues[person]
+        assert state.protocol == "da" and sum(e.qc == "bad" for e in state.items) == 5
+        _rate(path, person, (lambda item: 5.0 if item.qc else 90.0) if person == "alice" else (lambda item: 50.0))
+    merged = tmp_path / "merged.mtwb.json"
+    assert main(["merge", str(bundle), *map(str, paths), "-o", str(merged)]) == 0
+    capsys.readouterr()
+    assert main(["agreement", str(merged), "--json"]) == 0
+    checks = {c["rater"]: c for c in json.loads(capsys.readouterr().out)["quality_control"]}
+    assert (checks["alice"]["n_pairs"], checks["alice"]["passed"]) == (5, True)
+    assert (checks["bob"]["n_pairs"], checks["bob"]["passed"]) == (5, False)
+    assert main(["status", str(merged), "--json"]) == 0
+    progress = json.loads(capsys.readouterr().out)["progress"]
+    assert {(r["person"], r["protocol"]): (r["done"], r["assigned"]) for r in progress} == {
+        ("alice", "da"): (20, 20), ("bob", "da"): (20, 20)}
