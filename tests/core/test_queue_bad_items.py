@@ -175,3 +175,20 @@ def test_bad_copies_of_chinese_and_japanese_replace_characters_not_the_whole_tex
         prefix = len(os.path.commonprefix([original, e.text]))
         suffix = min(len(os.path.commonprefix([original[::-1], e.text[::-1]])), len(original) - prefix)
         assert 0 < len(original) - prefix - suffix <= 5
+
+
+def test_esa_errors_marked_in_a_bad_copy_are_not_the_systems_errors():
+    import numpy as np
+
+    from mtworkbench.analysis.compare_systems import error_buckets
+    from mtworkbench.core.model import ErrorSpan
+
+    project = make_project()
+    session = JudgeSession.start(project, "ann", QueueConfig(seed=2, protocol="esa", bad_rate=0.25), clock=fixed_clock)
+    while not session.finished:
+        item = session.current
+        spans = (ErrorSpan(0, 1, "major"),) if item.qc else ()
+        apply_judgment(project, session.submit_scored(20 if item.qc else 90, spans))
+    assert sum(bool(j.errors) for j in project.judgments) == 6  # the BAD copies only
+    buckets = error_buckets(project, "A", "B", np.zeros(len(project.segment_ids), dtype=int))
+    assert buckets is not None and all(not b.counts for b in buckets)  # rated, no errors of the systems
