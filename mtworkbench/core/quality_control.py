@@ -147,8 +147,8 @@ def plan_bad_items(items: Sequence[T], texts: Sequence[str], rate: float, seed: 
     chosen = sorted(candidates[:n_bad])
     with_text = [i for i, t in enumerate(texts) if t.strip()]
     same_group: dict[Hashable, set[str]] = {}
-    for g, t in zip(groups, texts):
-        same_group.setdefault(g, set()).add(t)
+    for group, text in zip(groups, texts):
+        same_group.setdefault(group, set()).add(text)
     copies: list[tuple[int, BadCopy]] = []
     for i in chosen:
         def donor(i: int = i) -> str:
