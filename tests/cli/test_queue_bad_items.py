@@ -100,6 +100,7 @@ def _without_bad(path, tmp_path):
     ["human-scores", "{}", "--protocol", "da", "--json"],
     ["human-scores", "{}", "--protocol", "da", "--level", "system", "--json"],
     ["correlate", "{}", "--human", "da:score", "--metric", "bleu", "--level", "segment", "--json"],
+    ["reliability", "{}", "--human", "da:score", "--metric", "bleu", "--lengths", "1,2", "--docs", "20", "--json"],
 ])
 def test_bad_judgments_are_not_human_scores(rated, tmp_path, capsys, command):
     capsys.readouterr()

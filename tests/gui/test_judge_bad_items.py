@@ -75,6 +75,12 @@ def test_bad_items_from_the_dialog_rated_by_keys_and_judged_in_the_agreement_tab
     assert len(mine) == 55 and sorted(j.score for j in mine if j.qc == "bad") == [15.0] * 5
     assert {j.text for j in mine if j.qc} == {state.items[i].text for i in bad_at}
 
+    # Opening an item from elsewhere (the sentence browser) shows its original, never its BAD copy.
+    bad_item = state.items[bad_at[0]]
+    workspace.show_item(bad_item.system, bad_item.segment)
+    shown = view.current_item()
+    assert (shown.system, shown.segment, shown.qc) == (bad_item.system, bad_item.segment, "")
+
     # A second rater who does not notice: every item alike.
     project.add_judge("bob")
     bob = JudgeSession.start(project, "bob", JudgeSession(project, "ann").config)
