@@ -104,3 +104,25 @@ def test_bad_items_from_the_dialog_rated_by_keys_and_judged_in_the_agreement_tab
     pair = panel.report.pair("ann", "bob")
     assert pair is not None and pair.n == 50
     window.grab().save(f"{SHOTS}/judge-agreement-qc.png")
+
+
+def test_an_esa_bad_item_is_marked_in_the_text_shown(qtbot, window, workspace, monkeypatch, fake_time):  # noqa: F811
+    from mtworkbench.core.judging import QueueConfig
+    from tests.gui.test_judge_rating import start_queue
+
+    add_judge(qtbot, workspace, monkeypatch, "ann")
+    start_queue(qtbot, workspace, monkeypatch, QueueConfig(seed=3, repeat_share=0.0, protocol="esa", bad_rate=0.2))
+    view = workspace.rating
+    panel = view.protocol_panel
+    while not view.current_item().qc:  # ordinary items: no spans, score 90
+        keys(qtbot, view, K.Key_9, K.Key_0, K.Key_Return)
+    item = view.current_item()
+    assert panel.translation.toPlainText() == item.candidate  # the degraded text, in the span editor
+    keys(qtbot, view, K.Key_End)
+    for _ in range(4):
+        qtbot.keyClick(view, K.Key_Left, Qt.KeyboardModifier.ShiftModifier)
+    keys(qtbot, view, K.Key_2, K.Key_3, K.Key_0, K.Key_Return)  # a major span at the end, score 30
+    j = next(j for j in window.session.project.judgments if j.qc)
+    n = len(item.candidate)
+    assert (j.qc, j.text, j.score, [(e.start, e.end, e.severity) for e in j.errors]) == (
+        "bad", item.candidate, 30.0, [(n - 4, n, "major")])
