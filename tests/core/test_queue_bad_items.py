@@ -13,7 +13,7 @@ from mtworkbench.analysis.human_scores import select_judgments
 from mtworkbench.analysis.quality_control import quality_control
 from mtworkbench.core.errors import BundleError
 from mtworkbench.core.judging import JudgeSession, QueueConfig, apply_judgment, build_queue
-from mtworkbench.core.model import Document, ModelError, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.model import Document, Judgment, ModelError, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.quality_control import units
 from mtworkbench.core.queue_state import JudgeQueue
 from tests.core.test_judging import fixed_clock, make_project
@@ -192,3 +192,33 @@ def test_esa_errors_marked_in_a_bad_copy_are_not_the_systems_errors():
     assert sum(bool(j.errors) for j in project.judgments) == 6  # the BAD copies only
     buckets = error_buckets(project, "A", "B", np.zeros(len(project.segment_ids), dtype=int))
     assert buckets is not None and all(not b.counts for b in buckets)  # rated, no errors of the systems
+
+
+def test_esa_bad_ratings_survive_the_csv_round_trip(tmp_path):
+    from mtworkbench.core.model import ErrorSpan
+    from mtworkbench.io.judgments import apply_import
+    from mtworkbench.io.protocol_csv import plan_protocol_csv, protocol_table
+
+    project = make_project()
+    session = JudgeSession.start(project, "ann", QueueConfig(seed=2, protocol="esa", bad_rate=0.25), clock=fixed_clock)
+    while not session.finished:
+        item = session.current
+        spans = (ErrorSpan(len(item.candidate) - 2, len(item.candidate), "major"),) if item.qc else ()
+        apply_judgment(project, session.submit_scored(20 if item.qc else 90, spans))
+    table = protocol_table(project, "esa")
+    assert table.splitlines()[0] == "rater,system,segment,score,errors,reference,qc,text,seconds,timestamp,comment"
+    path = tmp_path / "esa.csv"
+    path.write_text(table, encoding="utf-8")
+    fresh = make_project()
+    apply_import(fresh, plan_protocol_csv(fresh, path, "esa"))
+
+    def key(j):
+        return (j.judge, j.system, j.segment, j.score, j.errors, j.qc, j.text)
+
+    assert sorted(map(key, fresh.judgments)) == sorted(map(key, project.judgments))
+    assert sum(j.qc == "bad" for j in fresh.judgments) == 6
+    # Without quality-control items the ESA table keeps its old columns.
+    plain = make_project()
+    plain.add_judgment(Judgment("x1", "ann", "A", "d1s1", score=50.0, scale="esa", protocol="esa"))
+    assert protocol_table(plain, "esa").splitlines()[0] == \
+        "rater,system,segment,score,errors,reference,seconds,timestamp,comment"
