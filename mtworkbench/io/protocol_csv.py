@@ -138,9 +138,10 @@ def protocol_table(project: Project, protocol: str) -> str:
     """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order."""
     from mtworkbench.io.judgments import _number as seconds_text  # 60 for 60.0, repr otherwise
 
-    required, optional = COLUMNS[protocol]
+    required, all_optional = COLUMNS[protocol]
+    optional: tuple[str, ...] = all_optional
     if protocol == "esa" and not any(j.qc for j in project.judgments if j.protocol == protocol):
-        optional = tuple(c for c in optional if c not in ("qc", "text"))
+        optional = tuple(c for c in all_optional if c not in ("qc", "text"))
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(required + optional)
