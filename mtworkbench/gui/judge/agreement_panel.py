@@ -1,4 +1,5 @@
-"""Agreement between judges: pairs table, intra-judge consistency, paired scatter.
+"""Agreement between judges: pairs table, intra-judge consistency, paired scatter;
+and per rater, the quality control of BAD items hidden in DA/ESA queues.
 
 The numbers come from ``mtworkbench.analysis.agreement`` (no Qt); this panel
 only lays them out. The scatter shows two judges' first ratings of the items
@@ -34,6 +35,7 @@ from mtworkbench.analysis.agreement import (
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
+from mtworkbench.gui.judge.quality_control_columns import QC_COLUMNS, qc_rows
 from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
@@ -129,6 +131,16 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("Fluency\nsd", lambda j: fmt(j.moments["fluency"].sd, 2), "Standard deviation of fluency (ddof=0)"),
     ("Other scales", lambda j: ", ".join(j.scales) or "—", "Imported scores on other scales (DA, MQM)"),
 )
+
+
+class QualityControlModel(RowsModel):
+    """The quality-control rows, their verdict in colour (green pass, red FAIL)."""
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == len(self.columns) - 1:
+            passed = self.rows[index.row()].passed
+            return None if passed is None else QColor("#15803d" if passed else "#b91c1c")
+        return super().data(index, role)
 
 
 def _table(model: QAbstractTableModel, name: str) -> QTableView:
@@ -229,6 +241,9 @@ class AgreementPanel(QWidget):
         self.span_timer.setSingleShot(True)
         self.span_timer.setInterval(0)
         self.span_timer.timeout.connect(self._refresh_spans)
+        self.qc_model = QualityControlModel(QC_COLUMNS, self)  # DA/ESA raters with BAD items
+        self.qc_table = _table(self.qc_model, "quality-control-table")
+        self.qc_table.setMinimumHeight(110)  # the header and three raters
 
         self.quantity = QComboBox()
         self.quantity.setObjectName("scatter-quantity")
@@ -257,6 +272,9 @@ class AgreementPanel(QWidget):
         self.span_caption = caption("Error spans (MQM, ESA): between raters on shared items")
         left.addWidget(self.span_caption)
         left.addWidget(self.span_table, 2)
+        self.qc_caption = caption("Quality control (DA, ESA): BAD items scored lower than their originals?")
+        left.addWidget(self.qc_caption)
+        left.addWidget(self.qc_table, 2)
         plot = QWidget()
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
@@ -304,12 +322,16 @@ class AgreementPanel(QWidget):
     def refresh(self) -> None:
         self._dirty = False
         judgments = self.session.project.judgments
-        self.report = agreement(judgments)
+        # BAD copies are quality control, not ratings of the system: they are judged below.
+        self.report = agreement([j for j in judgments if not j.qc])
         chosen = self.selected_pair()
         self.pairs_model.set_rows(self.report.pairs)
         self.intra_model.set_rows(list(self.report.intra.values()))
         self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
         self.span_timer.start()
+        self.qc_model.set_rows(qc_rows(self.session.project))
+        self.qc_caption.setVisible(bool(self.qc_model.rows))
+        self.qc_table.setVisible(bool(self.qc_model.rows))
         self.summary.setText(
             f"{len(judgments)} judgments by {len(self.report.judges)} judges; "
             f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
