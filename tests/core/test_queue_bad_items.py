@@ -3,7 +3,6 @@ the judgment records; the JSON round trip; and the QC test on a real queue's wor
 
 from __future__ import annotations
 
-
 import json
 import os
 import zlib
