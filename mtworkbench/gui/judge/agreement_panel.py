@@ -34,15 +34,17 @@ from mtworkbench.analysis.agreement import (
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
-from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
+from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs_job
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
+from mtworkbench.gui.worker import JobWorker
 
 JITTER = 0.20
 JITTER_SEED = 0
 POINT_COLOUR = QColor(29, 78, 216, 120)
 
 _EVENTS = AFFECTS_JUDGMENTS | {JudgeRemoved}
+SPAN_CAPTION = "Error spans (MQM, ESA): between raters on shared items"
 
 
 def fmt(value: float | None, digits: int = 3) -> str:
@@ -210,6 +212,7 @@ class AgreementPanel(QWidget):
         self.session = session
         self.report: AgreementReport | None = None
         self._dirty = True
+        self.span_worker: JobWorker | None = None  # span agreement under way on the worker
 
         self.summary = QLabel()
         self.summary.setObjectName("agreement-summary")
@@ -254,7 +257,7 @@ class AgreementPanel(QWidget):
         left.addWidget(self.intra, 2)
         left.addWidget(caption("Each judge's scale (the z-transform before pooling)"))
         left.addWidget(self.judges_table, 2)
-        self.span_caption = caption("Error spans (MQM, ESA): between raters on shared items")
+        self.span_caption = caption(SPAN_CAPTION)
         left.addWidget(self.span_caption)
         left.addWidget(self.span_table, 2)
         plot = QWidget()
@@ -325,9 +328,41 @@ class AgreementPanel(QWidget):
         self._update_scatter()
 
     def _refresh_spans(self) -> None:
-        self.span_model.set_rows(span_pairs(self.session.project))
+        # Span agreement walks every span (65-140 ms for 10,000-25,000): on the worker, from a
+        # snapshot of the project; the caption counts the pairs of raters done meanwhile.
+        if self.span_worker is not None:
+            self.span_worker.cancel()
+        project = self.session.project
+        worker = self.span_worker = JobWorker(span_pairs_job(project), project=project)
+        worker.progress_changed.connect(self._span_progress)
+        worker.succeeded.connect(self._spans_ready)
+        worker.failed.connect(self._spans_failed)
+        worker.start()
+
+    def _current_span_worker(self) -> bool:
+        """Whether the signal being handled comes from the latest span job (earlier ones are stale)."""
+        worker = self.sender()
+        return worker is self.span_worker and getattr(worker, "project", None) is self.session.project
+
+    def _span_progress(self, done: int, total: int) -> None:
+        if self._current_span_worker() and total:
+            self.span_caption.setText(f"{SPAN_CAPTION} (computing: {done} of {total} pairs of raters)")
+            self.span_caption.setVisible(True)
+
+    def _spans_ready(self, rows: list) -> None:
+        if not self._current_span_worker():
+            return
+        self.span_worker = None
+        self.span_model.set_rows(rows)
+        self.span_caption.setText(SPAN_CAPTION)
         self.span_caption.setVisible(bool(self.span_model.rows))
         self.span_table.setVisible(bool(self.span_model.rows))
+
+    def _spans_failed(self, message: str) -> None:
+        if self._current_span_worker():
+            self.span_worker = None
+            self.span_caption.setText(f"{SPAN_CAPTION}: {message}")
+            self.span_caption.setVisible(True)
 
     def selected_pair(self) -> PairAgreement | None:
         if self.report is None or not self.report.pairs:
