@@ -1,0 +1,127 @@
+"""What keeps the Judge workspace responsive with thousands of error spans (issue 15,
+item 9; timed by benchmarks/bench_judge_spans.py, never here): span agreement runs on
+the worker from a snapshot, the fluency scale's language name is looked up off the
+GUI thread and once per language, and the hidden Metrics workspace does not re-index
+error spans at every rating."""
+
+from __future__ import annotations
+
+import threading
+
+from mtworkbench.core.model import ErrorSpan, Judgment
+from mtworkbench.gui.judge import rating as rating_module
+from mtworkbench.gui.judge import span_agreement_columns
+from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.workspaces.judge import JudgeWorkspace
+from tests.gui.span_project import span_project
+
+
+def judge_workspace(qtbot, project=None):
+    session = ProjectSession()
+    ws = JudgeWorkspace(session)
+    qtbot.addWidget(ws)
+    ws.resize(1280, 800)
+    if project is not None:
+        session.replace_project(project, None)
+    ws.show()
+    qtbot.waitExposed(ws)
+    return ws
+
+
+def test_span_agreement_runs_on_the_worker_and_a_stale_result_is_dropped(qtbot, monkeypatch):
+    real = span_agreement_columns.span_agreement
+    threads, release = [], threading.Event()
+
+    def held(judgments, **kwargs):
+        threads.append(threading.current_thread())
+        if len(threads) == 1:
+            release.wait(10)  # the first job waits while the user goes on rating
+        return real(judgments, **kwargs)
+
+    monkeypatch.setattr(span_agreement_columns, "span_agreement", held)
+    project = span_project()
+    project.add_judge("r3")
+    ws = judge_workspace(qtbot, project)
+    panel = ws.agreement
+    try:
+        ws.tabs.setCurrentWidget(panel)
+        qtbot.waitUntil(lambda: len(threads) == 1)
+        first = panel.span_worker
+        # The GUI thread is free meanwhile: the table is still empty and events still run.
+        assert first is not None and panel.span_model.rows == []
+        project.add_judgment(Judgment("late", "r3", "sysA", "1", None, protocol="mqm",
+                                      errors=(ErrorSpan(0, 2, "Major", "Accuracy/Omission"),)))
+        qtbot.waitUntil(lambda: len(threads) == 2)
+        qtbot.waitUntil(lambda: panel.span_worker is None)
+    finally:
+        release.set()  # the first, stale job finishes now: its rows must not replace the new ones
+    assert all(t is not threading.main_thread() for t in threads)
+    rows = panel.span_model.rows
+    assert [r.judges for r in rows] == [("r1", "r2"), ("r1", "r3"), ("r2", "r3")]  # the late rater counts
+    qtbot.wait(300)
+    assert panel.span_model.rows is rows
+    assert panel.span_caption.text().startswith("Error spans (MQM, ESA)") and "computing" not in panel.span_caption.text()
+
+
+def test_language_name_is_looked_up_off_the_gui_thread_once(qtbot, monkeypatch):
+    real = rating_module.fluency_labels
+    looked_up = []
+
+    def recording(language):
+        if language:  # a code to name ("" and None name no language: nothing to look up)
+            looked_up.append((language, threading.current_thread()))
+        return real(language)
+
+    monkeypatch.setattr(rating_module, "fluency_labels", recording)
+    monkeypatch.setattr(rating_module, "_FLUENCY_LABELS", {})
+    project = span_project()
+    project.target_language = "de"
+    ws = judge_workspace(qtbot, project)  # no judge chosen: no 1-5 item on screen
+    view = ws.rating
+    qtbot.waitUntil(lambda: "Flawless German" in view.fluency.buttons[5].text())
+    assert [lang for lang, _ in looked_up] == ["de"]
+    assert looked_up[0][1] is not threading.main_thread()
+    # Another project in German: the cached labels, no second lookup.
+    again = span_project()
+    again.target_language = "de"
+    ws.session.replace_project(again, None)
+    assert "Flawless German" in view.fluency.buttons[5].text()
+    assert len(looked_up) == 1
+
+
+def test_while_the_name_is_looked_up_the_scale_names_no_language(qtbot, monkeypatch):
+    release = threading.Event()
+    real = rating_module.fluency_labels
+
+    def slow(language):
+        if language:
+            release.wait(10)
+        return real(language)
+
+    monkeypatch.setattr(rating_module, "fluency_labels", slow)
+    monkeypatch.setattr(rating_module, "_FLUENCY_LABELS", {})
+    project = span_project()
+    project.target_language = "zh"
+    ws = judge_workspace(qtbot, project)
+    texts = [b.text() for b in ws.rating.fluency.buttons.values()]
+    assert not any("English" in t for t in texts) and "Flawless in the target language" in texts[-1]
+    release.set()
+    qtbot.waitUntil(lambda: "Flawless Chinese" in ws.rating.fluency.buttons[5].text())
+
+
+def test_hidden_metrics_workspace_reindexes_error_spans_only_when_shown(qtbot):
+    from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
+
+    session = ProjectSession()
+    metrics = MetricsWorkspace(session)
+    qtbot.addWidget(metrics)
+    session.replace_project(span_project(), None)
+    assert not metrics.isVisible()
+    session.project.add_judgment(Judgment("x", "r1", "sysA", "3", None, protocol="mqm",
+                                          errors=(ErrorSpan(0, 2, "Minor", "Fluency/Grammar"),)))
+    assert not metrics.errors_timer.isActive()  # nothing re-indexed while the user rates elsewhere
+    metrics.resize(1280, 800)
+    metrics.show()
+    qtbot.waitExposed(metrics)
+    assert metrics.browser.select("sysA", "3")
+    qtbot.waitUntil(lambda: bool(metrics.error_strip.blocks) and metrics.error_strip.blocks[0].label == "r1")
