@@ -10,8 +10,8 @@ import sys
 import threading
 
 from mtworkbench.core.model import ErrorSpan, Judgment
+from mtworkbench.gui.judge import agreement_job, span_agreement_columns
 from mtworkbench.gui.judge import rating as rating_module
-from mtworkbench.gui.judge import span_agreement_columns
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.workspaces.judge import JudgeWorkspace
 from tests.gui.span_project import span_project
@@ -29,39 +29,57 @@ def judge_workspace(qtbot, project=None):
     return ws
 
 
-def test_span_agreement_runs_on_the_worker_and_a_stale_result_is_dropped(qtbot, monkeypatch):
-    real = span_agreement_columns.span_agreement
-    threads, release = [], threading.Event()
+def test_a_large_projects_agreement_runs_on_the_worker_and_a_stale_result_is_dropped(qtbot, monkeypatch):
+    real_spans, real_agreement = span_agreement_columns.span_agreement, agreement_job.agreement
+    threads, release = {"agreement": [], "spans": []}, threading.Event()
 
-    def held(judgments, **kwargs):
-        threads.append(threading.current_thread())
-        if len(threads) == 1:
+    def held_spans(judgments, **kwargs):
+        threads["spans"].append(threading.current_thread())
+        if len(threads["spans"]) == 1:
             release.wait(10)  # the first job waits while the user goes on rating
-        return real(judgments, **kwargs)
+        return real_spans(judgments, **kwargs)
 
-    monkeypatch.setattr(span_agreement_columns, "span_agreement", held)
+    def recorded_agreement(judgments):
+        threads["agreement"].append(threading.current_thread())
+        return real_agreement(judgments)
+
+    monkeypatch.setattr(agreement_job, "INLINE_JUDGMENTS", 0)  # the small project counts as large
+    monkeypatch.setattr(span_agreement_columns, "span_agreement", held_spans)
+    monkeypatch.setattr(agreement_job, "agreement", recorded_agreement)
     project = span_project()
     project.add_judge("r3")
     ws = judge_workspace(qtbot, project)
     panel = ws.agreement
     try:
         ws.tabs.setCurrentWidget(panel)
-        qtbot.waitUntil(lambda: len(threads) == 1)
-        first = panel.span_worker
-        # The GUI thread is free meanwhile: the table is still empty and events still run.
+        qtbot.waitUntil(lambda: len(threads["spans"]) == 1)
+        first = panel.worker
+        # The judges' tables came first; the span table waits, and the GUI thread is free meanwhile.
+        qtbot.waitUntil(lambda: panel.report is not None)
+        assert panel.summary.text().startswith("8 judgments by 2 judges")
         assert first is not None and panel.span_model.rows == []
         project.add_judgment(Judgment("late", "r3", "sysA", "1", None, protocol="mqm",
                                       errors=(ErrorSpan(0, 2, "Major", "Accuracy/Omission"),)))
-        qtbot.waitUntil(lambda: len(threads) == 2)
-        qtbot.waitUntil(lambda: panel.span_worker is None)
+        qtbot.waitUntil(lambda: len(threads["spans"]) == 2)
+        qtbot.waitUntil(lambda: panel.worker is None)
     finally:
         release.set()  # the first, stale job finishes now: its rows must not replace the new ones
-    assert all(t is not threading.main_thread() for t in threads)
+    assert all(t is not threading.main_thread() for t in threads["agreement"] + threads["spans"])
+    assert len(threads["agreement"]) == 2
     rows = panel.span_model.rows
     assert [r.judges for r in rows] == [("r1", "r2"), ("r1", "r3"), ("r2", "r3")]  # the late rater counts
+    assert panel.summary.text().startswith("9 judgments by 3 judges")
     qtbot.wait(300)
     assert panel.span_model.rows is rows
     assert panel.span_caption.text().startswith("Error spans (MQM, ESA)") and "computing" not in panel.span_caption.text()
+
+
+def test_a_small_projects_agreement_is_shown_at_once(qtbot):
+    ws = judge_workspace(qtbot, span_project())
+    ws.tabs.setCurrentWidget(ws.agreement)
+    assert ws.agreement.worker is None and ws.agreement.report is not None  # no waiting for a thread
+    assert [p.judges for p in ws.agreement.report.pairs] == [("r1", "r2")]
+    qtbot.waitUntil(lambda: bool(ws.agreement.span_model.rows))  # the span table on the next pass
 
 
 def test_language_name_is_looked_up_off_the_gui_thread_once(qtbot, monkeypatch):

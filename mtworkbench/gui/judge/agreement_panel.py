@@ -34,7 +34,8 @@ from mtworkbench.analysis.agreement import (
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
-from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs_job
+from mtworkbench.gui.judge import agreement_job
+from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
 from mtworkbench.gui.worker import JobWorker
@@ -212,7 +213,7 @@ class AgreementPanel(QWidget):
         self.session = session
         self.report: AgreementReport | None = None
         self._dirty = True
-        self.span_worker: JobWorker | None = None  # span agreement under way on the worker
+        self.worker: JobWorker | None = None  # a large project's agreement under way on the worker
 
         self.summary = QLabel()
         self.summary.setObjectName("agreement-summary")
@@ -307,14 +308,24 @@ class AgreementPanel(QWidget):
     def refresh(self) -> None:
         self._dirty = False
         judgments = self.session.project.judgments
-        self.report = agreement(judgments)
+        if self.worker is not None:
+            self.worker.cancel()  # computing what is no longer the project's state
+            self.worker = None
+        if len(judgments) > agreement_job.INLINE_JUDGMENTS:
+            self.summary.setText(f"Computing agreement over {len(judgments)} judgments…")
+            self._start_worker()
+            return
+        self._show_report(agreement(judgments), len(judgments))
+        self.span_timer.start()
+
+    def _show_report(self, report: AgreementReport, n_judgments: int) -> None:
+        self.report = report
         chosen = self.selected_pair()
         self.pairs_model.set_rows(self.report.pairs)
         self.intra_model.set_rows(list(self.report.intra.values()))
         self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
-        self.span_timer.start()
         self.summary.setText(
-            f"{len(judgments)} judgments by {len(self.report.judges)} judges; "
+            f"{n_judgments} judgments by {len(self.report.judges)} judges; "
             f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
             "κw quadratic-weighted Cohen's kappa on the 1–5 scale; — where undefined."
         )
@@ -328,41 +339,47 @@ class AgreementPanel(QWidget):
         self._update_scatter()
 
     def _refresh_spans(self) -> None:
-        # Span agreement walks every span (65-140 ms for 10,000-25,000): on the worker, from a
-        # snapshot of the project; the caption counts the pairs of raters done meanwhile.
-        if self.span_worker is not None:
-            self.span_worker.cancel()
-        project = self.session.project
-        worker = self.span_worker = JobWorker(span_pairs_job(project), project=project)
-        worker.progress_changed.connect(self._span_progress)
-        worker.succeeded.connect(self._spans_ready)
-        worker.failed.connect(self._spans_failed)
-        worker.start()
+        self._show_spans(span_pairs(self.session.project))
 
-    def _current_span_worker(self) -> bool:
-        """Whether the signal being handled comes from the latest span job (earlier ones are stale)."""
-        worker = self.sender()
-        return worker is self.span_worker and getattr(worker, "project", None) is self.session.project
-
-    def _span_progress(self, done: int, total: int) -> None:
-        if self._current_span_worker() and total:
-            self.span_caption.setText(f"{SPAN_CAPTION} (computing: {done} of {total} pairs of raters)")
-            self.span_caption.setVisible(True)
-
-    def _spans_ready(self, rows: list) -> None:
-        if not self._current_span_worker():
-            return
-        self.span_worker = None
+    def _show_spans(self, rows: list) -> None:
         self.span_model.set_rows(rows)
         self.span_caption.setText(SPAN_CAPTION)
         self.span_caption.setVisible(bool(self.span_model.rows))
         self.span_table.setVisible(bool(self.span_model.rows))
 
-    def _spans_failed(self, message: str) -> None:
-        if self._current_span_worker():
-            self.span_worker = None
-            self.span_caption.setText(f"{SPAN_CAPTION}: {message}")
+    # --- a large project: on the worker, from a snapshot (agreement_job) ---------------------------
+    def _start_worker(self) -> None:
+        project = self.session.project
+        worker = self.worker = JobWorker(agreement_job.agreement_job(project), project=project)
+        worker.item_ready.connect(self._report_ready)
+        worker.progress_changed.connect(self._span_progress)
+        worker.succeeded.connect(self._spans_ready)
+        worker.failed.connect(self._worker_failed)
+        worker.start()
+
+    def _current_worker(self) -> bool:
+        """Whether the signal being handled comes from the latest job (earlier ones are stale)."""
+        worker = self.sender()
+        return worker is self.worker and getattr(worker, "project", None) is self.session.project
+
+    def _report_ready(self, report: AgreementReport) -> None:
+        if self._current_worker():
+            self._show_report(report, sum(s.judgments for s in report.summaries.values()))
+
+    def _span_progress(self, done: int, total: int) -> None:
+        if self._current_worker() and total:
+            self.span_caption.setText(f"{SPAN_CAPTION} (computing: {done} of {total} pairs of raters)")
             self.span_caption.setVisible(True)
+
+    def _spans_ready(self, rows: list) -> None:
+        if self._current_worker():
+            self.worker = None
+            self._show_spans(rows)
+
+    def _worker_failed(self, message: str) -> None:
+        if self._current_worker():
+            self.worker = None
+            self.summary.setText(f"Agreement could not be computed: {message}")
 
     def selected_pair(self) -> PairAgreement | None:
         if self.report is None or not self.report.pairs:
