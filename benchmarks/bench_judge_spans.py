@@ -212,7 +212,13 @@ def judge_steps(app, make, label: str, others: bool, verbose: bool = True) -> li
         column = next(i for i, (h, _) in enumerate(COLUMNS) if h == header)
         table.table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
 
-    stalls.step("open the project (every workspace follows)", lambda: window.set_project(project, None))
+    stalls.step("open the project: the main window (every workspace)", lambda: window.set_project(project, None))
+    # The Judge workspace's own share of opening a project: a copy opened in a workspace of its own.
+    alone = {"project": with_bench_queue(make())}
+    stalls.step("", lambda: alone.update(judge_alone()), quiet=True)
+    stalls.step("open the project: the Judge workspace alone",
+                lambda: alone["session"].replace_project(alone["project"], None))
+    stalls.step("", lambda: let_go(alone), quiet=True)
     stalls.step("switch to the Judge workspace", lambda: window.tabs.setCurrentWidget(judge))
     stalls.step(f"choose judge {BENCH_JUDGE!r} (opens their MQM queue)", lambda: judge.select_judge(BENCH_JUDGE))
     stalls.step("rate: no errors, Enter", lambda: rate())
@@ -247,6 +253,26 @@ def judge_steps(app, make, label: str, others: bool, verbose: bool = True) -> li
     window.deleteLater()
     app.processEvents()
     return rows
+
+
+def judge_alone() -> dict:
+    """A Judge workspace with a session of its own, shown."""
+    from mtworkbench.gui.session import ProjectSession
+    from mtworkbench.gui.workspaces.judge import JudgeWorkspace
+
+    session = ProjectSession()
+    judge = JudgeWorkspace(session)
+    judge.resize(1280, 800)
+    judge.show()
+    return {"session": session, "judge": judge}
+
+
+def let_go(alone: dict) -> None:
+    from mtworkbench.core.model import Project
+
+    alone["session"].replace_project(Project([], [], [], "", ""), None)  # no longer hears the project
+    alone["judge"].close()
+    alone["judge"].deleteLater()
 
 
 def other_steps(app, window, stalls: Stalls) -> None:

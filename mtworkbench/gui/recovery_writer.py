@@ -36,14 +36,16 @@ log = logging.getLogger(__name__)
 DELAY_MS = 1000
 # Snapshots larger than this are written off the GUI thread.
 BACKGROUND_BYTES = 1 << 20
-# Projects with more texts and judgments than this are also encoded off the GUI thread.
-BACKGROUND_ITEMS = 20_000
+# Projects with more texts, judgments and queue items than this (about 0.5 MB of JSON,
+# 20 ms to encode) are also encoded off the GUI thread.
+BACKGROUND_ITEMS = 2_000
 
 
 def project_items(project: Project) -> int:
-    """Texts and judgments: what the size of a project's JSON grows with."""
+    """Texts, judgments and queue items: what the size of a project's JSON grows with."""
     texts = sum(len(r.texts) for r in project.references) + sum(len(s.texts) for s in project.systems)
-    return len(project.segment_ids) + texts + len(project.judgments)
+    queued = sum(len(queue.items) for queue in project.judge_queues.values())
+    return len(project.segment_ids) + texts + len(project.judgments) + queued
 
 
 def encode(document: dict) -> bytes:

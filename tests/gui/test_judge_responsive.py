@@ -138,7 +138,8 @@ def test_hidden_metrics_workspace_reindexes_error_spans_only_when_shown(qtbot):
     assert not metrics.isVisible()
     session.project.add_judgment(Judgment("x", "r1", "sysA", "3", None, protocol="mqm",
                                           errors=(ErrorSpan(0, 2, "Minor", "Fluency/Grammar"),)))
-    assert not metrics.errors_timer.isActive()  # nothing re-indexed while the user rates elsewhere
+    # Nothing re-indexed or re-read while the user rates elsewhere.
+    assert not metrics.errors_timer.isActive() and not metrics.refresh_timer.isActive()
     metrics.resize(1280, 800)
     metrics.show()
     qtbot.waitExposed(metrics)
@@ -177,3 +178,22 @@ def test_the_app_settles_its_heap_before_opening_a_project(qtbot, monkeypatch):
         window.deleteLater()
     assert order == ["settle", "open"]
     assert frozen[0] > 10_000
+
+
+def test_hidden_analysis_workspace_recounts_when_shown(qtbot):
+    from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+
+    session = ProjectSession()
+    analysis = AnalysisWorkspace(session)
+    qtbot.addWidget(analysis)
+    session.replace_project(span_project(with_spans=False), None)
+    counted = []
+    analysis.error_panel.set_judgments = lambda judgments: counted.append(len(judgments))
+    session.project.add_judgment(Judgment("x", "r1", "sysA", "3", None, adequacy=2, fluency=4))
+    assert not analysis.choices_timer.isActive() and not analysis.errors_timer.isActive() and counted == []
+    analysis.select_human("r1:adequacy")  # asked for while hidden: the choices are listed first
+    assert analysis.human_combo.currentData() == "r1:adequacy"
+    analysis.resize(1280, 800)
+    analysis.show()
+    qtbot.waitExposed(analysis)
+    qtbot.waitUntil(lambda: counted == [2])

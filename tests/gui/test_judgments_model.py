@@ -182,3 +182,16 @@ def test_columns_are_sized_once_not_from_every_cell(panel):
     assert judge_width >= panel.table.fontMetrics().horizontalAdvance("Judge")
     comment = column("Comment")
     assert all(header.sectionSize(c) > 0 for c in range(comment))
+
+
+def test_a_new_projects_columns_are_sized_when_the_table_is_shown(qtbot, panel):
+    project = ldc_project(n_judges=1)
+    long_name = "a judge with a rather long name"
+    project.add_judge(long_name)
+    project.add_judgment(Judgment("long", long_name, "sysA", "1", "ref", 3, 3))
+    panel.hide()
+    panel.session.replace_project(project, None)
+    panel.show()
+    qtbot.waitExposed(panel)
+    header = panel.table.horizontalHeader()
+    assert header.sectionSize(column("Judge")) > panel.table.fontMetrics().horizontalAdvance(long_name)

@@ -407,10 +407,16 @@ class JudgmentsPanel(QWidget):
         session.project_replaced.connect(self._on_project_replaced)
         self._fill_filters()
         self._update_count()
-        self._fit_columns()
+        self._columns_fitted = False  # fitted when first shown, for each project
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._columns_fitted:
+            self._fit_columns()
 
     def _fit_columns(self) -> None:
         """Each column as wide as its header or the widest text of a sample of judgments."""
+        self._columns_fitted = True
         header = self.table.horizontalHeader()
         cell, title = self.table.fontMetrics(), header.fontMetrics()
         sample = self.model.sample(SIZE_SAMPLE)
@@ -456,7 +462,9 @@ class JudgmentsPanel(QWidget):
     def _on_project_replaced(self, project: Project) -> None:
         self.model.set_project(project)
         self._fill_filters()
-        self._fit_columns()
+        self._columns_fitted = False
+        if self.isVisible():
+            self._fit_columns()
 
     def _on_project_changed(self, event: ProjectEvent) -> None:
         kind = type(event)

@@ -416,6 +416,7 @@ class MetricsWorkspace(Workspace):
         if self._spans_dirty:
             self._spans_dirty = False
             self.errors_timer.start()
+            self.refresh_timer.start()
         if self.needs_scoring() and not self.is_scoring():
             # After the first paint, not in the same event-loop turn.
             self.rescore_timer.start(AUTO_SCORE_DELAY_MS)  # start(ms) sets the interval: always pass it
@@ -475,10 +476,12 @@ class MetricsWorkspace(Workspace):
         # The cache hears the event itself (after this slot), so refresh a moment later.
         if type(event) in AFFECTS_JUDGMENTS:
             self._human_dirty = True
-            if self.isVisible():
-                self.errors_timer.start()  # once after a burst (an import adds thousands)
-            else:  # re-indexing every span at each rating made judging stall (bench_judge_spans)
+            if not self.isVisible():
+                # Re-reading every human score and re-indexing every span at each rating
+                # made judging stall (bench_judge_spans): done when the workspace is shown.
                 self._spans_dirty = True
+                return
+            self.errors_timer.start()  # once after a burst (an import adds thousands)
         elif isinstance(event, SettingsChanged):
             if event.name in ("metrics", "baseline") and self.isVisible():
                 self.rescore_timer.start(RESCORE_DELAY_MS)
