@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from mtworkbench.gui import recovery_writer
-from mtworkbench.gui.recovery_writer import RecoveryWriter, encode, recovery_target
+from mtworkbench.gui.recovery_writer import RecoveryWriter, Snapshot, encode, recovery_target
 from mtworkbench.io.bundle import dumps, load_bundle, project_to_dict
 from mtworkbench.resources import demo_project_path
 
@@ -15,6 +15,27 @@ from mtworkbench.resources import demo_project_path
 def test_encode_writes_what_a_saved_bundle_holds():
     project = load_bundle(demo_project_path())
     assert encode(project_to_dict(project)) == dumps(project).encode("utf-8")
+
+
+def queued_project():
+    """The demo with a judge halfway through a queue of every item."""
+    from mtworkbench.core.judging import QueueConfig, build_queue
+
+    project = load_bundle(demo_project_path())
+    project.add_judge("q")
+    project.set_judge_queue("q", build_queue(project, "q", QueueConfig(seed=2)))
+    project.move_judge_queue("q", 3)
+    return project
+
+
+def test_a_snapshot_writes_what_a_saved_bundle_holds_and_ignores_later_edits():
+    project = queued_project()
+    expected = dumps(project).encode("utf-8")
+    snapshot = Snapshot.of(project)
+    project.move_judge_queue("q", 5)  # edits after the snapshot, as the GUI thread goes on
+    project.record_queue_judgment("q", 4, "j-later")
+    project.set_reference_text(project.references[0].id, project.segment_ids[0], "later")
+    assert snapshot.encode() == expected
 
 
 def test_a_large_project_is_encoded_on_another_thread_from_the_snapshot(qtbot, tmp_path, monkeypatch):
