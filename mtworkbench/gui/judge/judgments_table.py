@@ -75,8 +75,6 @@ _CELL_ROLES = frozenset(int(role) for role in (
 SIZE_SAMPLE = 200
 MAX_COLUMN_WIDTH = 320
 
-
-
 _ROOT = QModelIndex()  # the invisible root of a flat table
 
 
