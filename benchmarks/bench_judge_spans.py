@@ -17,7 +17,9 @@ A stall is measured as the event loop sees it: a 5 ms heartbeat timer runs
 while each step (started from the event loop) and everything it queued or
 started in the background settles; the longest gap between two heartbeats is
 the step's stall, the longest time a key press would have waited. Goal: every
-step < 100 ms. With ``--repeat N`` each project is replayed N times in fresh
+step < 100 ms. Opening the project is timed twice: in the whole main window
+(printed apart from the verdict: the other workspaces follow the project too)
+and in a Judge workspace of its own (its share, part of the verdict). With ``--repeat N`` each project is replayed N times in fresh
 windows and each step's stall is the median of its N runs (the machine is
 shared: one run can be slowed by other processes); the worst single run is
 printed beside it. Prints every stall, their median and maximum and the
