@@ -247,7 +247,7 @@ def judge_steps(app, make, label: str, others: bool, verbose: bool = True) -> li
     stalls.step("Judgments: sort by Score", lambda: sort_by("Score"))
     stalls.step("Judgments: sort by Judge", lambda: sort_by("Judge"))
     stalls.step("Judgments: sort by Segment", lambda: sort_by("Segment"))
-    stalls.step("Agreement tab (span agreement on the worker)", lambda: judge.tabs.setCurrentWidget(agreement))
+    stalls.step("Agreement tab (judge pairs, span agreement)", lambda: judge.tabs.setCurrentWidget(agreement))
     stalls.step("back to Rate", lambda: judge.tabs.setCurrentWidget(rating))
     stalls.step("rate: no errors, Enter (tables stale)", lambda: rate())
     stalls.step("undo (Ctrl+Z)", session.undo_stack.undo)
