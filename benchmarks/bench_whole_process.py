@@ -10,7 +10,8 @@ the goal. Sections (``--only``):
 - ``help``: ``mtworkbench --help`` vs ``sacrebleu --help`` (goal <= 1x);
 - ``bleu``: one WMT17 system, ``score --metric bleu`` vs ``sacrebleu REF -i HYP -m bleu`` (goal <= 0.6x);
 - ``ter``: one WMT21 system, 3 references, vs ``sacrebleu A C D -i HYP -m ter`` (goal <= 0.1x; 3 runs);
-- ``gtm``: MLQE-PE, ``score --metric gtm:e=2`` vs the GTM 1.4 jar (goal <= 1x);
+- ``gtm``: MLQE-PE, ``score --metric gtm:e=2`` vs the GTM 1.4 jar, with reference 1 and
+  with references 1 and 2 (goal <= 1x); checks both print the same numbers;
 - ``meteor``: MLQE-PE, ``score --metric meteor`` vs the Meteor 1.4 jar, English,
   exact+stem+synonym, on the jar's 13a-tokenised lowercased input (goal <= 1x);
 - ``correlate``: the 8 WMT21 systems with MQM, BLEU, chrF, TER, GTM and METEOR,
@@ -27,6 +28,7 @@ golden file in ../shared/golden names.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -58,12 +60,15 @@ def run_once(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, str
 
 
 def side_by_side(label: str, ours: list[str], theirs: list[str], runs: int, goal: float,
-                 cwd: Path | None = None) -> None:
+                 cwd: Path | None = None) -> dict[str, str]:
+    """Times both commands alternately and prints the medians; returns each one's
+    last stdout (for the caller to compare the numbers)."""
     times: dict[str, list[tuple[float, float]]] = {"ours": [], "theirs": []}
+    outputs = {"ours": "", "theirs": ""}
     for r in range(runs):
         order = [("ours", ours), ("theirs", theirs)]
         for name, cmd in order if r % 2 == 0 else order[::-1]:
-            wall, cpu, _ = run_once(cmd, cwd)
+            wall, cpu, outputs[name] = run_once(cmd, cwd)
             times[name].append((wall, cpu))
     med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
     ratio = med["ours"][0] / med["theirs"][0]
@@ -72,6 +77,26 @@ def side_by_side(label: str, ours: list[str], theirs: list[str], runs: int, goal
     print(f"{label}: ours {med['ours'][0]:.2f} s (cpu {med['ours'][1]:.2f}), theirs {med['theirs'][0]:.2f} s "
           f"(cpu {med['theirs'][1]:.2f}); ours/theirs {ratio:.3f} wall, {cpu_ratio:.3f} cpu "
           f"(goal <= {goal}: {verdict}; median of {runs} alternating runs)", flush=True)
+    return outputs
+
+
+def table_score(stdout: str) -> str:
+    """The score column of ``mtworkbench score``'s one-metric table."""
+    return stdout.strip().splitlines()[-1].split()[2]
+
+
+def same_gtm_numbers(ours_json: str, jar_out: str) -> str:
+    """Whether ``score --json`` and the jar (``+s +d -t``: a line per segment, then
+    the document's) print the same floats for every segment and the corpus."""
+    entry = json.loads(ours_json)["scores"][0]
+    lines = [line.split() for line in jar_out.strip().splitlines()]
+    jar_segments = [float(parts[2]) for parts in lines if len(parts) == 3]
+    jar_corpus = float(lines[-1][1])
+    segments_equal = sum(a == b for a, b in zip(entry["segments"], jar_segments))
+    if len(jar_segments) == len(entry["segments"]) == segments_equal and entry["corpus"] == jar_corpus:
+        return f"identical: corpus {jar_corpus!r} and all {segments_equal} segment scores"
+    return (f"DIFFER: corpus ours {entry['corpus']!r} jar {jar_corpus!r}; "
+            f"{segments_equal} of {len(jar_segments)} segment scores equal")
 
 
 def java_jar(env_name: str) -> Path | None:
@@ -146,14 +171,23 @@ def main(argv: list[str]) -> int:
                          [*sacrebleu, *refs, "-i", str(hyp), "-m", "ter"], min(args.runs, 3), 0.1)
         mlqe = shared / "data" / "mlqe-et-en"
         if "gtm" in only:
-            print("GTM e=2 vs the GTM 1.4 jar (MLQE-PE et-en, 1000 segments, reference 1):")
+            print("GTM e=2 vs the GTM 1.4 jar (MLQE-PE et-en, 1000 segments; the jar takes references "
+                  "as further file arguments, ours as repeated --ref):")
             jar = java_jar("MTWB_GTM_JAR")
             if jar:
-                side_by_side("  GTM e=2",
-                             [*OURS, "score", "--hyp", str(mlqe / "mt.en"), "--ref", str(mlqe / "ref-1.en"),
-                              "--metric", "gtm:e=2"],
-                             ["java", "-Dfile.encoding=UTF-8", "-cp", str(jar), "gtm", "-e", "2", "+s", "+d", "-t",
-                              str(mlqe / "mt.en"), str(mlqe / "ref-1.en")], args.runs, 1.0)
+                for refs in ([mlqe / "ref-1.en"], [mlqe / "ref-1.en", mlqe / "ref-2.en"]):
+                    ours = [*OURS, "score", "--hyp", str(mlqe / "mt.en"), "--metric", "gtm:e=2"]
+                    for ref in refs:
+                        ours += ["--ref", str(ref)]
+                    theirs = ["java", "-Dfile.encoding=UTF-8", "-cp", str(jar), "gtm", "-e", "2", "+s", "+d", "-t",
+                              str(mlqe / "mt.en"), *map(str, refs)]
+                    label = f"  GTM e=2, {len(refs)} reference{'s' if len(refs) > 1 else ''}"
+                    out = side_by_side(label, ours, theirs, args.runs, 1.0)
+                    jar_corpus = float(out["theirs"].strip().splitlines()[-1].split()[1])
+                    table_same = table_score(out["ours"]) == f"{jar_corpus:.4f}"
+                    print(f"    numbers: {same_gtm_numbers(run_once([*ours, '--json'])[2], out['theirs'])}; "
+                          f"the timed table prints {table_score(out['ours'])} "
+                          f"({'the jar rounded' if table_same else 'NOT the jar rounded'})", flush=True)
         if "meteor" in only:
             print("METEOR vs the Meteor 1.4 jar (MLQE-PE et-en, 1000 segments, reference 1, English):")
             jar = java_jar("MTWB_METEOR_JAR")

@@ -26,10 +26,19 @@ An MQM judgment's score is computed from its error spans with the MQM weights
 (``mqm_weights``; Google's by default) unless it carries a numeric score of its
 own (an imported segment score). DA quality-control items (``qc="bad"``, a
 degraded copy rather than the system's output) are never human scores.
+
+One MQM rating can arrive as several judgments of one judge on one item that show
+different texts: Google's files repeat the translation on every error row, and a
+row may show it with other whitespace (a span reaching past the text's end in the
+2023 releases) or another version of it; each text keeps its own judgment so that
+the spans and the export stay exact. Those parts are summed (Google's scorer sums
+a rater's rows per item), the judgments showing one same text being averaged as
+repeats first (``_join_mqm_parts``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,6 +134,9 @@ class HumanScores:
     entries_segment: np.ndarray
     entries_judge: np.ndarray
     entries_value: np.ndarray
+    # System scores that are not the mean of the segments: relative rankings' expected
+    # wins (analysis.ranking_scores), in ``systems`` order; None = the mean.
+    system_values: np.ndarray | None = None
 
     @property
     def counts(self) -> np.ndarray:
@@ -143,7 +155,10 @@ class HumanScores:
             return np.where(counts > 0, total / np.maximum(counts, 1), np.nan)
 
     def system_scores(self) -> np.ndarray:
-        """Mean over each system's rated segments (NaN for a system nobody rated)."""
+        """Mean over each system's rated segments (NaN for a system nobody rated);
+        for relative rankings, each system's expected wins."""
+        if self.system_values is not None:
+            return self.system_values
         m = self.matrix
         rated = np.isfinite(m)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -164,6 +179,28 @@ def _value(j: Judgment, field: str, weights: MqmWeights = GOOGLE_WEIGHTS) -> flo
         return weights.score(j.errors)
     v = getattr(j, field)
     return None if v is None else float(v)
+
+
+def _join_mqm_parts(rows: list[tuple[Judgment, float]]) -> list[tuple[Judgment, float]]:
+    """One value per MQM rating whose errors came as judgments showing different texts:
+    the sum over the texts of the mean over each text's judgments. Every other row
+    (and a judge's judgments of an item that all show one text) is left as it is."""
+    parts: dict[tuple[str, str, str], dict[str | None, list[float]]] = {}
+    for j, v in rows:
+        if j.protocol == "mqm" and j.score is None:
+            parts.setdefault((j.judge, j.system, j.segment), {}).setdefault(j.text, []).append(v)
+    split = {key for key, texts in parts.items() if len(texts) > 1}
+    if not split:
+        return rows
+    out: list[tuple[Judgment, float]] = []
+    for j, v in rows:
+        key = (j.judge, j.system, j.segment)
+        if j.protocol != "mqm" or j.score is not None or key not in split:
+            out.append((j, v))
+        elif key in parts:
+            texts = parts.pop(key)  # the rating's first judgment stands for all its parts
+            out.append((j, math.fsum(math.fsum(values) / len(values) for values in texts.values())))
+    return out
 
 
 def select_judgments(project: Project, spec: HumanSpec, protocol: str | None = None) -> list[Judgment]:
@@ -224,7 +261,7 @@ def collect_human_scores(
     field = spec.field or (
         "score" if any(j.score is not None or j.protocol == "mqm" for j in chosen) else "adequacy"
     )
-    rows = [(j, v) for j in chosen if (v := _value(j, field, mqm_weights)) is not None]
+    rows = _join_mqm_parts([(j, v) for j in chosen if (v := _value(j, field, mqm_weights)) is not None])
     if not rows:
         raise DataError(f"the judgments selected by {spec.label!r} have no {field} values")
     systems = [s.id for s in project.systems]
@@ -257,7 +294,20 @@ def collect_human_scores(
         entries_segment=seg_out,
         entries_judge=judge,
         entries_value=sums / counts,
+        system_values=_ranking_system_values(chosen, systems) if field == "score" else None,
     )
+
+
+def _ranking_system_values(chosen: list[Judgment], systems: list[str]) -> np.ndarray | None:
+    """Expected wins per system when every selected judgment belongs to a relative ranking
+    (a segment's mean rank says little across screens of different systems)."""
+    if not chosen or not all(j.protocol == "rank" and j.ranking for j in chosen):
+        return None
+    from mtworkbench.analysis.ranking_scores import system_scores
+    from mtworkbench.core.ranking import group_ranked, ranking_from_judgments
+
+    rankings = [ranking_from_judgments(group) for group in group_ranked(chosen).values()]
+    return np.array([s.expected_wins for s in system_scores(rankings, systems)], dtype=float)
 
 
 def level_pairs(

@@ -24,7 +24,8 @@ from typing import Any
 from mtworkbench.core import events as ev
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import ProjectEvent
-from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, Typology
+from mtworkbench.core.queue_state import DISPLAY_OPTIONS, MQM_MAX_ERRORS, JudgeQueue
 
 MUC7_TYPES: tuple[str, ...] = (
     "PERSON",
@@ -37,6 +38,7 @@ MUC7_TYPES: tuple[str, ...] = (
 )
 SYSTEM_KINDS = ("machine", "human")
 RATING_RANGE = (1, 5)
+RANK_RANGE = (1, 5)  # relative ranking: 1 best .. 5 worst, ties allowed (Appraise, WMT 2013-2016)
 
 
 class ModelError(DataError):
@@ -149,6 +151,9 @@ class Judgment:
     judgments carry their ``errors``; an MQM judgment without errors means "rated,
     no errors". ``qc`` is ``"bad"`` for a DA quality-control item (a degraded copy),
     whose shown text is ``text``; ``text`` is None when the rater saw the system's output.
+    ``ranking`` is, for a relative-ranking judgment (protocol ``rank``, ``score`` = the
+    rank), the id shared by the judgments of the systems ranked together on one screen
+    (``core.ranking`` groups them); empty otherwise.
     """
 
     id: str
@@ -167,6 +172,7 @@ class Judgment:
     errors: tuple[ErrorSpan, ...] = ()
     qc: str = ""
     text: str | None = None
+    ranking: str = ""
 
     def __post_init__(self) -> None:
         if not self.protocol:
@@ -178,6 +184,17 @@ class Judgment:
 
 
 QC_KINDS = ("", "bad")
+
+
+def _check_ranked(j: Judgment) -> None:
+    """A judgment of a relative ranking: protocol ``rank`` and a whole rank in ``RANK_RANGE``."""
+    lo, hi = RANK_RANGE
+    if j.protocol != "rank":
+        raise ModelError(f"judgment {j.id!r} belongs to ranking {j.ranking!r} but its protocol is {j.protocol!r}, not 'rank'")
+    if j.score is None or not lo <= j.score <= hi or j.score != int(j.score):
+        raise ModelError(f"rank must be a whole number from {lo} to {hi}, not {j.score!r}")
+    if j.errors or j.qc:
+        raise ModelError(f"a ranking judgment carries no error spans and no quality-control role ({j.id!r})")
 
 
 @dataclass
@@ -209,6 +226,10 @@ class Settings:
     entity_types: list[EntityTypeStyle] = field(
         default_factory=lambda: [replace(t) for t in DEFAULT_ENTITY_TYPES]
     )
+    # The MQM categories raters pick from, and the default most errors a segment
+    # for new MQM queues (each queue keeps its own limit once built).
+    mqm_typology: Typology = GOOGLE_TYPOLOGY
+    mqm_max_errors: int = MQM_MAX_ERRORS
 
 
 @dataclass
@@ -260,6 +281,11 @@ class Project:
         self.external_scores: dict[str, dict[str, Any]] = {}
         # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
         self.campaign: Any = None
+        # The file beside the bundle that keeps computed scores (io.bundle validates the
+        # name, scoring.store reads and writes it); "" until a bundle names one. Its bundle's
+        # file name: saved under another name, the project names that bundle's own file.
+        self.score_file = ""
+        self.score_file_bundle = ""
         self._listeners: list[Callable[[ProjectEvent], None]] = []
         self._ids = itertools.count(1)
         self._reindex()
@@ -704,6 +730,8 @@ class Project:
             raise ModelError(f"qc must be empty or 'bad', not {j.qc!r}")
         if j.errors:
             self._check_errors(j)
+        if j.ranking:
+            _check_ranked(j)
 
     def _check_errors(self, j: Judgment) -> None:
         """Every error span lies inside the text it marks (the shown translation or the source)."""
@@ -769,6 +797,10 @@ class Project:
             raise ModelError(f"unknown setting {name!r}")
         if name == "baseline" and value is not None:
             self.system(value)
+        if name == "mqm_typology" and not isinstance(value, Typology):
+            raise ModelError(f"an MQM typology must be a Typology, not {type(value).__name__}")
+        if name == "mqm_max_errors" and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ModelError(f"the most MQM errors a segment must be a positive integer, not {value!r}")
         old = getattr(self.settings, name)
         setattr(self.settings, name, value)
         self._emit(ev.SettingsChanged(name))

@@ -26,23 +26,39 @@ REFERENCE_MODES = ("per-document", "per-segment", "fixed")
 DISPLAY_OPTIONS = ("show_source", "highlight_overlap")
 # The rating protocols a queue can serve (a subset of model.PROTOCOLS: "scalar"
 # only arrives by import). ``da_basis`` says what a DA rater compares against.
-QUEUE_PROTOCOLS = ("ldc", "da", "esa", "mqm")
+QUEUE_PROTOCOLS = ("ldc", "da", "esa", "mqm", "rank")
 DA_BASES = ("reference", "source")
 MQM_MAX_ERRORS = 5  # Google's protocol: at most five errors a segment
+RANK_MAX_SYSTEMS = 5  # relative ranking: at most five systems side by side (WMT, Appraise)
+# Quality-control items (DA "BAD references", ESA too): degraded copies hidden among the items.
+BAD_PROTOCOLS = ("da", "esa")
 # Protocol fields with their defaults; left out of the JSON when default so an
 # LDC queue is written byte for byte as before and old bundles load unchanged.
-_PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS}
+_PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS,
+                      "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0}
+# The same for an item: only a ranking item writes systems, only a BAD copy qc and text.
+_ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None}
 
 
 @dataclass
 class QueueEntry:
-    """One item of a queue: a system's segment shown against a reference."""
+    """One item of a queue: a system's segment shown against a reference.
+
+    A relative-ranking item shows several systems' segments side by side:
+    ``systems`` lists them in the order shown (``system`` is the first), and
+    ``judgment`` is then the id of the ranking (``Judgment.ranking``) it produced.
+    """
 
     system: str
     segment: str
     reference: str | None
     repeat: bool = False
     judgment: str | None = None  # id of the judgment the item produced, once rated
+    systems: list[str] | None = None  # ranking items only; left out of the JSON otherwise
+    # A quality-control item: qc "bad" and the degraded text shown instead of the
+    # system's (the rater is not told; the judgment carries both, see Judgment.qc).
+    qc: str = ""
+    text: str | None = None
 
 
 @dataclass
@@ -64,12 +80,18 @@ class JudgeQueue:
     protocol: str = "ldc"
     da_basis: str = "reference"
     max_errors: int = MQM_MAX_ERRORS
+    max_systems: int = RANK_MAX_SYSTEMS
+    bad_rate: float = 0.0  # BAD items as a share of the distinct items (0: none)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         for key, default in _PROTOCOL_DEFAULTS.items():
             if out[key] == default:
                 del out[key]
+        for entry in out["items"]:
+            for key, default in _ENTRY_DEFAULTS.items():
+                if entry[key] == default:
+                    del entry[key]
         return out
 
     @classmethod
@@ -84,13 +106,30 @@ class JudgeQueue:
         items = []
         for i, item in enumerate(check.items(obj["items"], f"{path}.items")):
             where = f"{path}.items[{i}]"
-            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__))
+            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__) - set(_ENTRY_DEFAULTS),
+                             set(_ENTRY_DEFAULTS))
+            raw = {**_ENTRY_DEFAULTS, **raw}
+            systems = check.optional_str_list(raw["systems"], f"{where}.systems")
+            if systems is not None and (len(systems) < 2 or len(set(systems)) < len(systems)
+                                        or systems[0] != raw["system"]):
+                check.fail("expected two or more distinct systems, the first being the item's system",
+                           f"{where}.systems")
+            qc = check.text(raw["qc"], f"{where}.qc")
+            if qc not in ("", "bad"):
+                check.fail(f"expected empty or 'bad', found {qc!r}", f"{where}.qc")
+            shown = check.optional_str(raw["text"], f"{where}.text")
+            if (shown is None) != (qc == ""):
+                check.fail("a BAD item (qc 'bad') needs the text it shows, and only a BAD item has one",
+                           f"{where}.text")
             items.append(QueueEntry(
                 system=check.text(raw["system"], f"{where}.system"),
                 segment=check.text(raw["segment"], f"{where}.segment"),
                 reference=check.optional_str(raw["reference"], f"{where}.reference"),
                 repeat=check.flag(raw["repeat"], f"{where}.repeat"),
                 judgment=check.optional_str(raw["judgment"], f"{where}.judgment"),
+                systems=systems,
+                qc=qc,
+                text=shown,
             ))
         position = check.integer(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
@@ -107,12 +146,22 @@ class JudgeQueue:
         protocol = check.text(obj["protocol"], f"{path}.protocol")
         if protocol not in QUEUE_PROTOCOLS:
             check.fail(f"expected one of {', '.join(QUEUE_PROTOCOLS)}, found {protocol!r}", f"{path}.protocol")
+        for i, item in enumerate(items):
+            if (item.systems is not None) != (protocol == "rank"):
+                check.fail("a ranking queue's items list the systems shown, other queues' items do not",
+                           f"{path}.items[{i}].systems")
         basis = check.text(obj["da_basis"], f"{path}.da_basis")
         if basis not in DA_BASES:
             check.fail(f"expected one of {', '.join(DA_BASES)}, found {basis!r}", f"{path}.da_basis")
         max_errors = check.integer(obj["max_errors"], f"{path}.max_errors")
         if max_errors < 1:
             check.fail(f"expected a positive integer, found {max_errors}", f"{path}.max_errors")
+        max_systems = check.integer(obj["max_systems"], f"{path}.max_systems")
+        if max_systems < 2:
+            check.fail(f"expected an integer of at least 2, found {max_systems}", f"{path}.max_systems")
+        bad_rate = check.number(obj["bad_rate"], f"{path}.bad_rate")
+        if not 0 <= bad_rate <= 1:
+            check.fail(f"expected a share from 0 to 1, found {bad_rate}", f"{path}.bad_rate")
         return cls(
             format=QUEUE_FORMAT,
             seed=check.integer(obj["seed"], f"{path}.seed"),
@@ -129,6 +178,8 @@ class JudgeQueue:
             protocol=protocol,
             da_basis=basis,
             max_errors=max_errors,
+            max_systems=max_systems,
+            bad_rate=obj["bad_rate"],  # as written, like repeat_share
         )
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+import math
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads with the first array, not with this module (a lean `score` never needs it)
+    import numpy as np
 
 
 class MetricError(ValueError):
@@ -133,27 +135,39 @@ class MetricScore:
             "options": _jsonable(self.options),
             "signature": self.signature,
             "corpus": _num(self.corpus),
-            "segments": [_num(x) for x in np.asarray(self.segments, dtype=float)],
+            "segments": [_num(x) for x in _float_array(self.segments)],
         }
         for key, value in self.extras.items():
             out[key] = _jsonable(value)
         return out
 
 
-def _num(x: float | np.floating) -> float | None:
+def _float_array(values: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(values, dtype=float)
+
+
+def _num(x: Any) -> float | None:
     x = float(x)
-    return x if np.isfinite(x) else None
+    return x if math.isfinite(x) else None
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return [_jsonable(v) for v in value.tolist()]
-    if isinstance(value, (np.floating, float)):
+    if isinstance(value, float):  # numpy's float64 too
         return _num(value)
-    if isinstance(value, np.integer):
-        return int(value)
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
+    if isinstance(value, (str, int)) or value is None:
+        return value
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        return [_jsonable(v) for v in value.tolist()]
+    if isinstance(value, np.floating):
+        return _num(value)
+    if isinstance(value, np.integer):
+        return int(value)
     return value

@@ -32,7 +32,7 @@ from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.disk_watch import BundleWatcher, base_project, read_state
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.io import locking
-from mtworkbench.io.bundle import SUFFIX, content_hash, disk_hash, dumps, save_bundle
+from mtworkbench.io.bundle import SUFFIX, content_hash, default_score_file, disk_hash, dumps, save_bundle
 from mtworkbench.io.recovery import diff_projects, find_recovery
 
 # Workspace tabs, imported by name so a broken workspace cannot stop the app.
@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
         edit.addAction(self.action_redo)
         edit.addSeparator()
         self.action_target_language = self._action(edit, "&Target language…", self.edit_target_language)
+        self.action_typology = self._action(edit, "MQM error t&ypology…", self.edit_mqm_typology)
 
         view = self.menuBar().addMenu("&View")
         for dock in self.docks:
@@ -334,13 +335,21 @@ class MainWindow(QMainWindow):
         # Our own file: it must still be what we loaded. Another file: the user chose to replace it.
         expected = self._loaded_hash if same_file and self._loaded_hash is not None else None
         self.watcher.pause()
+        project = self.session.project
+        score_file = project.score_file
+        if not same_file or not project.score_file:
+            # a new bundle names its own score file (set_path carries the scores over); an
+            # older one names its default file from now on (set here so `written` is what is saved)
+            project.score_file = default_score_file(path)
         try:
             written = dumps(self.session.project).encode("utf-8")
             new_hash = save_bundle(self.session.project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S)
         except BundleChangedOnDisk:
+            project.score_file = score_file
             self.watcher.resume()
             return self._resolve_changed_on_disk(path)
         except Exception as exc:  # noqa: BLE001 - a failed save is reported, never a crash
+            project.score_file = score_file
             self.watcher.resume()
             dialogs.error(self, "Cannot save project",
                           f"{_message(exc)}\n\nNothing was lost: the file on disk is unchanged and your work is still open.")
@@ -558,6 +567,12 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Target language: {code.strip() or '(none)'} — {language_label(code)}", 5000
         )
+
+    def edit_mqm_typology(self) -> None:
+        """The project's MQM categories and error limit (each edit undoable)."""
+        from mtworkbench.gui.judge.typology_dialog import edit_typology
+
+        edit_typology(self.session, self)
 
     def _check_fonts(self, project: Project) -> None:
         from mtworkbench.gui import script_fonts

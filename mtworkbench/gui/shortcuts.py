@@ -30,6 +30,10 @@ WORKSPACE_KEYS: tuple[tuple[str, str, str], ...] = (
     ("Judge", "Backspace / Left", "previous item"),
     ("Judge", "Right", "skip to the next item"),
     ("Judge", "Tab", "to the comment field (Esc returns to the rating keys)"),
+    ("Judge, ranking", "Up / Down, Tab / Shift+Tab", "focus another translation"),
+    ("Judge, ranking", "1–5", "rank the focused translation (1 best; ties allowed); 0 or Delete clears"),
+    ("Judge, ranking", "Enter", "submit once every translation has a rank"),
+    ("Judge, ranking", "C", "to the comment field (Esc returns to the ranking keys)"),
     ("Metrics", "+ / − / arrows / 0", "GTM grid: zoom, pan, fit"),
     ("Every table", "arrows; Tab / Shift+Tab", "move between cells; leave the table"),
 )

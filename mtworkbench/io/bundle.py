@@ -42,7 +42,8 @@ from mtworkbench.core.model import (
     Settings,
     System,
 )
-from mtworkbench.core.queue_state import JudgeQueue, check_learned_model
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, typology_from_json
+from mtworkbench.core.queue_state import MQM_MAX_ERRORS, JudgeQueue, check_learned_model
 from mtworkbench.io.atomic import atomic_write_bytes
 from mtworkbench.io.json_checks import parse_json
 from mtworkbench.io.locking import bundle_lock
@@ -51,6 +52,11 @@ from mtworkbench.io.plaintext import decode_utf8
 FORMAT = "mtworkbench-project"
 FORMAT_VERSION = 2
 SUFFIX = ".mtwb.json"
+# The score cache a bundle names (``score_file``): a plain file name beside the bundle.
+SCORE_FILE_SUFFIX = ".scores.npz"
+# Names Windows keeps for devices whatever their extension (``NUL.scores.npz`` is the device).
+_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
+                           *(f"LPT{i}" for i in range(1, 10))})
 
 # Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
 FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
@@ -142,6 +148,7 @@ def project_to_dict(project: Project) -> dict[str, Any]:
                 "errors": [_error_to_dict(e) for e in j.errors],
                 "qc": j.qc,
                 "text": j.text,
+                **({"ranking": j.ranking} if j.ranking else {}),  # relative ranking only: additive
             }
             for j in project.judgments
         ],
@@ -151,9 +158,12 @@ def project_to_dict(project: Project) -> dict[str, Any]:
             "entity_types": [
                 {"name": t.name, "key": t.key, "color": t.color} for t in project.settings.entity_types
             ],
+            **_mqm_settings(project.settings),
         },
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
+        # Additive in version 2: written once the project has a score file (scoring.store).
+        **({"score_file": project.score_file} if project.score_file else {}),
         # Additive: only campaign bundles and work packages carry it (core.campaign).
         **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
     }
@@ -161,6 +171,17 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         from mtworkbench.io.external_scores import bundle_value
 
         out["external_scores"] = bundle_value(project)
+    return out
+
+
+def _mqm_settings(settings: Settings) -> dict[str, Any]:
+    """The MQM typology and error limit, written only when not Google's defaults (additive
+    in version 2: a bundle without them uses the defaults, so older files stay byte-identical)."""
+    out: dict[str, Any] = {}
+    if settings.mqm_typology != GOOGLE_TYPOLOGY:
+        out["mqm_typology"] = settings.mqm_typology.to_json()
+    if settings.mqm_max_errors != MQM_MAX_ERRORS:
+        out["mqm_max_errors"] = settings.mqm_max_errors
     return out
 
 
@@ -174,6 +195,44 @@ def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
 
 def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
     return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
+
+
+def default_score_file(bundle_path: str | Path) -> str:
+    """The score file a bundle without ``score_file`` uses: ``x.mtwb.json`` -> ``x.mtwb.scores.npz``."""
+    name = Path(bundle_path).name
+    return (name[: -len(".json")] if name.endswith(".json") else name) + SCORE_FILE_SUFFIX
+
+
+def score_file_problem(name: str) -> str | None:
+    """Why ``name`` is not a plain score file name beside the bundle; None when it is.
+
+    A bundle may come from anyone: the name it gives must not make mtworkbench read
+    or write anywhere but one ``*.scores.npz`` file in the bundle's own folder (no
+    folders, no ``..``, no drive or stream, no device, not the bundle itself).
+    """
+    if not name.endswith(SCORE_FILE_SUFFIX) or name == SCORE_FILE_SUFFIX:
+        return f"expected a file name ending in {SCORE_FILE_SUFFIX}"
+    if "/" in name or "\\" in name or name in (".", ".."):
+        return "expected a plain file name beside the bundle, not a path"
+    if ":" in name:
+        return "expected a plain file name beside the bundle, not a drive or stream (':')"
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        return "expected a file name without control characters"
+    if len(name.encode("utf-8", "surrogatepass")) > 255:
+        return "expected a file name of at most 255 bytes"
+    if name.split(".")[0].upper().rstrip(" ") in _DEVICE_NAMES:
+        return "expected a file name that is not a device name"
+    return None
+
+
+def _with_score_file(project: Project, path: str | Path) -> None:
+    """Name the score file of the bundle about to be written at ``path``: the default
+    one for a bundle without one, and for a project read from another bundle (saved
+    under a new name, it must not name the original's file)."""
+    name = Path(path).name
+    if not project.score_file or project.score_file_bundle not in ("", name):
+        project.score_file = default_score_file(path)
+    project.score_file_bundle = name
 
 
 def dumps(project: Project) -> str:
@@ -203,6 +262,7 @@ def save_bundle(
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
     Returns the content hash of what was written (the next ``expected_hash``).
     """
+    _with_score_file(project, path)
     data = dumps(project).encode("utf-8")
     with bundle_lock(path, timeout):
         if expected_hash is not None:
@@ -252,6 +312,9 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
         project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
         yield project
         after = dumps(project).encode("utf-8")
+        if after != data and not project.score_file:  # written anyway: name the score file too
+            _with_score_file(project, path)
+            after = dumps(project).encode("utf-8")
         # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
         # nothing changed (a hand-formatted one is rewritten in the standard layout).
         if after != data:
@@ -259,7 +322,10 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    return project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    if file and project.score_file:
+        project.score_file_bundle = Path(file).name
+    return project
 
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
@@ -296,7 +362,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
     r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
            optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
                      "settings", "judge_queues", "learned_model", "external_scores",
-                     "campaign"})
+                     "campaign", "score_file"})
 
     documents: list[Document] = []
     seen_segments: dict[str, str] = {}
@@ -401,11 +467,12 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
             )
         _wrap(lambda: project.add_span(span), p, file)
 
+    rankings: dict[str, tuple[Judgment, set[str]]] = {}  # ranking id -> its first judgment, systems
     for i, j in enumerate(r.list(data.get("judgments", []), "$.judgments")):
         p = f"$.judgments[{i}]"
         r.keys(j, p, required={"id", "judge", "system", "segment"},
                optional={"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds", "comment",
-                         "protocol", "errors", "qc", "text"})
+                         "protocol", "errors", "qc", "text", "ranking"})
         protocol = r.str(j.get("protocol", ""), f"{p}.protocol")
         if protocol and protocol not in PROTOCOLS:
             r.fail(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}", f"{p}.protocol")
@@ -428,7 +495,10 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
                          for k, e in enumerate(r.list(j.get("errors", []), f"{p}.errors"))),
             qc=r.str(j.get("qc", ""), f"{p}.qc"),
             text=None if j.get("text") is None else r.str(j["text"], f"{p}.text"),
+            ranking=r.str(j.get("ranking", ""), f"{p}.ranking"),
         )
+        if judgment.ranking:
+            _check_ranking_judgment(r, judgment, p, rankings)
         _wrap(lambda: project.add_judgment(judgment), p, file)
 
     queues = r.obj(data.get("judge_queues", {}), "$.judge_queues")
@@ -444,7 +514,32 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
         project.external_scores = check_bundle_value(data["external_scores"], project, file)
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, file)
+    if "score_file" in data:
+        project.score_file = r.str(data["score_file"], "$.score_file")
+        problem = score_file_problem(project.score_file)
+        if problem is not None:
+            r.fail(f"{problem}, found {project.score_file!r}", "$.score_file")
     return project
+
+
+def _check_ranking_judgment(r: _Reader, j: Judgment, path: str, seen: dict[str, tuple[Judgment, set[str]]]) -> None:
+    """A relative-ranking judgment (core.ranking): protocol rank, a whole rank 1-5, and the same
+    judge, segment and reference as the other judgments of its ranking, each system once."""
+    from mtworkbench.core.model import RANK_RANGE
+
+    lo, hi = RANK_RANGE
+    if j.protocol != "rank":
+        r.fail(f"a judgment of ranking {j.ranking!r} needs protocol 'rank', found {j.protocol!r}", f"{path}.protocol")
+    if j.score is None or not lo <= j.score <= hi or j.score != int(j.score):
+        r.fail(f"expected the rank, a whole number from {lo} to {hi}, found {j.score!r}", f"{path}.score")
+    first, systems = seen.setdefault(j.ranking, (j, set()))
+    for name in ("judge", "segment", "reference"):
+        if getattr(j, name) != getattr(first, name):
+            r.fail(f"ranking {j.ranking!r}: {getattr(j, name)!r} differs from the {name} "
+                   f"{getattr(first, name)!r} of judgment {first.id!r} of the same ranking", f"{path}.{name}")
+    if j.system in systems:
+        r.fail(f"ranking {j.ranking!r} ranks system {j.system!r} twice", f"{path}.system")
+    systems.add(j.system)
 
 
 def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:
@@ -467,8 +562,15 @@ def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:
 
 
 def _load_settings(r: _Reader, project: Project, value: Any) -> None:
-    r.keys(value, "$.settings", required=set(), optional={"metrics", "baseline", "entity_types"})
+    r.keys(value, "$.settings", required=set(),
+           optional={"metrics", "baseline", "entity_types", "mqm_typology", "mqm_max_errors"})
     settings = Settings()
+    if "mqm_typology" in value:
+        settings.mqm_typology = typology_from_json(value["mqm_typology"], "$.settings.mqm_typology", r.file)
+    if "mqm_max_errors" in value:
+        settings.mqm_max_errors = r.int(value["mqm_max_errors"], "$.settings.mqm_max_errors")
+        if settings.mqm_max_errors < 1:
+            r.fail(f"expected a positive integer, found {settings.mqm_max_errors}", "$.settings.mqm_max_errors")
     if "metrics" in value:
         settings.metrics = [r.str(m, f"$.settings.metrics[{i}]") for i, m in
                             enumerate(r.list(value["metrics"], "$.settings.metrics"))]
@@ -608,6 +710,7 @@ __all__ = [
     "LoadedBundle",
     "bundle_transaction",
     "content_hash",
+    "default_score_file",
     "disk_hash",
     "dumps",
     "load_bundle",
@@ -616,4 +719,5 @@ __all__ = [
     "project_from_dict",
     "project_to_dict",
     "save_bundle",
+    "score_file_problem",
 ]

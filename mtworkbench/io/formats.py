@@ -160,6 +160,8 @@ JUDGMENT_FORMATS = FormatRegistry("judgment", (
                "mtworkbench.io.protocol_csv:plan_esa_file", "mtworkbench.io.protocol_csv:export_esa"),
     FileFormat("da", "DA 0-100 scores with quality-control items, CSV", (".csv",),
                "mtworkbench.io.protocol_csv:plan_da_file", "mtworkbench.io.protocol_csv:export_da"),
+    FileFormat("rank", "relative rankings, a row per screen (system1,rank1,...), CSV", (".csv",),
+               "mtworkbench.io.ranking_csv:plan_ranking_file", "mtworkbench.io.ranking_csv:export_rankings"),
 ))
 
 # Segment-level human scores of one system, imported as a pseudo-judge.

@@ -69,6 +69,8 @@ class JudgmentImport:
 
     judges: list[str] = field(default_factory=list)  # new judges, in order of appearance
     judgments: list[Judgment] = field(default_factory=list)
+    # The project's MQM typology before the import added the categories it lacked (None: none added).
+    typology_before: Any = None
 
 
 def _delimiter(path: str | Path, header_line: str) -> str:
@@ -287,6 +289,10 @@ def apply_import(project: Project, plan: JudgmentImport) -> None:
         for j in plan.judgments:
             project.add_judgment(j)
             added.append(j.id)
+        # Categories of imported MQM errors that the typology lacks are added, not dropped.
+        from mtworkbench.core.typology_edits import add_missing_categories
+
+        plan.typology_before = add_missing_categories(project, plan.judgments)
     except ModelError:
         for jid in reversed(added):
             project.remove_judgment(jid)
@@ -297,6 +303,8 @@ def apply_import(project: Project, plan: JudgmentImport) -> None:
 
 def revert_import(project: Project, plan: JudgmentImport) -> None:
     """The inverse of ``apply_import`` (for an undo command)."""
+    if plan.typology_before is not None:
+        project.set_setting("mqm_typology", plan.typology_before)
     for j in reversed(plan.judgments):
         project.remove_judgment(j.id)
     for judge in reversed(plan.judges):

@@ -27,6 +27,13 @@ Quirks of the real files, handled here:
 * Several ``<v>...</v>`` pairs in one field (not in Google's releases) mark one
   error from the first ``<v>`` to the last ``</v>``; a lone marker reaches the
   text's end or start.
+* The 2023 side-by-side releases end the header with a ``# Documentation: URL``
+  note that is no column; put a rater's ``No-error`` row beside a ``HOTW-test``
+  quality-control row of the same item (both kept, in file order, as zero-weight
+  entries of the judgment, so that the export writes them back); and have rows
+  whose span reaches past the text's end, showing the translation with a
+  trailing space (such a row keeps its own judgment and text; human scores sum
+  a rater's judgments of one item that show different texts).
 
 Each (rater, system, segment) becomes one MQM judgment of judge ``rater``
 carrying its errors in file order; a ``No-error`` row makes a judgment with no
@@ -153,6 +160,8 @@ def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], b
     lines = text.split("\n")
     raw = [(i, line[:-1] if line.endswith("\r") else line) for i, line in enumerate(lines, 1)]
     records = [(i, line.split("\t")) for i, line in raw if line.strip()]
+    if records:
+        records[0] = (records[0][0], _header_without_notes(records[0][1]))
     starting = [f for _, fields in records for f in fields if f.startswith('"')]
     width = len(records[0][1]) if records else 0
     ragged = any(len(fields) != width for _, fields in records)
@@ -163,16 +172,25 @@ def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], b
     return records, False
 
 
+def _header_without_notes(header: list[str]) -> list[str]:
+    """The header without trailing ``# ...`` fields: the 2023 side-by-side releases end
+    the header with a ``# Documentation: URL`` note that no row has a field for."""
+    names = list(header)
+    while len(names) > 1 and names[-1].lstrip().startswith("#"):
+        names.pop()
+    return names
+
+
 def _csv_records(text: str) -> list[tuple[int, list[str]]] | None:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quotechar='"', strict=True)
-    out = []
+    out: list[tuple[int, list[str]]] = []
     line = 0
     try:
         for fields in reader:
             start = line + 1
             line = reader.line_num
             if fields and any(f.strip() for f in fields):
-                out.append((start, fields))
+                out.append((start, _header_without_notes(fields) if not out else fields))
     except csv.Error:
         return None
     return out
@@ -200,6 +218,14 @@ def read_mqm_file(path: str | Path) -> MqmFile:
         raise DataError(f"{path}:{header_line}: column {twice[0]!r} appears twice")
     index = {n: i for i, n in enumerate(names) if n in DEFAULT_COLUMNS}
     result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in DEFAULT_COLUMNS], quoted)
+    widths = {len(fields) for _, fields in records[1:]}
+    if len(widths) == 1 and len(names) not in widths:
+        # Every row one width, the header another (Google's newstest2020 zh-en source-error
+        # file names 9 columns over rows of 8): the header does not describe the rows.
+        raise DataError(
+            f"{path}:{header_line}: the header names {len(names)} columns but every row has {widths.pop()} "
+            "tab-separated fields; expected a header naming the rows' columns"
+        )
     for line, fields in records[1:]:
         if len(fields) != len(names):
             raise DataError(
@@ -335,10 +361,11 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
     """The judges and MQM judgments the file adds to ``project`` (nothing is changed yet).
 
     Every row's system and segment must be in the project. With ``strict`` the
-    marker-free translation must be the project's (the spans are offsets into
-    it); otherwise a rater shown another text keeps it as the judgment's
-    ``text``. A source-side span marked in another version of the source is
-    placed on the same words of the project's source (``_placed``).
+    marker-free translation must be the project's but for surrounding whitespace;
+    otherwise a rater shown another text keeps it as the judgment's ``text`` (as
+    does one shown it with other whitespace: the spans are offsets into it). A
+    source-side span marked in another version of the source is placed on the
+    same words of the project's source (``_placed``).
     """
     from mtworkbench.io.judgments import JudgmentImport
 
@@ -353,7 +380,9 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
             raise DataError(f"{path}:{row.line}, column 'system': no system {row.system!r} in the project")
         if not project.has_segment(row.seg_id):
             raise DataError(f"{path}:{row.line}, column 'seg_id': no segment {row.seg_id!r} in the project")
-        if strict and system.texts[row.seg_id] != row.target:
+        # A text differing only in surrounding whitespace (a span past the text's end in
+        # the 2023 releases) is the same translation: kept as the judgment's text.
+        if strict and system.texts[row.seg_id].strip() != row.target.strip():
             raise DataError(
                 f"{path}:{row.line}, column 'target': the translation of segment {row.seg_id!r} by {row.system!r} "
                 "differs from the project's (markers removed)"
@@ -370,7 +399,7 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         while judgment_id in taken:
             judgment_id = project.new_id("j")
         taken.add(judgment_id)
-        errors = tuple(_placed(r, project.segment(seg_id).source) for r in rows if not r.is_no_error)
+        errors = tuple(_placed(r, project.segment(seg_id).source) for r in _error_rows(rows))
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
         plan.judgments.append(
@@ -378,6 +407,20 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
                      text=None if shown == systems[system_id].texts[seg_id] else shown)
         )
     return plan
+
+
+def _error_rows(rows: list[MqmRow]) -> list[MqmRow]:
+    """The rows of one judgment that become its errors.
+
+    A lone ``No-error`` row is "rated, no errors" (no error). A ``No-error`` row
+    beside other rows of the same rater and item (the 2023 side-by-side releases
+    put one beside a ``HOTW-test`` quality-control row) is kept among the errors
+    in file order, so that the export writes it back; it weighs 0, as every scorer
+    of Google's gives it.
+    """
+    if len(rows) > 1 and any(r.is_no_error for r in rows):
+        return rows
+    return [r for r in rows if not r.is_no_error]
 
 
 def _placed(row: MqmRow, source: str) -> ErrorSpan:

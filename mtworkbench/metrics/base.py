@@ -8,6 +8,11 @@ so they cost one vectorised sum each. ``aggregate`` accepts any array whose
 last axis is the statistics axis and returns one score per leading index, which
 lets bootstrap evaluate all resamples at once.
 
+numpy is imported where arrays are made, not with this module: a metric that
+sets ``lean`` computes its corpus score from plain Python rows and sums
+(``corpus_only``), so a one-shot ``score`` of plain files never loads numpy
+(its import is a quarter of such a run).
+
 Metrics are configured with options parsed from a spec string such as
 ``bleu:tokenize=none,smooth=floor`` (see :mod:`mtworkbench.metrics.spec`).
 """
@@ -18,9 +23,7 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.scoring_input import (  # noqa: F401 - re-exported: metrics import them from here
@@ -31,9 +34,24 @@ from mtworkbench.core.scoring_input import (  # noqa: F401 - re-exported: metric
 )
 from mtworkbench.metrics.signature import Signature
 
+if TYPE_CHECKING:
+    import numpy as np
+
 
 class MetricSpecError(MetricError):
     """Unknown metric or option in a spec; the CLI exits with status 2."""
+
+
+@dataclass(frozen=True)
+class CorpusScore:
+    """A corpus score without its segments: what ``score`` prints for plain files,
+    computed by ``Metric.corpus_only`` without numpy."""
+
+    metric: str
+    signature: str
+    corpus: float
+    totals: tuple[float, ...]  # the summed sufficient statistics
+    system: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +148,11 @@ class Metric(ABC):
     # The target language whose defaults configured this metric (set by
     # metrics.language_defaults.create_metric_for); None when no language is known.
     language: str | None = None
+    # True when ``corpus_value`` (the scalar aggregate) is implemented and
+    # ``corpus_totals`` needs no numpy: ``corpus_only`` then scores a corpus in
+    # plain Python, and ``corpus_score`` goes through ``corpus_value`` too, so
+    # both give the same number.
+    lean: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -256,6 +279,26 @@ class Metric(ABC):
         for batch in self.batches(n, progress, cancel, every):
             yield from batch
 
+    def _rows(
+        self,
+        data: ScoringInput,
+        row: Callable[[int, str, Any], Any],
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> Iterator[Any]:
+        """``row(i, hypothesis_i, prepared_i)`` for every segment in order."""
+        hypotheses = data.hypotheses
+        if data.n_segments > self.stream_above and type(self).prepare_references is Metric.prepare_references:
+            streams = data.references
+            for batch in self.batches(data.n_segments, progress, cancel):
+                for i in batch:
+                    yield row(i, hypotheses[i], self.extract_reference(i, [s[i] for s in streams]))
+            return
+        prepared = self.references(data)
+        for batch in self.batches(data.n_segments, progress, cancel):
+            for i in batch:
+                yield row(i, hypotheses[i], prepared[i])
+
     def segment_rows(
         self,
         data: ScoringInput,
@@ -265,18 +308,11 @@ class Metric(ABC):
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
         """The loop: ``row(i, hypothesis_i, prepared_i)`` for every segment, as an array."""
-        hypotheses = data.hypotheses
+        import numpy as np
+
         out = np.zeros((data.n_segments, width))
-        if data.n_segments > self.stream_above and type(self).prepare_references is Metric.prepare_references:
-            streams = data.references
-            for batch in self.batches(data.n_segments, progress, cancel):
-                for i in batch:
-                    out[i] = row(i, hypotheses[i], self.extract_reference(i, [s[i] for s in streams]))
-            return out
-        prepared = self.references(data)
-        for batch in self.batches(data.n_segments, progress, cancel):
-            for i in batch:
-                out[i] = row(i, hypotheses[i], prepared[i])
+        for i, values in enumerate(self._rows(data, row, progress, cancel)):
+            out[i] = values
         return out
 
     def segment_statistics(
@@ -291,6 +327,8 @@ class Metric(ABC):
     # --- derived -------------------------------------------------------------
     def segment_scores(self, data: ScoringInput, stats: np.ndarray) -> np.ndarray:
         """Per-segment scores; by default each segment scored as a corpus of one."""
+        import numpy as np
+
         if len(stats) == 0:
             return np.zeros(0)
         return np.asarray(self.aggregate(stats), dtype=float)
@@ -300,7 +338,49 @@ class Metric(ABC):
         return {}
 
     def corpus_score(self, stats: np.ndarray) -> float:
-        return float(self.aggregate(np.asarray(stats, dtype=float).sum(axis=0)))
+        import numpy as np
+
+        totals = np.asarray(stats, dtype=float).sum(axis=0)
+        if self.lean:
+            return self.corpus_value(totals.tolist())
+        return float(self.aggregate(totals))
+
+    # --- the plain-Python path (lean metrics) ----------------------------------
+    def corpus_value(self, totals: Sequence[float]) -> float:
+        """The corpus score from summed statistics given as plain floats, with
+        ``math`` rather than numpy (a lean metric's scalar ``aggregate``)."""
+        raise NotImplementedError(f"{self.name}: no plain-Python aggregate")
+
+    def corpus_totals(
+        self,
+        data: ScoringInput,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> list[float]:
+        """``segment_statistics(data).sum(axis=0)`` without numpy: the rows of
+        ``statistics_row`` added in segment order, as numpy adds the rows of an
+        (n, k) array along axis 0, so the floats are the same."""
+        totals: list[float] | None = None
+        for values in self._rows(data, self.statistics_row, progress, cancel):
+            if totals is None:
+                totals = [float(x) for x in values]
+            else:
+                totals = [t + float(x) for t, x in zip(totals, values)]
+        return totals if totals is not None else [0.0] * len(self.stat_names)
+
+    def corpus_only(
+        self,
+        data: ScoringInput,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+        system: str | None = None,
+    ) -> CorpusScore:
+        """The corpus score alone, in plain Python (``lean`` metrics only): the same
+        number as ``score(data).corpus``."""
+        if not self.lean:
+            raise MetricError(f"{self.name}: no plain-Python corpus score")
+        totals = self.corpus_totals(data, progress, cancel)
+        return CorpusScore(self.name, self.signature_for(data), self.corpus_value(totals), tuple(totals), system)
 
     def score(
         self,

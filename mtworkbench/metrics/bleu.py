@@ -45,9 +45,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, report
 from mtworkbench.metrics.base import (
@@ -59,9 +57,13 @@ from mtworkbench.metrics.base import (
     parse_bool,
     parse_float_list,
 )
-from mtworkbench.metrics.ngram_match import ReferenceNgrams
-from mtworkbench.metrics.ngrams import Ngram, closest_length, max_counts, ngram_counts
+from mtworkbench.metrics.ngrams import Ngram, clipped_matches, closest_length, max_counts, ngram_counts
 from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer, tokenizer_signature
+
+if TYPE_CHECKING:  # numpy loads with the first array: `score --metric bleu` on files needs none
+    import numpy as np
+
+    from mtworkbench.metrics.ngram_match import ReferenceNgrams
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 # sacrebleu's floor for log(0)
@@ -199,6 +201,8 @@ class BLEU(Metric):
     def prepare_references(self, data: ScoringInput) -> _BleuReferences:
         """Reference n-gram clip counts of the whole input (for the vectorised
         matching) and, per segment, the reference lengths."""
+        from mtworkbench.metrics.ngram_match import ReferenceNgrams
+
         tokens = super().prepare_references(data)
         lengths = [[len(r) for r in refs] for refs in tokens]
         return _BleuReferences(ReferenceNgrams(tokens, self.max_order), lengths)
@@ -210,6 +214,8 @@ class BLEU(Metric):
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
         """All segments at once: the n-gram matching is vectorised over the corpus."""
+        import numpy as np
+
         n_seg = data.n_segments
         order = self.max_order
         report(progress, 0, n_seg)
@@ -223,11 +229,113 @@ class BLEU(Metric):
         stats[:, 2 + order :] = np.maximum(0.0, hyp_len[:, None] - np.arange(order))
         return stats
 
+    # --- the plain-Python path (score on files; no numpy) ---------------------------
+    lean: ClassVar[bool] = True
+
+    def corpus_totals(
+        self,
+        data: ScoringInput,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> list[float]:
+        """``segment_statistics(data).sum(axis=0)`` segment by segment with sets and
+        counters (integers, so the sums are exact in any order)."""
+        order = self.max_order
+        hyp_len = ref_len = 0
+        correct = [0] * order
+        total = [0] * order
+        streams, hypotheses = data.references, data.hypotheses
+        for i in self.segments(data.n_segments, progress, cancel):
+            refs = self.extract_reference(i, [s[i] for s in streams])
+            hyp = self.tokens(hypotheses[i])
+            n = len(hyp)
+            hyp_len += n
+            ref_len += closest_length(n, [len(r) for r in refs])[1]
+            for k, found in enumerate(clipped_matches(hyp, refs, order)):
+                correct[k] += found
+                total[k] += max(0, n - k)
+        return [float(x) for x in (hyp_len, ref_len, *correct, *total)]
+
+    def corpus_value(self, totals: Sequence[float]) -> float:
+        """BLEU of one row of summed statistics with ``math`` (as sacrebleu computes
+        it); the vectorised ``score_from_totals`` is the same formula over arrays."""
+        n = self.max_order
+        if len(totals) != 2 + 2 * n:
+            raise MetricError(f"bleu: expected {2 + 2 * n} statistics, got {len(totals)}")
+        if self.options["mteval"]:
+            return self._mteval_value(totals)
+        effective = self.options["effective_order"] == "yes"
+        sys_len, ref_len = totals[0], totals[1]
+        correct = list(totals[2 : 2 + n])
+        total = list(totals[2 + n :])
+        if not any(c > 0 for c in correct):
+            return 0.0
+        if sys_len < ref_len:
+            bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        else:
+            bp = 1.0
+        method, value = self.options["smooth"], self.smooth_value
+        if method == "add-k":
+            assert value is not None  # add-k always has one (SMOOTH_DEFAULTS)
+            correct[1:] = [c + value for c in correct[1:]]
+            total[1:] = [t + value for t in total[1:]]
+        logs: list[float] = []  # per order up to the first without hypothesis n-grams
+        doubling = 0
+        for c, t in zip(correct, total):
+            if not t > 0:
+                break
+            if c == 0:
+                doubling += 1
+                if method == "exp":
+                    precision = 100.0 / (2.0**doubling * t)
+                elif method == "floor":
+                    assert value is not None
+                    precision = 100.0 * value / t
+                else:
+                    precision = 0.0
+            else:
+                precision = 100.0 * c / t
+            logs.append(math.log(precision) if precision > 0 else LOG_ZERO)
+        used = len(logs) if effective else n
+        logs += [LOG_ZERO] * (n - len(logs))  # orders after it: precision 0
+        return bp * math.exp(self._log_mean_value(logs, used))
+
+    def _log_mean_value(self, logs: list[float], used: int) -> float:
+        """``_log_mean`` for one row."""
+        weights = self.options["weights"]
+        if not weights:
+            mean = 0.0
+            for x in logs[:used]:
+                mean = mean + x
+            return mean / max(used, 1)
+        w = [wk if k < used else 0.0 for k, wk in enumerate(weights)]
+        norm = sum(w)
+        return sum(wk * x for wk, x in zip(w, logs)) / (norm if norm > 0 else 1.0)
+
+    def _mteval_value(self, totals: Sequence[float]) -> float:
+        """``_mteval_scores`` for one row."""
+        n = self.max_order
+        sys_len, ref_len = totals[0], totals[1]
+        bp = math.exp(min(0.0, 1 - ref_len / sys_len)) if sys_len > 0 else 0.0
+        logs = []
+        doubling = 0
+        for c, t in zip(totals[2 : 2 + n], totals[2 + n :]):
+            if not t > 0:
+                logs.append(0.0)
+            elif c == 0:
+                doubling += 1
+                logs.append(math.log(1.0 / (2.0**doubling * t)))
+            else:
+                logs.append(math.log(c / t))
+        return 100.0 * bp * math.exp(self._log_mean_value(logs, n))
+
     # --- aggregation ------------------------------------------------------------
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         return self.score_from_totals(totals, effective=self.options["effective_order"] == "yes")
 
     def segment_scores(self, data: ScoringInput, stats: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         if len(stats) == 0:
             return np.zeros(0)
         effective = self.options["effective_order"] != "no"
@@ -235,6 +343,8 @@ class BLEU(Metric):
 
     def extras(self, data: ScoringInput, stats: np.ndarray) -> dict[str, Any]:
         """sacrebleu's corpus details: per-order precisions (0-100), BP, lengths."""
+        import numpy as np
+
         n = self.max_order
         totals = np.asarray(stats, dtype=float).sum(axis=0) if len(stats) else np.zeros(2 + 2 * n)
         correct = [int(x) for x in totals[2 : 2 + n]]
@@ -250,6 +360,8 @@ class BLEU(Metric):
 
     def score_from_totals(self, totals: np.ndarray, effective: bool) -> np.ndarray | float:
         """BLEU from summed statistics, vectorised over leading axes."""
+        import numpy as np
+
         totals = np.asarray(totals, dtype=float)
         if totals.shape[-1] != 2 + 2 * self.max_order:
             raise MetricError(
@@ -263,6 +375,8 @@ class BLEU(Metric):
 
     def _log_mean(self, logs: np.ndarray, used: np.ndarray | int) -> np.ndarray:
         """Weighted mean of per-order log precisions over the first ``used`` orders."""
+        import numpy as np
+
         n = self.max_order
         mask = np.arange(n) < np.asarray(used)[..., None]
         weights = self.options["weights"]
@@ -277,6 +391,8 @@ class BLEU(Metric):
         return (w * logs).sum(axis=-1) / np.where(norm > 0, norm, 1.0)
 
     def _sacrebleu_scores(self, totals: np.ndarray, effective: bool) -> np.ndarray:
+        import numpy as np
+
         n = self.max_order
         sys_len, ref_len = totals[..., 0], totals[..., 1]
         correct = totals[..., 2 : 2 + n].copy()
@@ -315,6 +431,8 @@ class BLEU(Metric):
 
     def _mteval_scores(self, totals: np.ndarray) -> np.ndarray:
         """mteval-v13a.pl ``bleu_score``, times 100."""
+        import numpy as np
+
         n = self.max_order
         sys_len, ref_len = totals[..., 0], totals[..., 1]
         correct = totals[..., 2 : 2 + n]
@@ -338,6 +456,8 @@ class BLEU(Metric):
     def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> BLEUExplanation:
         """Matched n-grams of segment ``segment`` with their clip counts (against
         reference stream ``ref`` only, if given)."""
+        import numpy as np
+
         i = segment
         n = self.max_order
         hyp = self.tokens(data.hypotheses[i])

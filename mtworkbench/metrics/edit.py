@@ -42,12 +42,11 @@ Bad input (all metrics here):
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.metrics.base import (
     Metric,
@@ -58,6 +57,9 @@ from mtworkbench.metrics.base import (
     parse_bool,
 )
 from mtworkbench.metrics.tokens import TOKENIZERS, tokenize
+
+if TYPE_CHECKING:  # numpy loads with the first array: `score --metric chrf` on files needs none
+    import numpy as np
 
 def levenshtein(hyp: Sequence[Any], ref: Sequence[Any]) -> int:
     """Edit distance between two token sequences (unit costs).
@@ -161,6 +163,8 @@ def position_independent_errors(hyp: Sequence[Any], ref: Sequence[Any]) -> int:
 
 def _rate(errors: np.ndarray | float, ref_len: np.ndarray | float) -> np.ndarray:
     """errors / ref_len, with sacrebleu TER's convention for ref_len == 0."""
+    import numpy as np
+
     errors = np.asarray(errors, dtype=float)
     ref_len = np.asarray(ref_len, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -224,6 +228,8 @@ class _WordErrorMetric(Metric):
         return errors, len(ref)
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
+        import numpy as np
+
         totals = np.asarray(totals, dtype=float)
         out = _rate(totals[..., 0], totals[..., 1])
         return float(out) if out.ndim == 0 else out
@@ -341,6 +347,8 @@ class TER(Metric):
         return min(translation_edits(hyp, ref) for ref in prepared), sum(map(len, prepared)) / len(prepared)
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
+        import numpy as np
+
         totals = np.asarray(totals, dtype=float)
         out = 100.0 * _rate(totals[..., 0], totals[..., 1])
         return float(out) if out.ndim == 0 else out
@@ -422,6 +430,8 @@ class CHRF(Metric):
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         """sacrebleu's chrF F-score, vectorised over leading axes."""
+        import numpy as np
+
         totals = np.asarray(totals, dtype=float)
         lead = totals.shape[:-1]
         s = totals.reshape(lead + (self.order, 3))
@@ -446,6 +456,43 @@ class CHRF(Metric):
                 score = (1 + factor) * avg_prec * avg_rec / ((factor * avg_prec) + avg_rec)
                 out = np.where(total != 0, 100 * score, 0.0)
         return float(out) if np.ndim(out) == 0 else out
+
+    # --- the plain-Python path (score on files; no numpy) ---------------------------
+    lean: ClassVar[bool] = True
+
+    def corpus_value(self, totals: Sequence[float]) -> float:
+        """``aggregate`` of one row in plain floats: the same operations in the same
+        order (no exp or log), so the same number."""
+        n = self.order
+        if len(totals) != 3 * n:
+            raise MetricError(f"{self.name}: expected {3 * n} statistics, got {len(totals)}")
+        eps = 1e-16
+        factor = self.options["beta"] ** 2
+        prec, rec, both = [], [], []
+        for k in range(n):
+            n_hyp, n_ref, n_match = totals[3 * k : 3 * k + 3]
+            prec.append(n_match / n_hyp if n_hyp > 0 else eps)
+            rec.append(n_match / n_ref if n_ref > 0 else eps)
+            both.append(n_hyp > 0 and n_ref > 0)
+        if self.options["eps_smoothing"]:
+            total_f = 0.0
+            for p, r in zip(prec, rec):
+                denom = factor * p + r
+                total_f = total_f + ((1 + factor) * p * r / denom if denom > 0 else eps)
+            return 100 * total_f / n
+        eff = sum(both)
+        avg_prec = avg_rec = 0.0
+        for p, r, ok in zip(prec, rec, both):
+            avg_prec = avg_prec + (p if ok else 0.0)
+            avg_rec = avg_rec + (r if ok else 0.0)
+        avg_prec = avg_prec / max(eff, 1) if eff > 0 else 0.0
+        avg_rec = avg_rec / max(eff, 1) if eff > 0 else 0.0
+        if avg_prec + avg_rec == 0:
+            return 0.0
+        denom = (factor * avg_prec) + avg_rec
+        if denom == 0:  # beta=0 without recall: 0/0, NaN as numpy gives
+            return math.nan
+        return 100 * ((1 + factor) * avg_prec * avg_rec / denom)
 
     def signature_fields(self) -> list[tuple[str, Any]]:
         """sacrebleu's chrF signature fields (plus beta when not 2)."""
@@ -477,6 +524,8 @@ def _sequential_sum(values: np.ndarray) -> np.ndarray:
 
     numpy's pairwise summation could differ in the last bit.
     """
+    import numpy as np
+
     total = np.zeros(values.shape[:-1])
     for j in range(values.shape[-1]):
         total = total + values[..., j]

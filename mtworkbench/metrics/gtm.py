@@ -15,10 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
-from scipy import sparse
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import Metric, MetricSpecError, Option, ScoringInput
@@ -32,6 +29,10 @@ from mtworkbench.metrics.gtm_grid import (
     gtm_tokens,
 )
 from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
+
+if TYPE_CHECKING:  # numpy and scipy load with the first array: `score --metric gtm` on files needs none
+    import numpy as np
+    from scipy import sparse
 
 __all__ = ["GTM", "GTMResult", "AlignedBlock", "RejectedRun", "gtm_tokens", "score_segment", "prf", "SegmentOutcome"]
 
@@ -158,6 +159,7 @@ class GTM(Metric):
     )
     signature_keys = {"tokenize": "tok"}
     stat_names = ("mms", "hyp_len", "mean_ref_len")
+    lean = True
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -213,8 +215,19 @@ class GTM(Metric):
         p, r, f = self._prf_arrays(totals)
         return f
 
+    def corpus_value(self, totals: Sequence[float]) -> float:
+        """F of summed (MMS, hypothesis length, mean reference length), in plain floats
+        (the same operations as ``_prf_arrays``, so the same number)."""
+        mms, hyp_len, ref_len = totals
+        p = mms / hyp_len if hyp_len > 0 else 0.0
+        r = mms / ref_len if ref_len > 0 else 0.0
+        s = p + r
+        return 2 * p * r / s if s > 0 else 0.0
+
     @staticmethod
     def _prf_arrays(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        import numpy as np
+
         totals = np.asarray(totals, dtype=float)
         mms, hyp_len, ref_len = totals[..., 0], totals[..., 1], totals[..., 2]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -227,6 +240,8 @@ class GTM(Metric):
         return p, r, f
 
     def extras(self, data: ScoringInput, stats: np.ndarray) -> dict[str, Any]:
+        import numpy as np
+
         stats = np.asarray(stats, dtype=float)
         if len(stats) == 0:
             p_seg = r_seg = np.zeros(0)
@@ -290,6 +305,9 @@ class GTM(Metric):
 
 def hit_matrix(grid: Grid) -> np.ndarray | sparse.csr_matrix:
     """The boolean hit matrix of a grid: dense when small, CSR when large."""
+    import numpy as np
+    from scipy import sparse
+
     rows: list[int] = []
     cols: list[int] = []
     for i0, j0, m in zip(grid.run_i, grid.run_j, grid.run_len):

@@ -25,12 +25,16 @@ import math
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
-
 # Java's String.trim() drops every char <= U+0020 at both ends; StringTokenizer's
 # default delimiters are exactly space, tab, LF, CR and form feed.
 _JAVA_TRIM = "".join(chr(c) for c in range(0x21))
 _JAVA_DELIMS = re.compile(r"[ \t\n\r\f]+")
+
+
+# The characters str.split() splits on that StringTokenizer keeps inside tokens
+# (every str.isspace() character but its five delimiters; a test checks the list).
+PYTHON_ONLY_SPACE = "\x0b\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_PYTHON_ONLY_SPACE = re.compile(f"[{PYTHON_ONLY_SPACE}]")
 
 
 def gtm_tokens(text: str) -> list[str]:
@@ -38,6 +42,8 @@ def gtm_tokens(text: str) -> list[str]:
     text = text.strip(_JAVA_TRIM)
     if not text:
         return []
+    if _PYTHON_ONLY_SPACE.search(text) is None:
+        return text.split()  # the same split here, in C, without the list of separators
     return [t for t in _JAVA_DELIMS.split(text) if t]
 
 
@@ -101,6 +107,8 @@ def build_grid(hyp: list[str], refs: list[list[str]]) -> Grid:
 
 
 def _build_grid_numpy(hyp: list[str], refs: list[list[str]]) -> Grid:
+    import numpy as np  # only for large grids: `score --metric gtm` on ordinary text needs none
+
     ids: dict[str, int] = {}
     axis: list[int] = []
     barriers = []

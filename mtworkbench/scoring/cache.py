@@ -54,14 +54,36 @@ class ScoreCache:
     the GUI thread stores results and applies project events.
     """
 
-    def __init__(self, max_entries: int = 512) -> None:
+    def __init__(self, max_entries: int = 512, remember_unsaved: bool = False) -> None:
         self.max_entries = max_entries
+        # The app's long-lived cache of a project (cache_for) also keeps per-metric
+        # entries while the project has no score file; a throwaway cache does not.
+        self.remember_unsaved = remember_unsaved
         self._lock = threading.RLock()
         self._store: OrderedDict[tuple[str, str, str], ScoreEntry] = OrderedDict()
         self._current: dict[tuple[str, str], tuple[str, ScoreEntry]] = {}
         self._paired: OrderedDict[tuple, Any] = OrderedDict()
         self._global_generation = 0
         self._system_generation: dict[str, int] = {}
+        # For a project without a score file: the per-metric entries (scoring/store.py)
+        # that let an edit recompute only the scores reading what changed.
+        self._unsaved: Any = None
+
+    def unsaved_store(self) -> Any:
+        """The in-memory ScoreStore used while the project has no score file (None
+        for a throwaway cache)."""
+        with self._lock:
+            if self._unsaved is None and self.remember_unsaved:
+                from mtworkbench.scoring.store import ScoreStore
+
+                self._unsaved = ScoreStore(None)
+            return self._unsaved
+
+    def take_unsaved(self) -> Any:
+        """Hand over (and forget) the in-memory entries: the project got a file."""
+        with self._lock:
+            store, self._unsaved = self._unsaved, None
+            return store
 
     # --- generations ---------------------------------------------------------------
     def generation(self, system: str) -> tuple[int, int]:
@@ -155,12 +177,17 @@ _CACHES: weakref.WeakKeyDictionary[Project, ScoreCache] = weakref.WeakKeyDiction
 _CACHES_LOCK = threading.Lock()
 
 
+def existing_cache(project: Project) -> ScoreCache | None:
+    with _CACHES_LOCK:
+        return _CACHES.get(project)
+
+
 def cache_for(project: Project) -> ScoreCache:
     """The project's cache (created on first use; lives as long as the project)."""
     with _CACHES_LOCK:
         cache = _CACHES.get(project)
         if cache is None:
-            cache = ScoreCache()
+            cache = ScoreCache(remember_unsaved=True)
             project.subscribe(cache.on_event)
             _CACHES[project] = cache
         return cache

@@ -47,7 +47,7 @@ from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
-from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, store_for
+from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, notice, store_for
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000
@@ -324,7 +324,8 @@ def run_scoring(
             elif spec in outcome.metrics:
                 todo.append((system, spec))
 
-    store = store_for(project)
+    # the project's score file; without one, entries in memory that serve the same way
+    store = store_for(project) or cache.unsaved_store()
     stored_keys: dict[tuple[str, str], Key] = {}
     if store is not None and todo:
         todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)
@@ -362,6 +363,7 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
     """
     digests: dict[str, InputDigests] = {}
     rest: list[tuple[str, str]] = []
+    stale: list[tuple[str, str]] = []
     for system, spec in todo:
         metric = outcome.metrics[spec]
         blob, fp, generation = inputs[system]
@@ -372,6 +374,8 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
         if found is None:
             keys[(system, spec)] = key
             rest.append((system, spec))
+            if store.holds(system, spec):
+                stale.append((system, spec))
             continue
         ci = None
         if request.ci_samples > 0 and len(found.stats) > 0:
@@ -383,6 +387,10 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
         outcome.restored.append((system, spec))
         if deliver is not None:
             deliver(item)
+    if stale and not store.in_memory:
+        system, spec = stale[0]
+        notice(f"{store.path}: {len(stale)} stored score(s) are stale - their inputs or the metric changed "
+               f"since (first: {spec} of {system}); recomputed")
     return rest
 
 

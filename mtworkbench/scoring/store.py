@@ -1,35 +1,49 @@
-"""Scores that persist with the project: a cache file beside the bundle.
+"""Scores that persist with the project: a cache file beside the bundle, named by it.
 
-``project.mtwb.json`` keeps its computed scores in ``project.mtwb.scores.npz``
-(:func:`store_path`). Every entry is keyed by (system, metric spec, *input
-fingerprint*): a hash of exactly what that metric's score depends on - the
-metric's class and options, what it took from the project when bound (the
-learned metric's model, or its model file), and the :class:`ScoringInput`
-fields the metric declares it reads (``Metric.reads``: hypotheses, references
-and language for most; entity spans, documents and paragraphs too for NEE).
-So an edit to one system's text recomputes that system only, an edit to an
-entity span recomputes NEE only, and a changed option is a different spec. The
-file keeps the latest scores of each (system, spec); older ones (an edit since
-undone) live on only in the in-memory cache of scoring/cache.py.
+A bundle names its score file in ``score_file`` (``project.mtwb.json`` ->
+``project.mtwb.scores.npz`` unless it says otherwise; io/bundle.py allows only a
+plain ``*.scores.npz`` name in the bundle's own folder). Every entry is keyed by
+(system, metric spec, *input fingerprint*): a hash of exactly what that metric's
+score depends on - the metric's class and options, what it took from the project
+when bound (the learned metric's model, or its model file), and the
+:class:`ScoringInput` fields the metric declares it reads (``Metric.reads``:
+hypotheses, references and language for most; entity spans, documents and
+paragraphs too for NEE). So an edit to one system's text recomputes that system
+only, an edit to an entity span recomputes NEE only, and a changed option is a
+different spec. The file keeps the latest scores of each (system, spec); older
+ones (an edit since undone) live on only in the in-memory cache of
+scoring/cache.py.
 
-Loading trusts nothing: the file is a numpy ``.npz`` read without pickle; a
-file that is corrupt, from another store version or made by other metric code
-(its source hash differs) is ignored with a one-line notice on stderr, and an entry whose arrays do not fit its metric is dropped.
-Stale entries simply never match a fingerprint; they are pruned when the same
-(system, spec) is scored again.
+One file, one bundle: the file records the name of the bundle that writes it.
+A copy of a bundle (copied on disk, so it names the original's file) reads the
+original's scores once to start its own file - its default name - and never
+writes the original's; Save As gives the new bundle its own file with the
+scores carried over (:func:`attach`).
+
+Loading trusts nothing: the file is a numpy ``.npz`` read without pickle, only
+if it is a regular file (not a link, a pipe or a device); a file that is
+corrupt, from another store version or made by other metric code (its source
+hash differs) is ignored with a one-line notice on stderr naming the file and
+why, and an entry whose arrays do not fit its metric is dropped. Stale entries
+simply never match a fingerprint; they are pruned when the same (system, spec)
+is scored again.
 
 Which project goes with which file: :func:`attach` (the command line after
 loading a bundle, the app after opening or saving one). A project that was
-never attached (built in memory, not saved) persists nothing. Where the
-bundle's folder is read-only, the file goes to the user's cache folder instead
-(:func:`fallback_path`).
+never attached (built in memory, not saved) persists nothing; in the app its
+cache keeps the same entries in memory (``ScoreCache.unsaved_store``) and they
+go into the file when the project is first saved. Where the
+bundle's folder is read-only, and for bundles shipped inside the program (the
+demo), the file goes to the user's cache folder instead (:func:`fallback_path`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import stat
 import sys
 import threading
 import weakref
@@ -42,21 +56,27 @@ from typing import Any
 import numpy as np
 
 from mtworkbench import __version__
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
+from mtworkbench.io.bundle import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 from mtworkbench.metrics.base import Metric
 
 STORE_FORMAT = "mtworkbench-scores"
 STORE_VERSION = 1
-SUFFIX = ".scores.npz"
+SUFFIX = SCORE_FILE_SUFFIX
 # What every metric is assumed to read when it does not say (Metric.reads).
 DEFAULT_READS = ("hypotheses", "references", "target_language")
+# A metric reading ``entities`` reads the default layer and its name (NEE's
+# signature shows it); with ``layer=NAME`` it reads that layer from every layer by name.
+ENTITY_FIELDS = ("entity_layer",)
+NAMED_LAYER_FIELDS = ("entity_layers",)
 
 
 def store_path(bundle_path: str | Path) -> Path:
-    """``x.mtwb.json`` -> ``x.mtwb.scores.npz`` (beside the bundle)."""
+    """The default score file beside a bundle: ``x.mtwb.json`` -> ``x.mtwb.scores.npz``."""
     path = Path(bundle_path)
-    stem = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
-    return path.with_name(stem + SUFFIX)
+    return path.with_name(default_score_file(path))
 
 
 def notice(message: str) -> None:
@@ -80,7 +100,13 @@ def metrics_code_digest() -> str:
 
 
 def metric_reads(metric: Metric) -> tuple[str, ...]:
-    return tuple(getattr(metric, "reads", DEFAULT_READS))
+    reads = tuple(getattr(metric, "reads", DEFAULT_READS))
+    if "entities" in reads:
+        reads += ENTITY_FIELDS
+        options = metric.options if isinstance(metric.options, dict) else {}
+        if options.get("layer", "auto") != "auto":
+            reads += NAMED_LAYER_FIELDS
+    return reads
 
 
 def binding_fingerprint(metric: Metric) -> str:
@@ -187,28 +213,51 @@ def _json_exact(value: Any) -> bool:
 
 
 class ScoreStore:
-    """The entries of one cache file, loaded once, written back when changed."""
+    """The entries of one cache file, loaded once, written back when changed.
 
-    def __init__(self, path: str | Path, fallback: str | Path | None = None) -> None:
+    ``owner``: the file name of the bundle this file belongs to, written into the
+    file. A file that names another bundle is *foreign*: nothing of it is loaded
+    (:func:`read_entries` reads it for a copy's first scores) and it is never written.
+    """
+
+    def __init__(self, path: str | Path | None, fallback: str | Path | None = None, owner: str | None = None) -> None:
+        # ``path`` None: kept in memory only (a project never saved).
         # ``fallback``: where the file goes when the bundle's folder is read-only
-        self.path = self.origin = Path(path)
+        self.in_memory = path is None
+        self.path = self.origin = Path(path) if path is not None else Path()
         self.fallback = None if fallback is None else Path(fallback)
+        self.owner = owner
+        self.found_owner: str | None = None  # the bundle the file on disk names (None: none or no file)
+        self.foreign = False
+        self.unusable = False  # a link or a special file stands there: neither read nor written
         self.entries: dict[Key, StoredScore] = {}
         self.changed = False
         self._lock = threading.RLock()
-        self._load()
+        if not self.in_memory:
+            self._load()
 
     # --- reading ---------------------------------------------------------------------------
     def _load(self) -> None:
-        if not self.path.exists():
-            if self.fallback is None or not self.fallback.exists():
+        if not _present(self.path):
+            if self.fallback is None or not _present(self.fallback):
                 return
             self.path, self.fallback = self.fallback, None  # read and write there
+        problem = _not_a_plain_file(self.path)
+        if problem is not None:
+            self.unusable = True
+            notice(f"{self.path}: {problem}; not used as a score cache (scores are recomputed)")
+            return
         try:
-            with np.load(self.path, allow_pickle=False) as npz:
+            data = read_regular_bytes(self.path)
+            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
                 header = json.loads(bytes(npz["header"]).decode("utf-8"))
                 if not isinstance(header, dict) or header.get("format") != STORE_FORMAT:
                     notice(f"{self.path}: not a score cache; ignored (scores are recomputed)")
+                    return
+                found = header.get("bundle")
+                self.found_owner = found if isinstance(found, str) and found else None
+                if self.owner is not None and self.found_owner not in (None, self.owner):
+                    self.foreign = True  # another bundle's file: read by read_entries, never written
                     return
                 if header.get("version") != STORE_VERSION or header.get("mtworkbench") != __version__:
                     notice(
@@ -223,7 +272,7 @@ class ScoreStore:
                     system, spec, fp = item["key"]
                     segments = np.asarray(npz[f"seg{k}"], dtype=float)
                     stats = np.asarray(npz[f"stats{k}"], dtype=float)
-                    if stats.ndim != 2 or len(segments) != len(stats):
+                    if stats.ndim != 2 or segments.ndim != 1 or len(segments) != len(stats):
                         raise ValueError(f"entry {k}: arrays do not fit")
                     extras = dict(item["extras"])
                     for name in item["array_extras"]:
@@ -232,7 +281,8 @@ class ScoreStore:
                         signature=str(item["signature"]), corpus=float(item["corpus"]),
                         segments=segments, stats=stats, extras=extras,
                     )
-        except (OSError, ValueError, KeyError, TypeError, IndexError, zipfile.BadZipFile, EOFError) as exc:
+        except (OSError, DataError, ValueError, KeyError, TypeError, IndexError, zipfile.BadZipFile,
+                EOFError, UnicodeDecodeError) as exc:
             self.entries.clear()
             notice(f"{self.path}: corrupt score cache ({' '.join(str(exc).split())}); ignored")
 
@@ -244,6 +294,11 @@ class ScoreStore:
         if entry.stats.shape[1:] != (len(metric.stat_names),):
             return None  # the metric's statistics changed shape: not its result
         return entry
+
+    def holds(self, system: str, spec: str) -> bool:
+        """Whether some entry (of any inputs) exists for ``system`` and ``spec``."""
+        with self._lock:
+            return any(k[0] == system and k[1] == spec for k in self.entries)
 
     # --- writing ---------------------------------------------------------------------------
     def put(self, key: Key, score: MetricScore) -> None:
@@ -262,10 +317,22 @@ class ScoreStore:
             )
             self.changed = True
 
+    def seed(self, entries: dict[Key, StoredScore]) -> None:
+        """Start from another file's scores (a copy's original, the bundle before Save As);
+        its entries win over what this file held for the same (system, spec)."""
+        if not entries:
+            return
+        with self._lock:
+            pairs = {(k[0], k[1]) for k in entries}
+            for old in [k for k in self.entries if (k[0], k[1]) in pairs]:
+                del self.entries[old]
+            self.entries.update(entries)
+            self.changed = True
+
     def save(self) -> None:
         """Write atomically (temp file, then rename); a failure is a notice only."""
         with self._lock:
-            if not self.changed:
+            if not self.changed or self.foreign or self.unusable or self.in_memory:
                 return
             items = list(self.entries.items())
             self.changed = False
@@ -280,9 +347,11 @@ class ScoreStore:
             for name, value in extra_arrays.items():
                 arrays[f"extra{k}.{name}"] = value
         header = {"format": STORE_FORMAT, "version": STORE_VERSION, "mtworkbench": __version__,
-                  "metrics_code": metrics_code_digest(), "entries": entries}
+                  "metrics_code": metrics_code_digest(), "bundle": self.owner, "entries": entries}
         arrays["header"] = np.frombuffer(json.dumps(header, allow_nan=True).encode("utf-8"), dtype=np.uint8)
         try:
+            if self.path.parent == cache_folder():  # made on first use (never the bundle's folder)
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             _write_atomically(self.path, arrays)
         except OSError as exc:
             if self.fallback is not None:
@@ -296,17 +365,50 @@ class ScoreStore:
             notice(f"{self.path}: could not save the score cache ({exc.strerror or exc})")
 
 
-def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Temp file, then rename: a reader never sees half a file."""
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+def read_entries(path: Path) -> dict[Key, StoredScore]:
+    """Every usable entry of a score file, whichever bundle it belongs to (empty when none)."""
+    if not _present(path):
+        return {}
+    return dict(ScoreStore(path).entries)
+
+
+def _present(path: Path) -> bool:
+    """Something stands at ``path`` (a dangling link too)."""
+    return os.path.lexists(path)
+
+
+def _not_a_plain_file(path: Path) -> str | None:
+    """Why ``path`` is not read or written as a score file: a link could lead anywhere,
+    a pipe would block the reader. None for a regular file."""
     try:
-        with open(tmp, "wb") as fh:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    return None
+
+
+def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Temp file, then rename: a reader never sees half a file. The temp file is
+    created new (never through a link someone left at its name)."""
+    import secrets
+
+    tmp = path.with_name(f"{path.name}.{secrets.token_hex(6)}.tmp")
+    # O_EXCL: a new file, never one (or a link) already there; 0o666 less the umask, like
+    # any file the user saves (mkstemp's 0o600 would hide the scores from a team's folder)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(tmp, flags, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
             # numpy's stub matches **arrays against savez's allow_pickle: bool keyword
             np.savez(fh, **arrays)  # type: ignore[arg-type]
         os.replace(tmp, path)
     except OSError:
         try:
-            tmp.unlink()
+            os.unlink(tmp)
         except OSError:
             pass
         raise
@@ -316,35 +418,90 @@ def fallback_path(bundle_path: str | Path) -> Path:
     """Where a bundle's score file goes when its folder is read-only: the user's
     cache folder (``$MTWB_CACHE_DIR`` or the platform's), named by the bundle's
     absolute path."""
-    import platformdirs
-
-    root = os.environ.get("MTWB_CACHE_DIR") or platformdirs.user_cache_dir("mtworkbench")
     where = str(Path(bundle_path).resolve())
     digest = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
-    return Path(root) / "scores" / f"{Path(bundle_path).name}.{digest}{SUFFIX}"
+    return cache_folder() / f"{Path(bundle_path).name}.{digest}{SUFFIX}"
+
+
+def cache_folder() -> Path:
+    """The user's folder for score files (``$MTWB_CACHE_DIR/scores`` or the platform's cache)."""
+    import platformdirs
+
+    return Path(os.environ.get("MTWB_CACHE_DIR") or platformdirs.user_cache_dir("mtworkbench")) / "scores"
 
 
 # --- which project goes with which file ----------------------------------------------------
-_STORES: weakref.WeakKeyDictionary[Any, ScoreStore] = weakref.WeakKeyDictionary()
+_STORES: weakref.WeakKeyDictionary[Any, tuple[Path, ScoreStore]] = weakref.WeakKeyDictionary()
 _STORES_LOCK = threading.Lock()
 
 
 def attach(project: Any, bundle_path: str | Path) -> ScoreStore:
-    """Keep ``project``'s scores in the cache file beside ``bundle_path`` (loaded now)."""
-    path = store_path(bundle_path)
+    """Keep ``project``'s scores in the file its bundle at ``bundle_path`` names (loaded now).
+
+    The project's ``score_file`` (from the bundle) names the file; without one, the
+    default name. Attached before to another bundle (Save As), the project takes the
+    new bundle's default name and carries its scores over. When the file in use is
+    beside the bundle but not the one it names, ``project.score_file`` becomes its
+    name, so the next save of the bundle names it.
+    """
+    bundle_path = Path(bundle_path)
+    where = bundle_path.resolve()
     with _STORES_LOCK:
-        store = _STORES.get(project)
-        if store is not None and path in (store.path, store.origin):
-            return store
+        found = _STORES.get(project)
+    if found is not None and found[0] == where:
+        return found[1]
+    previous = found[1] if found is not None else _take_unsaved(project)
+    named = project.score_file
+    if found is not None or not named or score_file_problem(named) is not None:
+        named = default_score_file(bundle_path)  # a new bundle names its own file
+    store = _open_for(bundle_path, named)
+    if previous is not None:
+        store.seed(previous.entries)
+        store.save()
+    # Name the file in use when it is not the one the bundle names (a copy's own file):
+    # the next save writes it. An older bundle's default name is left for the save to
+    # add, so the project still equals its file (recovery and merge compare them).
+    if store.path.parent == bundle_path.parent and store.path.name != (
+            project.score_file or default_score_file(bundle_path)):
+        project.score_file = store.path.name
+    if project.score_file:
+        project.score_file_bundle = bundle_path.name  # the name is this bundle's now
+    with _STORES_LOCK:
+        _STORES[project] = (where, store)
+    return store
+
+
+def _open_for(bundle_path: Path, named: str) -> ScoreStore:
+    """The store of the bundle at ``bundle_path`` whose bundle names ``named``."""
+    owner = bundle_path.name
+    fallback = fallback_path(bundle_path)
     if _inside_program(bundle_path):
         # The demo and other bundles shipped with the program: never write into the
         # program's own folder (an installed copy, a desktop build); the user's cache instead.
-        store = ScoreStore(fallback_path(bundle_path))
-    else:
-        store = ScoreStore(path, fallback_path(bundle_path))
-    with _STORES_LOCK:
-        _STORES[project] = store
-    return store
+        return ScoreStore(fallback, owner=owner)
+    named_path = bundle_path.with_name(named)
+    store = ScoreStore(named_path, fallback, owner=owner)
+    # A file naming no bundle (older mtworkbench, or unreadable) is ours only under our
+    # default name, the only name older versions used: under another, it may be a copy's original.
+    unowned_elsewhere = (store.found_owner is None and store.path == named_path and _present(named_path)
+                         and named != default_score_file(bundle_path))
+    if not (store.foreign or store.unusable or unowned_elsewhere):
+        return store
+    # The named file belongs to another bundle (this one is a copy, or was renamed):
+    # read its scores, write our own file - the default name, or the user's cache.
+    original = store.path
+    for path in (bundle_path.with_name(default_score_file(bundle_path)), fallback):
+        if path == original:
+            continue
+        is_new = not _present(path)
+        mine = ScoreStore(path, owner=owner)
+        if mine.foreign or mine.unusable:
+            continue
+        if is_new and not store.unusable:
+            mine.seed(read_entries(original))
+            mine.save()
+        return mine
+    return ScoreStore(fallback, owner=owner)  # both taken: unreachable but for a race; still never foreign
 
 
 def _inside_program(bundle_path: str | Path) -> bool:
@@ -357,9 +514,19 @@ def _inside_program(bundle_path: str | Path) -> bool:
     return True
 
 
+def _take_unsaved(project: Any) -> ScoreStore | None:
+    """The entries the app's cache kept while the project had no file (to carry over)."""
+    from mtworkbench.scoring.cache import existing_cache
+
+    cache = existing_cache(project)
+    return None if cache is None else cache.take_unsaved()
+
+
 def store_for(project: Any) -> ScoreStore | None:
+    """The project's score file; None when it was never attached to a bundle."""
     with _STORES_LOCK:
-        return _STORES.get(project)
+        found = _STORES.get(project)
+    return None if found is None else found[1]
 
 
 def load_project(bundle_path: str | Path) -> Any:

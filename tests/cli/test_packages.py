@@ -98,7 +98,8 @@ def test_judges_three_packages_cli_and_api_merge_item_by_item(capsys, demo, tmp_
     code, stdout, err = run_cli(capsys, "merge", out, *packages.values(), "-o", again)
     assert code == 0, err
     assert "already merged" in stdout
-    assert again.read_bytes() == out.read_bytes()
+    # byte for byte, but for the score file each bundle names (its own)
+    assert again.read_bytes() == out.read_bytes().replace(b'"merged.mtwb.scores.npz"', b'"again.mtwb.scores.npz"')
 
 
 def test_annotators_spans_and_overlap_agreement(capsys, demo, tmp_path):

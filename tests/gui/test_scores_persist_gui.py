@@ -47,3 +47,21 @@ def test_save_as_moves_the_score_file(window, tmp_path):
     target = tmp_path / "new.mtwb.json"
     assert window.save_to(target)
     assert store_for(window.session.project).path == store_path(target)
+
+
+def test_save_as_gives_the_copy_its_own_named_file_with_the_scores(window, tmp_path):
+    import json
+
+    path = tmp_path / "orig.mtwb.json"
+    save_bundle(synthetic_project(8, 2), path)
+    assert window.open_path(path, offer_recovery=False)
+    score_in(window)
+    old_bytes = store_path(path).read_bytes()
+    target = tmp_path / "copy.mtwb.json"
+    assert window.save_to(target)
+    assert json.loads(target.read_text(encoding="utf-8"))["score_file"] == "copy.mtwb.scores.npz"
+    assert json.loads(path.read_text(encoding="utf-8"))["score_file"] == "orig.mtwb.scores.npz"
+    assert store_path(target).exists()  # the scores came along at once
+    assert window.open_path(target, offer_recovery=False)
+    assert len(score_in(window)) == 4  # all four restored, none computed
+    assert store_path(path).read_bytes() == old_bytes

@@ -26,6 +26,11 @@ SYSTEMS = ("sys0", "sys1")
 
 @pytest.fixture
 def bundle(tmp_path):
+    return make_bundle(tmp_path)
+
+
+def make_bundle(tmp_path):
+    """Two systems, one reference with one entity span, saved as ``p.mtwb.json``."""
     project = synthetic_project(12, 2, words=8)
     seg = project.segment_ids[0]
     text = project.reference_text("ref", seg)

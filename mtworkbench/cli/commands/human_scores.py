@@ -9,18 +9,19 @@ from typing import Any
 
 from mtworkbench.cli import UsageError
 
-PROTOCOL_CHOICES = ("ldc", "da", "esa", "mqm", "rank")
+PROTOCOL_CHOICES = ("ldc", "da", "esa", "mqm", "rank", "ranking")  # ranking: another name for rank
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "human-scores",
-        help="segment or system human scores of one protocol (LDC, DA, ESA, MQM)",
+        help="segment or system human scores of one protocol (LDC, DA, ESA, MQM, relative ranking)",
         description=(
             "The human score of every rated (system, segment) item: the mean over its raters of each "
             "rater's score (LDC: --field adequacy or fluency; DA, ESA: the 0-100 score; MQM: minus the "
-            "weighted errors). System level: the mean over the system's rated segments. DA quality-control "
-            "items are left out."
+            "weighted errors; rank: the mean rank, 1 best). System level: the mean over the system's rated "
+            "segments; for relative ranking (rank), WMT's expected wins from the pairwise comparisons in "
+            "every ranking, ties left out, with the ratio of wins. DA quality-control items are left out."
         ),
     )
     p.add_argument("bundle", help="a project bundle (*.mtwb.json)")
@@ -31,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--weights", default="", metavar="NAME=W,...",
                    help="MQM weights, e.g. major=5,minor=1,neutral=0,minor-punctuation=0.1,non-translation=25 "
                         "(Google's by default; a name not listed keeps Google's weight; other names are "
-                        "further severities)")
+                        "further severities; SEVERITY/CATEGORY[/SUB]=W weighs one category, SEVERITY * for "
+                        "any, e.g. '*/source issue=0', the most specific match winning)")
     p.add_argument("--z", action="store_true", help="z-normalise each rater's scores first (DA practice)")
     p.add_argument("--json", action="store_true", help='print {"scores": [...]}')
     p.set_defaults(func=run)
@@ -47,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.errors import DataError
     from mtworkbench.io.bundle import load_bundle
 
+    if args.protocol == "ranking":
+        args.protocol = "rank"
     if args.weights and args.protocol != "mqm":
         raise UsageError("--weights applies to --protocol mqm only")
     try:
@@ -68,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     field = args.field if args.protocol == "ldc" else "score"
     human = collect_human_scores(project, HumanSpec(args.protocol, field), z=args.z, mqm_weights=weights,
                                  protocol=args.protocol)
+    if args.protocol == "rank" and args.level == "system":
+        return _ranking_systems(project, human.systems, args)
     matrix, counts = human.matrix, human.counts
     wanted = [i for i, s in enumerate(human.systems) if not args.system or s in args.system]
     scores: list[dict[str, Any]] = []  # JSON rows
@@ -102,4 +108,28 @@ def run(args: argparse.Namespace) -> int:
         value = row["score"]
         print(f"{row['system']:<24} {second:<12} {value if math.isfinite(value) else float('nan'):>12.6f} "
               f"{row['raters']:>6}")
+    return 0
+
+
+def _ranking_systems(project, systems: list[str], args: argparse.Namespace) -> int:
+    """System level of relative rankings: expected wins (the score) and ratio of wins."""
+    from mtworkbench.analysis.ranking_scores import system_scores
+    from mtworkbench.core.ranking import group_ranked, ranking_from_judgments
+
+    judgments = [j for j in project.judgments if j.protocol == "rank"]
+    rankings = [ranking_from_judgments(group) for group in group_ranked(judgments).values()]
+    wanted = [s for s in systems if not args.system or s in args.system]
+    rows = [r for r in system_scores(rankings, wanted) if r.wins + r.losses + r.ties]
+    if args.json:
+        print(json.dumps({"protocol": "rank", "level": "system", "score": "expected wins",
+                          "scores": [r.to_json() for r in rows]}, ensure_ascii=False, indent=1))
+        return 0
+    if not rows:
+        print("no ranked systems")
+        return 0
+    print(f"{'system':<24} {'expected wins':>13} {'wins ratio':>10} {'wins':>6} {'losses':>6} {'ties':>6} "
+          f"{'segments':>8} {'raters':>6}")
+    for r in rows:
+        print(f"{r.system:<24} {r.expected_wins:>13.6f} {r.wins_ratio:>10.6f} {r.wins:>6} {r.losses:>6} "
+              f"{r.ties:>6} {r.segments:>8} {r.raters:>6}")
     return 0

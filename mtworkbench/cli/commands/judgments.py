@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "judge,system,segment,reference,adequacy,fluency,seconds,comment "
             "(optional score,scale,timestamp); segment = the segment id, or its 1-based number. "
             "--format mqm reads Google's MQM ratings TSV (every rater's error spans), esa and da "
-            "their CSV (README). New judges are created."
+            "their CSV, rank relative rankings as CSV (README). New judges are created."
         ),
     )
     imp.add_argument("bundle")
@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Write the judgments of BUNDLE: the table (a .tsv output is tab-separated; MQM judgments with "
             "error spans are left to --format mqm), or with --format mqm the MQM ratings as Google's TSV "
-            "(markers reinserted), esa/da that protocol's CSV. '-' is stdout. In the table, cells a "
+            "(markers reinserted), esa/da that protocol's CSV, rank the relative rankings as CSV (a row "
+            "per screen). '-' is stdout. In the table, cells a "
             "spreadsheet would run as formulas (starting with =, +, -, @, TAB or CR, unless a number) "
             "get a leading ' (a leading ' is doubled); 'judgments import' removes it again. "
             "--raw writes every cell unchanged."
@@ -116,13 +117,18 @@ def run_export(args: argparse.Namespace) -> int:
                 from mtworkbench.io.mqm import mqm_table
 
                 sys.stdout.write(mqm_table(project))
+            elif fmt == "rank":
+                from mtworkbench.io.ranking_csv import ranking_table
+
+                sys.stdout.write(ranking_table(project))
             else:
                 from mtworkbench.io.protocol_csv import protocol_table
 
                 sys.stdout.write(protocol_table(project, fmt))
             return 0
         n = JUDGMENT_FORMATS.get(fmt).write(project, args.output)
-        print(f"{args.output}: {n} {'MQM rows' if fmt == 'mqm' else fmt.upper() + ' judgments'}")
+        what = {"mqm": "MQM rows", "rank": "rankings"}.get(fmt, fmt.upper() + " judgments")
+        print(f"{args.output}: {n} {what}")
         return 0
     # The table has no columns for error spans: MQM judgments without a score of their own
     # would come out as empty rows that cannot be read back, so they go to --format mqm.

@@ -1,4 +1,5 @@
-"""Agreement between judges: pairs table, intra-judge consistency, paired scatter.
+"""Agreement between judges: pairs table, intra-judge consistency, paired scatter;
+and per rater, the quality control of BAD items hidden in DA/ESA queues.
 
 The numbers come from ``mtworkbench.analysis.agreement`` (no Qt); this panel
 only lays them out. The scatter shows two judges' first ratings of the items
@@ -35,6 +36,7 @@ from mtworkbench.analysis.agreement import (
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
 from mtworkbench.gui.judge import agreement_job
+from mtworkbench.gui.judge.quality_control_columns import QC_COLUMNS, qc_rows
 from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
@@ -132,6 +134,16 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
     ("Fluency\nsd", lambda j: fmt(j.moments["fluency"].sd, 2), "Standard deviation of fluency (ddof=0)"),
     ("Other scales", lambda j: ", ".join(j.scales) or "—", "Imported scores on other scales (DA, MQM)"),
 )
+
+
+class QualityControlModel(RowsModel):
+    """The quality-control rows, their verdict in colour (green pass, red FAIL)."""
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == len(self.columns) - 1:
+            passed = self.rows[index.row()].passed
+            return None if passed is None else QColor("#15803d" if passed else "#b91c1c")
+        return super().data(index, role)
 
 
 def _table(model: QAbstractTableModel, name: str) -> QTableView:
@@ -233,6 +245,9 @@ class AgreementPanel(QWidget):
         self.span_timer.setSingleShot(True)
         self.span_timer.setInterval(0)
         self.span_timer.timeout.connect(self._refresh_spans)
+        self.qc_model = QualityControlModel(QC_COLUMNS, self)  # DA/ESA raters with BAD items
+        self.qc_table = _table(self.qc_model, "quality-control-table")
+        self.qc_table.setMinimumHeight(110)  # the header and three raters
 
         self.quantity = QComboBox()
         self.quantity.setObjectName("scatter-quantity")
@@ -261,6 +276,9 @@ class AgreementPanel(QWidget):
         self.span_caption = caption(SPAN_CAPTION)
         left.addWidget(self.span_caption)
         left.addWidget(self.span_table, 2)
+        self.qc_caption = caption("Quality control (DA, ESA): BAD items scored lower than their originals?")
+        left.addWidget(self.qc_caption)
+        left.addWidget(self.qc_table, 2)
         plot = QWidget()
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
@@ -315,8 +333,15 @@ class AgreementPanel(QWidget):
             self.summary.setText(f"Computing agreement over {len(judgments)} judgments…")
             self._start_worker()
             return
-        self._show_report(agreement(judgments), len(judgments))
+        # BAD copies are quality control, not ratings of the system: they are judged below.
+        self._show_report(agreement([j for j in judgments if not j.qc]), len(judgments))
+        self._show_quality_control(qc_rows(self.session.project))
         self.span_timer.start()
+
+    def _show_quality_control(self, rows: list) -> None:
+        self.qc_model.set_rows(rows)
+        self.qc_caption.setVisible(bool(self.qc_model.rows))
+        self.qc_table.setVisible(bool(self.qc_model.rows))
 
     def _show_report(self, report: AgreementReport, n_judgments: int) -> None:
         self.report = report
@@ -362,19 +387,20 @@ class AgreementPanel(QWidget):
         worker = self.sender()
         return worker is self.worker and getattr(worker, "project", None) is self.session.project
 
-    def _report_ready(self, report: AgreementReport) -> None:
+    def _report_ready(self, delivered: tuple[AgreementReport, int]) -> None:
         if self._current_worker():
-            self._show_report(report, sum(s.judgments for s in report.summaries.values()))
+            self._show_report(*delivered)
 
     def _span_progress(self, done: int, total: int) -> None:
         if self._current_worker() and total:
             self.span_caption.setText(f"{SPAN_CAPTION} (computing: {done} of {total} pairs of raters)")
             self.span_caption.setVisible(True)
 
-    def _spans_ready(self, rows: list) -> None:
+    def _spans_ready(self, outcome: agreement_job.AgreementTables) -> None:
         if self._current_worker():
             self.worker = None
-            self._show_spans(rows)
+            self._show_quality_control(outcome.quality_control)
+            self._show_spans(outcome.span_pairs)
 
     def _worker_failed(self, message: str) -> None:
         if self._current_worker():

@@ -10,8 +10,10 @@ judge's queue has another protocol; the view offers it every key first.
   cursor; the score as in DA (Up/Down, PageUp/PageDown, or digits with nothing
   selected); Enter submits the score with the spans.
 - MQM: as ESA with 1 minor, 2 major, 3 neutral, then a category picked from the
-  typology in a list filtered as you type (Enter picks); N marks the whole segment
-  a Non-translation; at most ``max_errors`` spans; Enter submits without a score.
+  project's typology by its keys (``A`` then ``M``: Accuracy/Mistranslation) or, after
+  ``/``, by name in a list filtered as you type (Enter picks); N marks the whole
+  segment a Non-translation; at most ``max_errors`` spans, a refusal shown in red;
+  Enter submits without a score.
 
 Texts are plain (``PlainText`` labels, a read-only plain-text editor); the
 spans are drawn as extra selections, so no markup is built from the data.
@@ -19,23 +21,26 @@ spans are drawn as extra selections, so no markup is built from the data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QLabel,
     QLineEdit,
-    QListWidget,
     QPlainTextEdit,
     QSlider,
     QTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from mtworkbench.core.judging import JudgeSession, QueueItem
 from mtworkbench.core.model import ErrorSpan, Project
-from mtworkbench.core.mqm_typology import GOOGLE_MQM_CATEGORIES, NON_TRANSLATION_CATEGORY
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, NON_TRANSLATION_CATEGORY, PickEntry, Typology
 
 # Background per severity: amber for minor, red for major, grey for neutral.
 SEVERITY_COLOURS = {"minor": "#fde68a", "major": "#fca5a5", "neutral": "#d4d4d8"}
@@ -48,8 +53,8 @@ HINTS = {
     "da": "Type the score (0–100) · ←/→ or ↑/↓ ±1 · PgUp/PgDn ±10 · Enter submit · Backspace previous item",
     "esa": "Shift+arrows select · 1 minor, 2 major · Delete removes the span at the cursor · "
            "↑/↓ ±1, PgUp/PgDn ±10 or type the score · Enter submit",
-    "mqm": "Shift+arrows select · 1 minor, 2 major, 3 neutral, then pick a category · N non-translation · "
-           "Delete removes the span at the cursor · Enter submit",
+    "mqm": "Shift+arrows select · 1 minor, 2 major, 3 neutral, then the category's keys (A M: Accuracy/Mistranslation; "
+           "/ searches by name) · N non-translation · Delete removes the span at the cursor · Enter submit",
 }
 
 
@@ -121,51 +126,171 @@ class ScoreSlider(QWidget):
 
 
 class CategoryPicker(QDialog):
-    """A list of typology categories filtered as you type; Enter picks the highlighted one."""
+    """The project's typology as a tree; a category is picked by its keys or by name.
 
-    def __init__(self, categories: tuple[str, ...], parent: QWidget | None = None) -> None:
+    Keys (the default): typing a category's key narrows to its subcategories (or
+    picks it when it has none), the subcategory's key picks it, Backspace steps
+    back, Enter picks the highlighted row. ``/`` (or a click in the field) searches
+    by name instead: words typed filter the rows, ↑/↓ choose, Enter picks. Esc cancels.
+    """
+
+    def __init__(self, typology: Typology | Sequence[str] = GOOGLE_TYPOLOGY, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("MQM category")
-        self.categories = categories
+        self.typology = typology if isinstance(typology, Typology) else Typology(()).with_names(typology)
+        self.keys_label = QLabel()
+        self.keys_label.setObjectName("category-keys")
+        self.keys_label.setTextFormat(Qt.TextFormat.PlainText)
         self.filter = QLineEdit()
         self.filter.setObjectName("category-filter")
-        self.filter.setPlaceholderText("Type to filter, ↑/↓ choose, Enter pick, Esc cancel")
-        self.list = QListWidget()
-        self.list.setObjectName("category-list")
+        self.filter.setPlaceholderText("/ search by name: type words, ↑/↓ choose, Enter pick")
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("category-tree")
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["Category", "Keys"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self._entries: list[tuple[QTreeWidgetItem, PickEntry]] = []
+        top: QTreeWidgetItem | None = None
+        for entry in self.typology.entries():
+            shown = entry.full_name if entry.depth == 0 else entry.full_name.partition("/")[2]
+            item = QTreeWidgetItem([shown, " ".join(entry.keys.upper())])
+            item.setData(0, Qt.ItemDataRole.UserRole, entry.full_name)
+            item.setToolTip(0, entry.full_name)
+            if entry.depth == 0:
+                self.tree.addTopLevelItem(item)
+                top = item
+            elif top is not None:
+                top.addChild(item)
+            self._entries.append((item, entry))
+        self.tree.expandAll()
+        self.tree.resizeColumnToContents(0)
+        self.tree.setColumnWidth(0, self.tree.columnWidth(0) + 24)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.keys_label)
+        layout.addWidget(self.tree, 1)
         layout.addWidget(self.filter)
-        layout.addWidget(self.list)
+        self.resize(420, 520)
         self.filter.textChanged.connect(self._refilter)
         self.filter.returnPressed.connect(self._pick)
-        self.list.itemActivated.connect(lambda _item: self._pick())
+        self.tree.itemActivated.connect(lambda _item, _col: self._pick())
         self.filter.installEventFilter(self)
+        self.tree.installEventFilter(self)
         self.chosen: str | None = None
-        self._refilter("")
+        self.typed = ""  # the keys typed so far
+        self._show_keys()
+        self._first_visible(leaves_first=False)
 
+    # --- rows -------------------------------------------------------------------------------
+    def visible_names(self) -> list[str]:
+        return [e.full_name for item, e in self._entries if self._visible(item)]
+
+    @staticmethod
+    def _visible(item: QTreeWidgetItem) -> bool:
+        parent = item.parent()
+        return not item.isHidden() and (parent is None or not parent.isHidden())
+
+    def _first_visible(self, leaves_first: bool = True) -> None:
+        rows = [(item, e) for item, e in self._entries if self._visible(item)]
+        pick = next((item for item, e in rows if not e.has_subcategories), None) if leaves_first else None
+        current = pick or (rows[0][0] if rows else None)
+        if current is not None:
+            self.tree.setCurrentItem(current)
+
+    # --- by keys ------------------------------------------------------------------------------
+    def type_key(self, char: str) -> None:
+        level = [(item, e) for item, e in self._entries
+                 if e.depth == len(self.typed) and e.keys and e.keys[:-1] == self.typed]
+        match = next(((item, e) for item, e in level if e.keys[-1].casefold() == char.casefold()), None)
+        if match is None:
+            self.keys_label.setText(f"No category has the key {char.upper()!r} here. " + self._keys_hint())
+            return
+        item, entry = match
+        if not entry.has_subcategories:
+            self.chosen = entry.full_name
+            self.accept()
+            return
+        self.typed = entry.keys
+        for other, e in self._entries:
+            if e.depth == 0:
+                other.setHidden(e is not entry)
+        self.tree.setCurrentItem(item)
+        self._show_keys()
+
+    def back(self) -> None:
+        self.typed = self.typed[:-1]
+        for item, e in self._entries:
+            if e.depth == 0:
+                item.setHidden(False)
+        self._show_keys()
+        self._first_visible(leaves_first=False)
+
+    def _keys_hint(self) -> str:
+        if self.typed:
+            name = next(e.full_name for _, e in self._entries if e.keys == self.typed)
+            return f"{name}: a subcategory's key, Enter for {name} itself, Backspace back, / search"
+        return "Type a category's key · / search by name · Esc cancel"
+
+    def _show_keys(self) -> None:
+        self.keys_label.setText(self._keys_hint())
+
+    # --- by name --------------------------------------------------------------------------------
     def _refilter(self, text: str) -> None:
-        words = text.lower().split()
-        self.list.clear()
-        self.list.addItems([c for c in self.categories if all(w in c.lower() for w in words)])
-        self.list.setCurrentRow(0)
+        words = text.casefold().split()
+        self.typed = ""
+        for item, e in self._entries:
+            item.setHidden(bool(words) and not all(w in e.full_name.casefold() for w in words))
+        for item, e in self._entries:  # a category stays when one of its subcategories matches
+            if e.depth == 0 and any(not child.isHidden() for k in range(item.childCount())
+                                    if (child := item.child(k)) is not None):
+                item.setHidden(False)
+        self._first_visible()
+
+    def _step(self, delta: int) -> None:
+        rows = [item for item, _ in self._entries if self._visible(item)]
+        if not rows:
+            return
+        current = self.tree.currentItem()
+        at = rows.index(current) if current in rows else -1
+        self.tree.setCurrentItem(rows[max(0, min(len(rows) - 1, at + delta))])
 
     def eventFilter(self, watched, event) -> bool:
-        if watched is self.filter and event.type() == event.Type.KeyPress and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            row = self.list.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
-            self.list.setCurrentRow(max(0, min(self.list.count() - 1, row)))
+        if event.type() != event.Type.KeyPress:
+            return super().eventFilter(watched, event)
+        key = event.key()
+        if watched is self.filter and key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self._step(1 if key == Qt.Key.Key_Down else -1)
             return True
+        if watched is self.tree:
+            text = event.text()
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self._pick()
+                return True
+            if key == Qt.Key.Key_Backspace:
+                self.back()
+                return True
+            if text == "/" or key == Qt.Key.Key_Slash:
+                self.filter.setFocus()
+                return True
+            if len(text) == 1 and text.isalnum() and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
+                self.type_key(text)
+                return True
         return super().eventFilter(watched, event)
 
     def _pick(self) -> None:
-        item = self.list.currentItem()
-        if item is not None:
-            self.chosen = item.text()
+        item = self.tree.currentItem()
+        if item is not None and self._visible(item):
+            self.chosen = item.data(0, Qt.ItemDataRole.UserRole)
             self.accept()
 
 
-def ask_category(parent: QWidget | None, categories: tuple[str, ...] = GOOGLE_MQM_CATEGORIES) -> str | None:
-    """The category the rater picks, or None when cancelled (tests replace this)."""
-    picker = CategoryPicker(categories, parent)
-    picker.filter.setFocus()
+def ask_category(parent: QWidget | None, typology: Typology | None = None) -> str | None:
+    """The category the rater picks from ``typology`` (by default the panel's), or None
+    when cancelled (tests replace this)."""
+    if typology is None:
+        typology = getattr(parent, "typology", GOOGLE_TYPOLOGY)
+    picker = CategoryPicker(typology if typology is not None else GOOGLE_TYPOLOGY, parent)
+    picker.tree.setFocus()
     return picker.chosen if picker.exec() == QDialog.DialogCode.Accepted else None
 
 
@@ -177,6 +302,7 @@ class ProtocolPanel(QWidget):
         self.setObjectName("protocol-panel")
         self.protocol = "ldc"
         self.max_errors = 5
+        self.project: Project | None = None  # set by show_item: its typology is read at each pick
         self.spans: list[ErrorSpan] = []
         self.ask_category = ask_category
         self.context_before = self._context_label("context-before")
@@ -207,6 +333,11 @@ class ProtocolPanel(QWidget):
         for widget in (self.context_before, self.translation, self.context_after, self.spans_label, self.score, self.hints):
             layout.addWidget(widget)
 
+    @property
+    def typology(self) -> Typology:
+        """The typology the rater picks from: the project's, as it is now (it may be edited mid-queue)."""
+        return self.project.settings.mqm_typology if self.project is not None else GOOGLE_TYPOLOGY
+
     @staticmethod
     def _context_label(name: str) -> QLabel:
         label = QLabel()
@@ -220,6 +351,7 @@ class ProtocolPanel(QWidget):
     def show_item(self, queue: JudgeSession, item: QueueItem | None) -> None:
         state = queue.state
         self.protocol, self.max_errors = state.protocol, state.max_errors
+        self.project = queue.project
         spans = self.protocol in ("esa", "mqm")
         self.translation.setVisible(spans)
         self.spans_label.setVisible(spans)
@@ -261,6 +393,7 @@ class ProtocolPanel(QWidget):
         ]
         limit = f" (at most {self.max_errors})" if self.protocol == "mqm" else ""
         self.spans_label.setText(f"Errors marked{limit}: " + ("; ".join(lines) if lines else "none"))
+        self.spans_label.setStyleSheet("")
 
     # --- keys ---------------------------------------------------------------------
     def handle_key(self, event: QKeyEvent) -> bool:
@@ -313,7 +446,9 @@ class ProtocolPanel(QWidget):
         if start == end:
             return False
         if self.protocol == "mqm" and len(self.spans) >= self.max_errors:
-            self.spans_label.setText(f"At most {self.max_errors} errors a segment in this queue; delete one first.")
+            self.spans_label.setText(f"⚠ At most {self.max_errors} errors a segment in this queue; "
+                                     "delete one first (Delete at the span), or press N for a non-translation.")
+            self.spans_label.setStyleSheet("color:#b91c1c; font-weight:bold;")
             return False
         category = ""
         if self.protocol == "mqm":
@@ -331,7 +466,10 @@ class ProtocolPanel(QWidget):
     def mark_non_translation(self) -> None:
         """The whole segment is not a translation: one Major span over all of it (weight 25)."""
         text = self.translation.toPlainText()
-        self.spans = [ErrorSpan(0, len(text), "Major", NON_TRANSLATION_CATEGORY)]
+        # The typology's own spelling (an imported one may say "Non-translation!"); the weights match either.
+        category = next((c.name for c in self.typology.categories
+                         if c.name.casefold().startswith(NON_TRANSLATION_CATEGORY.casefold())), NON_TRANSLATION_CATEGORY)
+        self.spans = [ErrorSpan(0, len(text), "Major", category)]
         self._draw_spans()
 
     def remove_at_cursor(self) -> None:

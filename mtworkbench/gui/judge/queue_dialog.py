@@ -1,4 +1,5 @@
-"""Settings of a new judging queue: seed, share of repeats, systems, reference, display."""
+"""Settings of a new judging queue: protocol, seed, share of repeats and of BAD items
+(DA, ESA quality control), systems, reference, display."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.model import Project
+from mtworkbench.core.queue_state import BAD_PROTOCOLS
 
 # (label, QueueConfig.reference_mode)
 REFERENCE_CHOICES = (
@@ -35,6 +37,7 @@ PROTOCOL_CHOICES = (
     ("DA: direct assessment, 0–100", "da"),
     ("ESA: error spans, then 0–100", "esa"),
     ("MQM: error spans with category and severity", "mqm"),
+    ("Relative ranking: several systems side by side, ranks 1–5", "rank"),
 )
 
 
@@ -46,7 +49,7 @@ class QueueSetupDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(f"Start a judging queue for {judge}")
         self.project = project
-        base = previous or QueueConfig()
+        base = previous or QueueConfig(max_errors=project.settings.mqm_max_errors)  # the project's default
 
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
@@ -99,7 +102,25 @@ class QueueSetupDialog(QDialog):
         self.max_errors.setRange(1, 99)
         self.max_errors.setValue(base.max_errors)
         self.max_errors.setToolTip("Google's MQM protocol stops at five errors a segment.")
+        self.max_systems = QSpinBox()
+        self.max_systems.setObjectName("queue-max-systems")
+        self.max_systems.setRange(2, 10)
+        self.max_systems.setValue(base.max_systems)
+        self.max_systems.setToolTip("WMT and Appraise showed five translations of a source at a time.")
+        self.bad_rate = QDoubleSpinBox()
+        self.bad_rate.setObjectName("queue-bad-rate")
+        self.bad_rate.setRange(0, 100)
+        self.bad_rate.setDecimals(0)
+        self.bad_rate.setSuffix(" %")
+        self.bad_rate.setValue(round(base.bad_rate * 100))
+        self.bad_rate.setToolTip(
+            "Quality control (WMT used about 12%): degraded copies of items, each with a stretch of words "
+            "replaced, hidden among the others. The rater is not told; a rater paying attention scores "
+            "them lower (Agreement tab: one-sided Wilcoxon test). Their ratings are not human scores."
+        )
         self.protocol.currentIndexChanged.connect(self._protocol_changed)
+        self.protocol.currentIndexChanged.connect(self._update_summary)
+        self.max_systems.valueChanged.connect(self._update_summary)
 
         self.show_source = QCheckBox("Show the source text")
         self.show_source.setChecked(base.show_source)
@@ -108,15 +129,18 @@ class QueueSetupDialog(QDialog):
 
         self.summary = QLabel()
         self.summary.setObjectName("queue-summary")
-        for signal in (self.repeats.valueChanged, self.systems.itemChanged):
+        for signal in (self.repeats.valueChanged, self.systems.itemChanged, self.bad_rate.valueChanged,
+                       self.protocol.currentIndexChanged):
             signal.connect(self._update_summary)
 
         form = QFormLayout()
         form.addRow("Protocol", self.protocol)
         form.addRow("DA compares with", self.da_basis)
         form.addRow("MQM errors at most", self.max_errors)
+        form.addRow("Ranking: systems at a time", self.max_systems)
         form.addRow("Seed", self.seed)
         form.addRow("Repeated items", self.repeats)
+        form.addRow("BAD items (DA, ESA)", self.bad_rate)
         form.addRow("Systems", self.systems)
         form.addRow("Reference shown", self.reference_mode)
         form.addRow("Fixed reference", self.fixed_reference)
@@ -149,6 +173,8 @@ class QueueSetupDialog(QDialog):
     def _protocol_changed(self, *_args) -> None:
         self.da_basis.setEnabled(self.protocol.currentData() == "da")
         self.max_errors.setEnabled(self.protocol.currentData() == "mqm")
+        self.max_systems.setEnabled(self.protocol.currentData() == "rank")
+        self.bad_rate.setEnabled(self.protocol.currentData() in BAD_PROTOCOLS)
 
     def _mode_changed(self, *_args) -> None:
         self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
@@ -161,10 +187,22 @@ class QueueSetupDialog(QDialog):
         ]
 
     def _update_summary(self, *_args) -> None:
-        distinct = len(self.chosen_systems()) * len(self.project.segments)
+        n_systems = len(self.chosen_systems())
+        if self.protocol.currentData() == "rank":
+            # One item per group of at most max_systems of a segment's systems (core.ranking).
+            per_segment = -(-n_systems // self.max_systems.value()) if n_systems >= 2 else 0
+            distinct = per_segment * len(self.project.segments)
+        else:
+            distinct = n_systems * len(self.project.segments)
         repeats = round(self.repeats.value() / 100 * distinct)
-        self.summary.setText(f"{distinct} items to rate, plus {repeats} repeated.")
+        verb = "rank" if self.protocol.currentData() == "rank" else "rate"
+        text = f"{distinct} items to {verb}, plus {repeats} repeated"
+        bad = round(self._bad_share() * distinct)
+        self.summary.setText(f"{text} and about {bad} BAD (quality control)." if bad else f"{text}.")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(distinct > 0)
+
+    def _bad_share(self) -> float:
+        return self.bad_rate.value() / 100 if self.protocol.currentData() in BAD_PROTOCOLS else 0.0
 
     def config(self) -> QueueConfig:
         systems = self.chosen_systems()
@@ -181,6 +219,8 @@ class QueueSetupDialog(QDialog):
             protocol=self.protocol.currentData(),
             da_basis=self.da_basis.currentData(),
             max_errors=self.max_errors.value(),
+            max_systems=self.max_systems.value(),
+            bad_rate=self._bad_share(),
         )
 
 

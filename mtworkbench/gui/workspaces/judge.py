@@ -33,6 +33,7 @@ from mtworkbench.gui.judge import queue_dialog
 from mtworkbench.gui.judge.agreement_panel import AgreementPanel
 from mtworkbench.gui.judge.commands import SetQueueOptionCommand, StartQueueCommand
 from mtworkbench.gui.judge.judgments_table import JudgmentsPanel
+from mtworkbench.gui.judge.ranking_view import RankingView
 from mtworkbench.gui.judge.rating import RatingView
 from mtworkbench.gui.workspaces.base import Workspace
 
@@ -93,12 +94,17 @@ class JudgeWorkspace(Workspace):
         bar.addWidget(self.focus_button)
 
         self.rating = RatingView(session)
+        # Relative ranking has its own view, in a tab shown instead of Rate while the
+        # chosen judge's queue is a ranking queue (``_route``).
+        self.ranking = RankingView(session)
         self.judgments = JudgmentsPanel(session)
         self.judgments.judgment_activated.connect(self._judgment_activated)
         self.agreement = AgreementPanel(session)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("judge-tabs")
         self.tabs.addTab(self.rating, "Rate")
+        self.tabs.addTab(self.ranking, "Rank")
+        self.tabs.setTabVisible(self.tabs.indexOf(self.ranking), False)
         self.tabs.addTab(self.judgments, "Judgments")
         self.tabs.addTab(self.agreement, "Agreement")
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -136,12 +142,36 @@ class JudgeWorkspace(Workspace):
         self.judge_combo.setCurrentIndex(max(0, self.judge_combo.findData(judge)))
 
     def _judge_chosen(self, *_args) -> None:
-        if self.rating.judge != self.judge:
-            self.rating.set_judge(self.judge)
+        self._route()
         self.notice.clear()
         self._update_controls()
         if self.judge is not None:
-            self.rating.setFocus()
+            self.active_view.setFocus()
+
+    # --- rating or ranking --------------------------------------------------------------------
+    def _ranking_queue(self) -> bool:
+        judge = self.judge
+        state = self.session.project.judge_queues.get(judge) if judge is not None else None
+        return state is not None and state.protocol == "rank"
+
+    @property
+    def active_view(self):
+        """The view the chosen judge works in: Rank for a relative-ranking queue, else Rate."""
+        return self.ranking if self._ranking_queue() else self.rating
+
+    def _route(self) -> None:
+        """Give the judge to the view their queue needs, and show its tab in place of the other."""
+        ranking = self._ranking_queue()
+        was_current = self.tabs.currentWidget() in (self.rating, self.ranking)
+        want_rating, want_ranking = (None, self.judge) if ranking else (self.judge, None)
+        if self.rating.judge != want_rating:
+            self.rating.set_judge(want_rating)
+        if self.ranking.judge != want_ranking:
+            self.ranking.set_judge(want_ranking)
+        self.tabs.setTabVisible(self.tabs.indexOf(self.ranking), ranking)
+        self.tabs.setTabVisible(self.tabs.indexOf(self.rating), not ranking)
+        if was_current:
+            self.tabs.setCurrentWidget(self.active_view)
 
     def new_judge(self) -> None:
         name = ask_judge_name(self)
@@ -176,8 +206,8 @@ class JudgeWorkspace(Workspace):
             dialogs.error(self, "Cannot start the queue", str(exc))
             return
         self.session.push(StartQueueCommand(project, judge, state))
-        self.tabs.setCurrentWidget(self.rating)
-        self.rating.setFocus()
+        self.tabs.setCurrentWidget(self.active_view)
+        self.active_view.setFocus()
 
     def _set_option(self, name: str, value: bool) -> None:
         judge, project = self.judge, self.session.project
@@ -185,7 +215,7 @@ class JudgeWorkspace(Workspace):
             return
         if bool(getattr(project.judge_queues[judge], name)) != value:
             self.session.push(SetQueueOptionCommand(project, judge, name, value))
-        self.rating.setFocus()
+        self.active_view.setFocus()
 
     def _show_source_toggled(self, checked: bool) -> None:
         self._set_option("show_source", checked)
@@ -202,7 +232,8 @@ class JudgeWorkspace(Workspace):
         for box, name in ((self.show_source, "show_source"), (self.highlight, "highlight_overlap")):
             box.blockSignals(True)
             box.setChecked(bool(state is not None and getattr(state, name)))
-            box.setEnabled(state is not None)
+            # Word overlap is drawn on one translation only; a ranking shows several.
+            box.setEnabled(state is not None and not (name == "highlight_overlap" and state.protocol == "rank"))
             box.blockSignals(False)
 
     # --- following the project ------------------------------------------------------------------
@@ -216,25 +247,27 @@ class JudgeWorkspace(Workspace):
         if type(event) in JUDGE_ROSTER:
             self._fill_judges()
         elif isinstance(event, JudgeQueueChanged):
+            self._route()  # a new queue (or its undo) may change the protocol
             self._update_controls()
 
     # --- opening an item from elsewhere --------------------------------------------------------
     def show_item(self, system_id: str, segment_id: str) -> None:
         """Show (system, segment) in the rating view if the chosen judge's queue has it;
         otherwise list its judgments in the table and say why."""
-        queue = self.rating.queue
+        view = self.active_view
+        queue = view.queue
         if queue is not None:
             matches = [
                 i for i, raw in enumerate(queue.state.items)
-                if raw.system == system_id and raw.segment == segment_id
+                if system_id in (raw.systems or [raw.system]) and raw.segment == segment_id
             ]
             if matches:
-                # The original before a repeat: that is the rating other views mean.
-                originals = [i for i in matches if not queue.state.items[i].repeat]
-                self.rating.go_to((originals or matches)[0])
-                self.tabs.setCurrentWidget(self.rating)
+                # The original, not a repeat or a BAD copy: that is the rating other views mean.
+                originals = [i for i in matches if not queue.state.items[i].repeat and not queue.state.items[i].qc]
+                view.go_to((originals or matches)[0])
+                self.tabs.setCurrentWidget(view)
                 self.notice.clear()
-                self.rating.setFocus()
+                view.setFocus()
                 return
         self.judgments.set_filter(system=system_id)
         self.tabs.setCurrentWidget(self.judgments)
@@ -244,23 +277,26 @@ class JudgeWorkspace(Workspace):
     def _judgment_activated(self, judgment: Judgment) -> None:
         if judgment.judge != self.judge:
             self.select_judge(judgment.judge)
-        queue = self.rating.queue
+        view = self.active_view
+        queue = view.queue
         index = queue.index_of_judgment(judgment.id) if queue is not None else None
         if index is not None:
-            self.rating.go_to(index)
-            self.tabs.setCurrentWidget(self.rating)
-            self.rating.setFocus()
+            view.go_to(index)
+            self.tabs.setCurrentWidget(view)
+            view.setFocus()
         else:
             self.show_item(judgment.system, judgment.segment)
 
     # --- time only runs while the judge can see the item -----------------------------------------
     def _application_state_changed(self, state: Qt.ApplicationState) -> None:
-        self.rating.set_active(state == Qt.ApplicationState.ApplicationActive and self.rating.isVisible())
+        for view in (self.rating, self.ranking):
+            view.set_active(state == Qt.ApplicationState.ApplicationActive and view.isVisible())
 
     def _tab_changed(self, _index: int) -> None:
-        self.rating.set_active(self.tabs.currentWidget() is self.rating and self.isVisible())
-        if self.tabs.currentWidget() is self.rating:
-            self.rating.setFocus()
+        for view in (self.rating, self.ranking):
+            view.set_active(self.tabs.currentWidget() is view and self.isVisible())
+        if self.tabs.currentWidget() in (self.rating, self.ranking):
+            self.tabs.currentWidget().setFocus()
 
     # --- focus mode: the window's docks hide while this workspace is in front ---------------------
     # On by default: the segment panel beside the rating view would show system
@@ -270,7 +306,7 @@ class JudgeWorkspace(Workspace):
             self._hide_docks()
         elif not on:
             self._restore_docks()
-        self.rating.setFocus()
+        self.active_view.setFocus()
 
     def _hide_docks(self) -> None:
         window = self.window()
@@ -299,15 +335,17 @@ class JudgeWorkspace(Workspace):
             self._watching_window = True
         if self.focus_button.isChecked():
             self._hide_docks()
-        self.rating.set_active(self.tabs.currentWidget() is self.rating)
-        if self.tabs.currentWidget() is self.rating:
-            self.rating.setFocus()
+        for view in (self.rating, self.ranking):
+            view.set_active(self.tabs.currentWidget() is view)
+        if self.tabs.currentWidget() in (self.rating, self.ranking):
+            self.tabs.currentWidget().setFocus()
 
     def hideEvent(self, event) -> None:
         super().hideEvent(event)
         if not self.window().isMinimized():
             self._restore_docks()  # other workspaces get their panels back
         self.rating.set_active(False)
+        self.ranking.set_active(False)
 
     def export_widget(self) -> QWidget:
         return self.tabs.currentWidget()

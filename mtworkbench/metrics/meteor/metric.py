@@ -41,10 +41,9 @@ import re
 import weakref
 from pathlib import Path
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import (
@@ -79,6 +78,9 @@ from mtworkbench.metrics.meteor.results import (
 from mtworkbench.metrics.meteor.normalise import NORM_LANGUAGES, normalise
 from mtworkbench.metrics.meteor.search import BEAM_SIZE, meteor_search
 from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
+
+if TYPE_CHECKING:  # numpy loads with the first array: `score --metric meteor` on files needs none
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -247,7 +249,7 @@ class Meteor(Metric):
         self._finder: CandidateFinder | None = None
         # Which reference won per segment in the last segment_statistics call, for extras().
         self._chosen: tuple[weakref.ref, np.ndarray] | None = None
-        self._chosen_now = np.zeros(0, dtype=int)
+        self._chosen_now: list[int] = []
 
     # --- configuration shown to the user ------------------------------------
     def signature_fields(self) -> list[tuple[str, Any]]:
@@ -324,13 +326,13 @@ class Meteor(Metric):
             return exact_search(cands)
         return meteor_search(cands, self.search_weights, BEAM_SIZE)
 
-    def _pair_row(self, hyp: list[str], ref: list[str]) -> tuple[np.ndarray, list]:
+    def _pair_row(self, hyp: list[str], ref: list[str]) -> tuple[list[float], list]:
         if PARAPHRASE in self.modules:
             return self._phrase_row(hyp, ref)
         links = self.align(hyp, ref)
         return scoring.statistics_row(hyp, ref, links, self.modules, self.function_words), links
 
-    def _phrase_row(self, hyp: list[str], ref: list[str]) -> tuple[np.ndarray, list]:
+    def _phrase_row(self, hyp: list[str], ref: list[str]) -> tuple[list[float], list]:
         """Alignment with the paraphrase module: matches may span several words."""
         from mtworkbench.metrics.meteor import paraphrase as para
 
@@ -358,7 +360,7 @@ class Meteor(Metric):
         for k, ref in refs:
             row, links = self._pair_row(hyp, ref)
             score = scoring.meteor_score_scalar(
-                row.tolist(), self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
+                row, self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
             )
             per_ref.append((k, ref, row, links, score))
             # Meteor keeps a reference only when it scores strictly higher.
@@ -378,9 +380,10 @@ class Meteor(Metric):
         any is scored against an empty reference (score 0)."""
         return [(k, self.tokens(r)) for k, r in enumerate(refs) if r is not None]
 
-    def statistics_row(self, segment: int, hypothesis: str, prepared) -> np.ndarray:
+    def statistics_row(self, segment: int, hypothesis: str, prepared) -> list[float]:
         _, best, _ = self._best_reference(hypothesis, prepared)
-        self._chosen_now[segment] = best[0]
+        if segment < len(self._chosen_now):  # segment_statistics is recording
+            self._chosen_now[segment] = best[0]
         return best[2]
 
     def segment_statistics(
@@ -390,17 +393,45 @@ class Meteor(Metric):
         cancel: CancelCheck | None = None,
     ) -> np.ndarray:
         """The base loop, remembering which reference won per segment (for extras)."""
+        import numpy as np
+
         _ = self.finder  # load WordNet before the first segment (clear progress)
-        self._chosen_now = np.full(data.n_segments, -1, dtype=int)
-        stats = super().segment_statistics(data, progress, cancel)
-        self._chosen = (weakref.ref(data), self._chosen_now)
+        self._chosen_now = [-1] * data.n_segments
+        try:
+            stats = super().segment_statistics(data, progress, cancel)
+        finally:
+            chosen, self._chosen_now = self._chosen_now, []
+        self._chosen = (weakref.ref(data), np.asarray(chosen, dtype=int))
         return stats
 
+    def corpus_totals(
+        self,
+        data: ScoringInput,
+        progress: ProgressCallback | None = None,
+        cancel: CancelCheck | None = None,
+    ) -> list[float]:
+        _ = self.finder  # load WordNet before the first segment (clear progress)
+        return super().corpus_totals(data, progress, cancel)
+
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
+        import numpy as np
+
         score = self.formula(totals)["score"]
         return float(score) if np.ndim(score) == 0 else score
 
+    # --- the plain-Python path (score on files; no numpy) ---------------------------
+    lean = True
+
+    def corpus_value(self, totals: Sequence[float]) -> float:
+        """Meteor's score of summed rows with ``math`` (``meteor_score_scalar``: the
+        operations of ``meteor_formula`` one by one)."""
+        return scoring.meteor_score_scalar(
+            list(totals), self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
+        )
+
     def extras(self, data: ScoringInput, stats: np.ndarray) -> dict[str, Any]:
+        import numpy as np
+
         parts = self.formula(stats)
         corpus = self.formula(np.asarray(stats).sum(axis=0))
         out: dict[str, Any] = {
@@ -455,7 +486,7 @@ class Meteor(Metric):
             frag=f["frag"],
             penalty=f["penalty"],
             score=f["score"],
-            statistics=dict(zip(scoring.STAT_NAMES, row.tolist())),
+            statistics=dict(zip(scoring.STAT_NAMES, [float(x) for x in row])),
             hyp_function_words=[w.lower() in fw for w in hyp],
             ref_function_words=[w.lower() in fw for w in ref],
         )

@@ -26,8 +26,6 @@ from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
 
-import numpy as np
-
 from mtworkbench.metrics.base import MetricError
 from mtworkbench.metrics.meteor import scoring
 from mtworkbench.metrics.meteor.matchers import Candidates
@@ -228,9 +226,9 @@ def phrase_statistics_row(
     matches: Sequence[PhraseMatch],
     modules: Sequence[str],
     function_words: frozenset[str],
-) -> np.ndarray:
+) -> list[float]:
     """Meteor's statistics row for an alignment of phrase matches."""
-    row = np.zeros(scoring.N_STATS)
+    row = [0.0] * scoring.N_STATS
     hyp_fw = [w.lower() in function_words for w in hyp]
     ref_fw = [w.lower() in function_words for w in ref]
     row[0], row[1] = len(hyp), len(ref)
@@ -247,7 +245,7 @@ def phrase_statistics_row(
     row[scoring.REF_WORDS] = sum(m.ref_len for m in matches)
     if row[scoring.TST_WORDS] == len(hyp) and row[scoring.REF_WORDS] == len(ref) and chunks == 1:
         row[scoring.PERFECT] = 1
-    return row
+    return [float(x) for x in row]
 
 
 def word_links(matches: Sequence[PhraseMatch]) -> list[tuple[int, int, int]]:

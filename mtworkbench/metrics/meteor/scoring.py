@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads with the first array: `score --metric meteor` on files needs none
+    import numpy as np
 
 SLOT_MODULES = ("exact", "stem", "synonym", "paraphrase")
 
@@ -69,9 +71,9 @@ def statistics_row(
     links: Sequence[tuple[int, int, int]],
     modules: Sequence[str],
     function_words: frozenset[str],
-) -> np.ndarray:
+) -> list[float]:
     """One row of sufficient statistics for an alignment (links as (hyp, ref, slot))."""
-    row = np.zeros(N_STATS)
+    row = [0.0] * N_STATS
     hyp_fw = [w.lower() in function_words for w in hyp]
     ref_fw = [w.lower() in function_words for w in ref]
     row[0], row[1] = len(hyp), len(ref)
@@ -85,7 +87,7 @@ def statistics_row(
     row[TST_WORDS] = row[REF_WORDS] = len(links)
     if len(links) == len(hyp) and len(links) == len(ref) and chunks == 1:
         row[PERFECT] = 1
-    return row
+    return [float(x) for x in row]
 
 
 def meteor_formula(
@@ -103,6 +105,8 @@ def meteor_formula(
     ``computeMetrics`` operation by operation (same order of additions), and
     0/0 cases give 0 as there (NaN -> 0, score clipped at 0).
     """
+    import numpy as np
+
     t = np.asarray(totals, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         tst_len, ref_len = t[..., 0], t[..., 1]
@@ -156,7 +160,9 @@ def meteor_score_scalar(
     """The score of one row with plain floats (same operations as ``meteor_formula``).
 
     Used to pick the best reference, where numpy's per-call overhead would
-    dominate the run time.
+    dominate the run time, and for corpus scores (``Meteor.corpus_value``). It
+    differs from ``meteor_formula`` only where ``math.pow`` and numpy's vectorised
+    power differ, in the last bit.
     """
     tst_len, ref_len, tst_fw, ref_fw = row[0], row[1], row[2], row[3]
     tst_wlen = delta * (tst_len - tst_fw) + (1.0 - delta) * tst_fw
@@ -174,22 +180,25 @@ def meteor_score_scalar(
     tst_total = sum(row[c] + row[c + 2] for c in cols)
     ref_total = sum(row[c + 1] + row[c + 3] for c in cols)
     chunks = row[CHUNKS] - row[PERFECT]
-    try:
-        precision = tst_wm / tst_wlen
-        recall = ref_wm / ref_wlen
-        fmean = 1.0 / (((1.0 - alpha) / precision) + (alpha / recall))
-        if tst_total == tst_len and ref_total == ref_len and chunks == 1:
-            frag = 0.0
-        else:
-            frag = chunks / ((row[TST_WORDS] + row[REF_WORDS]) / 2)
-        penalty = gamma * math.pow(frag, beta)
-    except (ZeroDivisionError, OverflowError, ValueError):
-        # Java returns Infinity/NaN where Python raises: let numpy's IEEE
-        # arithmetic decide (the rare empty or matchless cases).
-        full = meteor_formula(np.asarray(row, dtype=float), alpha, beta, gamma, delta,
-                              weights, module_order)
-        return float(full["score"])
+    precision = _ieee_div(tst_wm, tst_wlen)
+    recall = _ieee_div(ref_wm, ref_wlen)
+    fmean = _ieee_div(1.0, _ieee_div(1.0 - alpha, precision) + _ieee_div(alpha, recall))
+    if tst_total == tst_len and ref_total == ref_len and chunks == 1:
+        frag = 0.0
+    else:
+        frag = _ieee_div(chunks, (row[TST_WORDS] + row[REF_WORDS]) / 2)
+    penalty = gamma * math.pow(frag, beta)
     score = fmean * (1.0 - penalty)
     if score != score:
         return 0.0
     return max(score, 0.0)
+
+
+def _ieee_div(a: float, b: float) -> float:
+    """``a / b`` as IEEE 754 (and Java, and numpy) divide: x/0 is an infinity, 0/0 NaN,
+    where Python raises (the empty and matchless segments)."""
+    if b == 0:
+        if a == 0 or a != a:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
