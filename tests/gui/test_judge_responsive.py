@@ -197,3 +197,28 @@ def test_hidden_analysis_workspace_recounts_when_shown(qtbot):
     analysis.show()
     qtbot.waitExposed(analysis)
     qtbot.waitUntil(lambda: counted == [2])
+
+
+def test_the_worker_job_computes_what_the_tab_computes_at_once():
+    """Same report (BAD copies left out, all judgments counted), quality control and span rows."""
+    from mtworkbench.analysis.agreement import agreement
+    from mtworkbench.gui.judge.quality_control_columns import qc_rows
+
+    project = span_project()
+    n = 0
+    for judge, offset in (("r1", 0), ("r2", 7)):
+        for system in project.systems:
+            for segment in project.segment_ids:
+                n += 1
+                project.add_judgment(Judgment(f"da{n}", judge, system.id, segment, "ref", score=60.0 + offset + n,
+                                              scale="da", protocol="da"))
+    for k, segment in enumerate(project.segment_ids[:2]):  # r1 saw two degraded copies and noticed
+        project.add_judgment(Judgment(f"bad{k}", "r1", "sysA", segment, "ref", score=10.0 + k, scale="da",
+                                      protocol="da", qc="bad", text="a degraded copy"))
+    delivered = []
+    outcome = agreement_job.agreement_job(project)(lambda done, total: None, lambda: False, delivered.append)
+    report, count = delivered[0]
+    assert count == len(project.judgments) and [p.judges for p in report.pairs] == [("r1", "r2")]
+    assert report == agreement([j for j in project.judgments if not j.qc])
+    assert outcome.quality_control == qc_rows(project) and [c.rater for c in outcome.quality_control] == ["r1"]
+    assert outcome.span_pairs == span_agreement_columns.span_pairs(project)
