@@ -195,3 +195,31 @@ def test_a_new_projects_columns_are_sized_when_the_table_is_shown(qtbot, panel):
     qtbot.waitExposed(panel)
     header = panel.table.horizontalHeader()
     assert header.sectionSize(column("Judge")) > panel.table.fontMetrics().horizontalAdvance(long_name)
+
+
+def test_rows_name_their_protocol_mark_bad_copies_and_count_error_spans(qtbot):
+    """A reviewer sees each judgment's protocol, which ratings were quality-control
+    BAD copies, and how many error spans an MQM/ESA rating marked (sortable)."""
+    project = span_project(with_spans=False)
+    system, segment = project.systems[0].id, project.segment_ids[0]
+    project.add_judgment(Judgment("l", "ann", system, segment, "ref", 4, 3))
+    project.add_judgment(Judgment("d", "ann", system, segment, "ref", score=71.0, scale="da", protocol="da"))
+    project.add_judgment(Judgment("b", "ann", system, segment, "ref", score=12.0, scale="da", protocol="da", qc="bad",
+                                  text="a degraded copy"))
+    project.add_judgment(Judgment("m", "ann", system, segment, None, protocol="mqm",
+                                  errors=(ErrorSpan(0, 2, "Major", "Accuracy/Mistranslation"),
+                                          ErrorSpan(3, 4, "Minor", "Fluency/Spelling"))))
+    project.add_judgment(Judgment("e", "ann", system, segment, None, score=90.0, scale="esa", protocol="esa"))
+    session = ProjectSession()
+    session.replace_project(project, None)
+    panel = JudgmentsPanel(session)
+    qtbot.addWidget(panel)
+    model = panel.model
+    cells = {model.index(r, 0).data(JudgmentsModel.JudgmentRole).id:
+             (model.index(r, column("Protocol")).data(), model.index(r, column("Errors")).data())
+             for r in range(model.rowCount())}
+    assert {k: v for k, v in cells.items() if k in {"l", "d", "b", "m", "e"}} == {"l": ("LDC 1-5", ""), "d": ("DA", ""), "b": ("DA · BAD copy", ""),
+                     "m": ("MQM", "2"), "e": ("ESA", "0")}
+    panel.table.sortByColumn(column("Errors"), Qt.SortOrder.DescendingOrder)
+    assert [i for i in shown_ids(model) if i in ("m", "e")] == ["m", "e"] and shown_ids(model)[0] == "m"
+    assert shown_ids(model) == fresh(model)

@@ -38,7 +38,7 @@ from mtworkbench.core.events import (
     SystemAdded,
     SystemRemoved,
 )
-from mtworkbench.core.model import Judgment, Project, ProjectEvent
+from mtworkbench.core.model import SPAN_PROTOCOLS, Judgment, Project, ProjectEvent
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import tooltip
 
@@ -48,18 +48,38 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("System", "system"),
     ("Segment", "segment"),
     ("Reference", "reference"),
+    ("Protocol", "protocol_label"),
     ("Adequacy", "adequacy"),
     ("Fluency", "fluency"),
     ("Adequacy z", "z_adequacy"),
     ("Fluency z", "z_fluency"),
     ("Score", "score"),
+    ("Errors", "error_count"),
     ("Seconds", "seconds"),
     ("Time", "timestamp"),
     ("Comment", "comment"),
 )
-NUMERIC = {"adequacy", "fluency", "score", "seconds", "z_adequacy", "z_fluency"}
+NUMERIC = {"adequacy", "fluency", "score", "error_count", "seconds", "z_adequacy", "z_fluency"}
 Z_COLUMNS = {"z_adequacy": "adequacy", "z_fluency": "fluency"}  # per-judge z-scores (seed 000)
 ALL = ""  # filter value meaning "no filter"
+# Protocol names as a judge reads them; a BAD copy (quality control) is marked for whoever
+# reviews the judgments, never in the rater's own view.
+PROTOCOL_LABELS = {"ldc": "LDC 1-5", "da": "DA", "esa": "ESA", "mqm": "MQM", "rank": "Ranking",
+                   "scalar": "Score"}
+
+
+def protocol_label(judgment: Judgment) -> str:
+    label = PROTOCOL_LABELS.get(judgment.protocol, judgment.protocol)
+    return f"{label} · BAD copy" if judgment.qc == "bad" else label
+
+
+def error_count(judgment: Judgment) -> int | None:
+    """Error spans marked (MQM, ESA); nothing for protocols that mark none."""
+    return len(judgment.errors) if judgment.protocol in SPAN_PROTOCOLS else None
+
+
+# Columns computed from a judgment rather than read from one of its fields.
+COMPUTED: dict[str, Callable[[Judgment], Any]] = {"protocol_label": protocol_label, "error_count": error_count}
 
 # Rows name judges and systems, and the filters list them.
 _FILTER_EVENTS = JUDGE_ROSTER | {SystemAdded, SystemRemoved}
@@ -171,12 +191,12 @@ class JudgmentsModel(QAbstractTableModel):
             return z_key
         if attribute in NUMERIC:
             def number_key(j: Judgment) -> tuple:
-                value = getattr(j, attribute)
+                value = self._value(j, attribute)
                 return (float("-inf") if value is None else float(value), sign * self._seq[j.id])
             return number_key
 
         def text_key(j: Judgment) -> tuple:
-            value = getattr(j, attribute)
+            value = self._value(j, attribute)
             return ("" if value is None else str(value), sign * self._seq[j.id])
         return text_key
 
@@ -305,6 +325,8 @@ class JudgmentsModel(QAbstractTableModel):
     def _value(self, judgment: Judgment, attribute: str) -> Any:
         if attribute in Z_COLUMNS:
             return self._z_of(judgment, Z_COLUMNS[attribute])
+        if attribute in COMPUTED:
+            return COMPUTED[attribute](judgment)
         return getattr(judgment, attribute)
 
     # --- the Qt side ----------------------------------------------------------------------------
