@@ -35,6 +35,19 @@ Quirks of the real files, handled here:
   trailing space (such a row keeps its own judgment and text; human scores sum
   a rater's judgments of one item that show different texts).
 
+Unbabel's variant (WMT22 en-ru, read by mt-metrics-eval's converter with
+``--unbabel``) adds a ``misc`` column: a JSON object whose ``mqm`` number is the
+rater's score of the segment, given on each of the rater's rows; such files are
+csv-quoted (the JSON has quotes), which the quoting rule above recognises. A file
+is read as Unbabel's when its ``misc`` column (or an unnamed last column that
+every row has and the header does not name) holds such objects; every row must
+then have one. Each judgment then carries, as its ``score`` on the scale
+``mqm.unb``, the mean of the ``mqm`` values of all the rater's rows of the item
+(the converter's default; ``human-scores --recompute`` weighs the errors
+instead), and each row's ``misc`` text is kept (as the error's comment, or the
+judgment's for a ``No-error`` row, when the file has no ``comment`` column) so
+that the export writes it back.
+
 Each (rater, system, segment) becomes one MQM judgment of judge ``rater``
 carrying its errors in file order; a ``No-error`` row makes a judgment with no
 errors ("rated, no errors").
@@ -44,11 +57,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from mtworkbench.analysis.mqm_weights import UNBABEL_SCALE
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Reference, Segment, System
 
@@ -56,6 +72,9 @@ OPEN, CLOSE = "<v>", "</v>"
 DEFAULT_COLUMNS: tuple[str, ...] = (
     "system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity", "comment",
 )
+MISC = "misc"  # Unbabel's column: JSON with the rater's "mqm" score
+UNNAMED = ""  # a last column every row has but the header does not name
+KNOWN_COLUMNS: tuple[str, ...] = (*DEFAULT_COLUMNS, MISC)
 REQUIRED_COLUMNS: tuple[str, ...] = ("system", "seg_id", "rater", "source", "target", "category", "severity")
 # Anthea/Marot exports name two columns differently; an export writes the file's names.
 ALIASES = {"docsegid": "doc_id", "globalsegid": "seg_id"}
@@ -83,9 +102,10 @@ class MqmRow:
     target: str  # marker-free
     category: str
     severity: str
-    comment: str
+    comment: str  # the comment column, or the misc text in a file without one
     span: tuple[int | None, int | None] | None  # in target
     source_span: tuple[int | None, int | None] | None
+    mqm: float | None = None  # Unbabel's misc "mqm" score of the row
 
     @property
     def is_no_error(self) -> bool:
@@ -104,6 +124,8 @@ class MqmFile:
     columns: list[str]  # the recognised columns as the header spells them, in file order
     quoted: bool
     rows: list[MqmRow] = field(default_factory=list)
+    # Unbabel's variant: every row's misc column gives an "mqm" score (MqmRow.mqm).
+    misc_scores: bool = False
 
 
 # --- markers -------------------------------------------------------------------------------
@@ -163,13 +185,26 @@ def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], b
     if records:
         records[0] = (records[0][0], _header_without_notes(records[0][1]))
     starting = [f for _, fields in records for f in fields if f.startswith('"')]
-    width = len(records[0][1]) if records else 0
-    ragged = any(len(fields) != width for _, fields in records)
+    ragged = not _even(records)
     if starting and (all(_well_quoted(f) for f in starting) or ragged):
         quoted = _csv_records(text)
-        if quoted is not None and all(len(fields) == width for _, fields in quoted):
+        if quoted is not None and _even(quoted):
             return quoted, True
     return records, False
+
+
+def _even(records: list[tuple[int, list[str]]]) -> bool:
+    """Every row one width, and the header that width or one less (a last column the
+    header does not name, as in Unbabel's files)."""
+    if not records:
+        return True
+    widths = {len(fields) for _, fields in records[1:]}
+    if not widths:
+        return True
+    if len(widths) > 1:
+        return False
+    width = widths.pop()
+    return len(records[0][1]) in (width, width - 1)
 
 
 def _header_without_notes(header: list[str]) -> list[str]:
@@ -196,6 +231,24 @@ def _csv_records(text: str) -> list[tuple[int, list[str]]] | None:
     return out
 
 
+def misc_mqm(value: str) -> float | None:
+    """The ``mqm`` number of a misc field (``{"mqm": -5.0, ...}``), else None. A field
+    still in csv quotes (a quoted file read as raw text) is unquoted first."""
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('""', '"')
+    if not text.startswith("{"):
+        return None
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    number = found.get("mqm") if isinstance(found, dict) else None
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or not math.isfinite(number):
+        return None
+    return float(number)
+
+
 def read_mqm_file(path: str | Path) -> MqmFile:
     """Parse the TSV; a malformed row raises DataError naming file, line and column."""
     from mtworkbench.io.plaintext import read_text
@@ -206,19 +259,27 @@ def read_mqm_file(path: str | Path) -> MqmFile:
     if not records:
         raise DataError(f"{path}: empty file; expected a header {chr(9).join(DEFAULT_COLUMNS)!r}")
     header_line, header = records[0]
+    header = list(header)
     names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
+    widths = {len(fields) for _, fields in records[1:]}
+    if widths == {len(names) + 1}:
+        # Every row has one field more than the header names: a last, unnamed column
+        # (Unbabel's misc scores under a header naming Google's columns), kept as such.
+        header.append(UNNAMED)
+        names.append(UNNAMED)
     missing = [c for c in REQUIRED_COLUMNS if c not in names]
     if missing:
         raise DataError(
             f"{path}:{header_line}: header lacks column {missing[0]!r}; expected the tab-separated columns "
             f"{' '.join(DEFAULT_COLUMNS)} (Google's MQM format)"
         )
-    twice = [n for n in names if n in DEFAULT_COLUMNS and names.count(n) > 1]
+    twice = [n for n in names if n in KNOWN_COLUMNS and names.count(n) > 1]
     if twice:
         raise DataError(f"{path}:{header_line}: column {twice[0]!r} appears twice")
-    index = {n: i for i, n in enumerate(names) if n in DEFAULT_COLUMNS}
-    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in DEFAULT_COLUMNS], quoted)
-    widths = {len(fields) for _, fields in records[1:]}
+    index = {n: i for i, n in enumerate(names) if n in KNOWN_COLUMNS or n == UNNAMED}
+    misc_at = index.get(MISC, index.get(UNNAMED))
+    misc_name = f"column {misc_at + 1} (unnamed)" if MISC not in index and misc_at is not None else f"column {MISC!r}"
+    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in index], quoted)
     if len(widths) == 1 and len(names) not in widths:
         # Every row one width, the header another (Google's newstest2020 zh-en source-error
         # file names 9 columns over rows of 8): the header does not describe the rows.
@@ -241,12 +302,30 @@ def read_mqm_file(path: str | Path) -> MqmFile:
                 raise DataError(f"{path}:{line}, column {name!r}: must not be empty")
         source, source_span = strip_markers(get("source"))
         target, span = strip_markers(get("target"))
+        misc = fields[misc_at] if misc_at is not None else ""
+        comment = get("comment") if "comment" in index else misc
         result.rows.append(
             MqmRow(line, get("system").strip(), get("doc").strip(), get("doc_id").strip(), get("seg_id").strip(),
                    get("rater").strip(), source, target, get("category"), get("severity").strip(),
-                   get("comment"), span, source_span)
+                   comment, span, source_span, misc_mqm(misc) if misc_at is not None else None)
         )
+    _check_misc_scores(result, misc_name, [fields[misc_at] for _, fields in records[1:]] if misc_at is not None else [])
     return result
+
+
+def _check_misc_scores(mqm: MqmFile, column: str, values: list[str]) -> None:
+    """Unbabel's variant when any misc field gives an ``mqm`` score; then all must."""
+    scored = [r for r in mqm.rows if r.mqm is not None]
+    if not scored:
+        return
+    for row, value in zip(mqm.rows, values):
+        if row.mqm is None:
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            raise DataError(
+                f"{mqm.path}:{row.line}, {column}: expected a JSON object with a number \"mqm\" (Unbabel's "
+                f"rater score, as on line {scored[0].line}), found {shown!r}"
+            )
+    mqm.misc_scores = True
 
 
 # --- building a project ----------------------------------------------------------------------
@@ -393,6 +472,14 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         if row.rater not in known:
             known.add(row.rater)
             plan.judges.append(row.rater)
+    # Unbabel's scores: a rater's score of an item is the mean of the mqm values of all
+    # their rows of it (mt-metrics-eval's converter), whatever text each row shows.
+    misc_scores: dict[tuple[str, str, str], float] = {}
+    if mqm.misc_scores:
+        values: dict[tuple[str, str, str], list[float]] = {}
+        for row in mqm.rows:
+            values.setdefault((row.rater, row.system, row.seg_id), []).append(row.mqm)
+        misc_scores = {key: math.fsum(v) / len(v) for key, v in values.items()}
     taken: set[str] = set()
     for (rater, system_id, seg_id, _), rows in grouped.items():
         judgment_id = project.new_id("j")
@@ -402,9 +489,11 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         errors = tuple(_placed(r, project.segment(seg_id).source) for r in _error_rows(rows))
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
+        score = misc_scores.get((rater, system_id, seg_id))
         plan.judgments.append(
             Judgment(judgment_id, rater, system_id, seg_id, protocol="mqm", errors=errors, comment=comment,
-                     text=None if shown == systems[system_id].texts[seg_id] else shown)
+                     text=None if shown == systems[system_id].texts[seg_id] else shown, score=score,
+                     scale=UNBABEL_SCALE if score is not None else None)
         )
     return plan
 
@@ -472,8 +561,16 @@ def _doc_ids(project: Project) -> dict[str, str]:
     return out
 
 
+def _misc(j: Judgment) -> str:
+    """A misc field for a file with both a comment and a misc column (whose misc texts are
+    not kept): the judgment's Unbabel score."""
+    return json.dumps({"mqm": j.score}) if j.score is not None and j.scale == UNBABEL_SCALE else ""
+
+
 def mqm_rows(project: Project) -> list[dict[str, str]]:
-    """One dict per row (column -> text), markers reinserted, judgments in project order."""
+    """One dict per row (column -> text), markers reinserted, judgments in project order.
+    ``comment`` is the row's note (the comment, or Unbabel's misc text); ``misc`` the misc
+    text derived from the score, for a file that had both columns."""
     doc_ids = _doc_ids(project)
     no_error_category, no_error_severity = _layout(project)[2]
     rows = []
@@ -483,7 +580,7 @@ def mqm_rows(project: Project) -> list[dict[str, str]]:
         target = j.text if j.text is not None else project.system_text(j.system, j.segment)
         source = project.segment(j.segment).source
         base = {"system": j.system, "doc": project.document_of(j.segment), "doc_id": doc_ids[j.segment],
-                "seg_id": j.segment, "rater": j.judge}
+                "seg_id": j.segment, "rater": j.judge, MISC: _misc(j)}
         if not j.errors:
             rows.append(dict(base, source=source, target=target, category=no_error_category,
                              severity=no_error_severity, comment=j.comment))
@@ -499,24 +596,36 @@ def _canonical(column: str) -> str:
     return ALIASES.get(column.lower(), column.lower())
 
 
+def _keys(columns: list[str]) -> list[str]:
+    """The row key of each column: the note (comment or Unbabel's misc text) goes to the
+    comment column, else to the misc or unnamed last one."""
+    canonical = [_canonical(c) for c in columns]
+    note = next((c for c in ("comment", MISC, UNNAMED) if c in canonical), None)
+    return ["comment" if c == note else c for c in canonical]
+
+
 def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str:
     columns, quoted, _ = _layout(project)
     rows = mqm_rows(project) if rows is None else rows
+    keys = _keys(columns)
+    header = list(columns)
+    while header and header[-1] == UNNAMED:  # a column the file's header did not name
+        header.pop()
     if quoted:
         out = io.StringIO(newline="")
         writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"', quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(columns)
-        writer.writerows([row[_canonical(c)] for c in columns] for row in rows)
+        writer.writerow(header)
+        writer.writerows([row[k] for k in keys] for row in rows)
         return out.getvalue()
-    lines = ["\t".join(columns)]
+    lines = ["\t".join(header)]
     for row in rows:
-        for c in map(_canonical, columns):
-            if "\t" in row[c] or "\n" in row[c] or "\r" in row[c]:
+        for c, k in zip(map(_canonical, columns), keys):
+            if "\t" in row[k] or "\n" in row[k] or "\r" in row[k]:
                 raise DataError(
-                    f"segment {row['seg_id']!r} of {row['system']!r}: the {c} has a tab or line break, which "
-                    "Google's unquoted MQM TSV cannot hold"
+                    f"segment {row['seg_id']!r} of {row['system']!r}: the {c or 'last'} column has a tab or line "
+                    "break, which Google's unquoted MQM TSV cannot hold"
                 )
-        lines.append("\t".join(row[_canonical(c)] for c in columns))
+        lines.append("\t".join(row[k] for k in keys))
     return "\n".join(lines) + "\n"
 
 
