@@ -580,7 +580,7 @@ def mqm_rows(project: Project) -> list[dict[str, str]]:
         target = j.text if j.text is not None else project.system_text(j.system, j.segment)
         source = project.segment(j.segment).source
         base = {"system": j.system, "doc": project.document_of(j.segment), "doc_id": doc_ids[j.segment],
-                "seg_id": j.segment, "rater": j.judge, MISC: _misc(j)}
+                "seg_id": j.segment, "rater": j.judge, MISC: _misc(j), UNNAMED: _misc(j)}
         if not j.errors:
             rows.append(dict(base, source=source, target=target, category=no_error_category,
                              severity=no_error_severity, comment=j.comment))

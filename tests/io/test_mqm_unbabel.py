@@ -151,6 +151,22 @@ def test_a_last_column_the_header_does_not_name(tmp_path):
     assert mqm_table(project) == text
 
 
+def test_misc_beside_a_comment_column_keeps_the_comment_and_the_scores(tmp_path):
+    """With both columns the comment is kept as the note; the misc scores still score, and
+    the export writes each rating's score as its misc (the only misc text it can give)."""
+    rows = [["sysA", "d", "1", "1", "r1", "Rain.", "<v>Regen</v>.", "mistranslation", "major", "too literal",
+             misc(-4.0)],
+            ["sysA", "d", "1", "1", "r1", "Rain.", "Regen<v>.</v>", "punctuation", "minor", "", misc(-4.0)]]
+    for header in ([*GOOGLE, "comment", "misc"], [*GOOGLE, "comment"]):
+        path = write_unbabel(tmp_path, rows, header)
+        project = import_mqm(path)
+        assert scores(project)[("sysA", "1")] == -4.0
+        assert [e.comment for j in project.judgments for e in j.errors] == ["too literal", ""]
+        table = mqm_table(project)
+        assert table.split("\n")[0] == "\t".join(header)
+        assert [r[-1] for r in csv.reader(io.StringIO(table), delimiter="\t")][1:] == [misc(-4.0)] * 2
+
+
 def test_a_row_without_a_misc_score_is_named(tmp_path, capsys):
     rows = [*UNBABEL_ROWS[:2], [*UNBABEL_ROWS[2][:9], '{"note": "no score"}']]
     path = write_unbabel(tmp_path, rows)
