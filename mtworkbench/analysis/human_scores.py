@@ -47,9 +47,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, UNBABEL_SCALE, MqmWeights
+from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import PROTOCOLS, Judgment, Project
+from mtworkbench.io.mqm import UNBABEL_SCALE
 
 FIELDS: tuple[str, ...] = ("adequacy", "fluency", "score")
 ALL_JUDGES = ("all", "*")

@@ -100,11 +100,6 @@ class MqmWeights:
 
 GOOGLE_WEIGHTS = MqmWeights()
 
-# The scale of MQM judgments whose score came with the ratings rather than from the errors:
-# Unbabel's files (WMT22 en-ru) give every row a JSON ``misc`` field with the rater's ``mqm``
-# score. The name is mt-metrics-eval's for those scores of en-ru (``mqm.unb``).
-UNBABEL_SCALE = "mqm.unb"
-
 
 def parse_weights(text: str) -> MqmWeights:
     """``major=5,minor=1,neutral=0,minor-punctuation=0.1,non-translation=25``: Google's

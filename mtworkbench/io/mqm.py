@@ -64,7 +64,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from mtworkbench.analysis.mqm_weights import UNBABEL_SCALE
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Reference, Segment, System
 
@@ -86,6 +85,9 @@ QUOTING_ATTRIBUTE = "mqm_quoting"
 DOC_IDS_ATTRIBUTE = "mqm_doc_ids"
 NO_ERROR_ATTRIBUTE = "mqm_no_error"  # "category<TAB>severity" when not spelled No-error/No-error
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
+# The scale of MQM judgments whose score came with the ratings rather than from the errors
+# (Unbabel's misc scores); mt-metrics-eval names those scores of WMT22 en-ru ``mqm.unb``.
+UNBABEL_SCALE = "mqm.unb"
 
 
 @dataclass(frozen=True)
@@ -478,7 +480,8 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
     if mqm.misc_scores:
         values: dict[tuple[str, str, str], list[float]] = {}
         for row in mqm.rows:
-            values.setdefault((row.rater, row.system, row.seg_id), []).append(row.mqm)
+            if row.mqm is not None:  # every row has one (read_mqm_file checks it)
+                values.setdefault((row.rater, row.system, row.seg_id), []).append(row.mqm)
         misc_scores = {key: math.fsum(v) / len(v) for key, v in values.items()}
     taken: set[str] = set()
     for (rater, system_id, seg_id, _), rows in grouped.items():
