@@ -349,7 +349,7 @@ def error_buckets(project: Project, system_a: str, system_b: str, length_bucket:
     counts: dict[int, dict[str, list[int]]] = {}
     found = False
     for j in project.judgments:
-        if j.system not in (system_a, system_b):
+        if j.system not in (system_a, system_b) or j.qc:  # a BAD copy's errors are not the system's
             continue
         # An MQM/ESA judgment without errors still says "rated, no errors".
         found = found or getattr(j, "protocol", "") in SPAN_PROTOCOLS

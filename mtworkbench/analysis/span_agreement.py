@@ -36,6 +36,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from mtworkbench.analysis.agreement import pearson, spearman
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.model import SPAN_PROTOCOLS, ErrorSpan, Judgment
 
 Item = tuple[str, str]
@@ -180,15 +181,26 @@ def span_agreement(
     judgments: Sequence[Judgment],
     weights: MqmWeights = GOOGLE_WEIGHTS,
     text_length: Callable[[Judgment], int] | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: CancelCheck | None = None,
 ) -> list[SpanPairAgreement]:
-    """Every pair of raters of a span protocol who share at least one item."""
-    out = []
+    """Every pair of raters of a span protocol who share at least one item.
+
+    ``progress(done, total)`` counts the pairs of raters compared; ``cancel()`` is
+    asked before each (raising ``Cancelled``), as in every background job.
+    """
+    pairs = []
     for protocol in SPAN_PROTOCOLS:
         first: dict[str, dict[Item, Judgment]] = {}
         for j in judgments:
             if j.protocol == protocol and not j.qc:
                 first.setdefault(j.judge, {}).setdefault((j.system, j.segment), j)
-        for a, b in combinations(first, 2):
-            if any(item in first[b] for item in first[a]):
-                out.append(span_pair_agreement(first[a], first[b], (a, b), protocol, weights, text_length))
+        pairs += [(first[a], first[b], (a, b), protocol) for a, b in combinations(first, 2)
+                  if any(item in first[b] for item in first[a])]
+    out = []
+    for done, (a_items, b_items, judges, protocol) in enumerate(pairs):
+        check_cancel(cancel)
+        report(progress, done, len(pairs))
+        out.append(span_pair_agreement(a_items, b_items, judges, protocol, weights, text_length))
+    report(progress, len(pairs), len(pairs))
     return out

@@ -43,6 +43,7 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "judgments": ("judgments", "import/export human judgments"),
     "metrics": ("metrics", "import metric scores computed elsewhere"),
     "merge": ("merge", "merge work packages back into a project"),
+    "queue": ("queue", "draw a judge's work queue (protocol, repeats, DA/ESA BAD items)"),
     "reliability": ("reliability", "metric reliability by pseudo-document length"),
     "render": ("render", "render a metric view to PNG or SVG without opening the app"),
     "score": ("score", "score hypotheses against references"),

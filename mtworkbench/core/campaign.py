@@ -19,6 +19,11 @@ each of the package's items became in the project), and a package already merged
 content hash) changes nothing; a package sent again after more work merges against what its
 person handed in last, so their own edits apply as edits.
 
+A judge package's queue has the campaign's protocol (LDC, DA, ESA, MQM) and, when the
+campaign asks for them (``bad_rate``, DA and ESA), BAD items hidden among its items
+(``core.judging.with_bad_items``); their judgments come back with ``qc="bad"`` and are
+merged as quality control, apart from the person's ratings of the same items.
+
 No Qt and no files here: ``mtworkbench.io.packages`` reads and writes them.
 """
 
@@ -44,6 +49,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
+from mtworkbench.core.queue_state import BAD_PROTOCOLS, QUEUE_FORMAT, QUEUE_PROTOCOLS, JudgeQueue, QueueEntry
 
 BY_KINDS = ("annotator", "judge")
 ANNOTATION_PROTOCOL = "entities"
@@ -111,6 +117,7 @@ class Campaign:
     conflicts: list[Conflict] = field(default_factory=list)
     # person -> item ids they marked done with nothing to add (a segment without entities).
     done: dict[str, list[str]] = field(default_factory=dict)
+    bad_rate: float = 0.0  # BAD items in each judge's queue, as a share of their items (DA, ESA)
 
     def items_of(self, person: str) -> list[CampaignItem]:
         return [item for item in self.items if person in item.people]
@@ -156,15 +163,20 @@ class MergeReport:
 # --- planning ---------------------------------------------------------------------------------
 def parse_overlap(text: str) -> float:
     """``10%``, ``0.1`` or ``10`` (a number above 1 is read as a percentage) -> 0.1."""
+    return parse_share(text, "overlap")
+
+
+def parse_share(text: str, name: str) -> float:
+    """A share given as ``10%``, ``0.1`` or ``10`` -> 0.1; errors name the option ``name``."""
     raw = text.strip()
     try:
         value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
     except ValueError:
-        raise CampaignError(f"overlap must be a share like 10% or 0.1, not {text!r}") from None
+        raise CampaignError(f"{name} must be a share like 10% or 0.1, not {text!r}") from None
     if not raw.endswith("%") and 1 < value <= 100:
         value /= 100
     if not 0 <= value <= 1:
-        raise CampaignError(f"overlap must be between 0% and 100%, not {text!r}")
+        raise CampaignError(f"{name} must be between 0% and 100%, not {text!r}")
     return value
 
 
@@ -229,8 +241,9 @@ def _units(project: Project, by: str, seed: int) -> list[tuple[str, str | None, 
 
 
 def plan_campaign(project: Project, by: str, people: list[str], overlap: float = 0.0, seed: int = 0,
-                  protocol: str | None = None) -> Campaign:
-    """Assign every item to one person, and ``overlap`` of them to two."""
+                  protocol: str | None = None, bad_rate: float = 0.0) -> Campaign:
+    """Assign every item to one person, and ``overlap`` of them to two; ``bad_rate``
+    adds BAD items to each judge's queue (DA, ESA)."""
     if by not in BY_KINDS:
         raise CampaignError(f"split by must be one of {', '.join(BY_KINDS)}, not {by!r}")
     if not people:
@@ -252,6 +265,11 @@ def plan_campaign(project: Project, by: str, people: list[str], overlap: float =
         known = getattr(model, "PROTOCOLS", None)  # the judging protocols the model knows, where it names them
         if known and protocol not in known:
             raise CampaignError(f"unknown protocol {protocol!r}; expected one of {', '.join(known)}")
+    if isinstance(bad_rate, bool) or not isinstance(bad_rate, (int, float)) or not 0 <= bad_rate <= 1:
+        raise CampaignError(f"the BAD rate must be between 0 and 1, not {bad_rate!r}")
+    if bad_rate and protocol not in BAD_PROTOCOLS:
+        raise CampaignError(f"BAD items are for judging campaigns in {' or '.join(BAD_PROTOCOLS)}, "
+                            f"not {protocol}")
     units = _units(project, by, seed)
     order = list(range(len(units)))
     _shuffle(_rng("campaign-order", seed, by, ",".join(people)), order)
@@ -265,10 +283,12 @@ def plan_campaign(project: Project, by: str, people: list[str], overlap: float =
     for k, index in enumerate(order[n_shared:]):
         assigned[index] = (people[(k + n_shared) % n],)
     items = [CampaignItem(f"i{k + 1}", seg, ref, sys_, assigned[k]) for k, (seg, ref, sys_) in enumerate(units)]
+    # A campaign without BAD items keeps the id earlier versions gave it.
     ident = hashlib.sha256(
-        json.dumps([texts_fingerprint(project), by, protocol, people, overlap, seed]).encode()
+        json.dumps([texts_fingerprint(project), by, protocol, people, overlap, seed,
+                    *([bad_rate] if bad_rate else [])]).encode()
     ).hexdigest()[:16]
-    return Campaign(f"c-{ident}", by, protocol, seed, overlap, list(people), items)
+    return Campaign(f"c-{ident}", by, protocol, seed, overlap, list(people), items, bad_rate=float(bad_rate))
 
 
 # --- packages -------------------------------------------------------------------------------------
@@ -333,19 +353,27 @@ def make_package(project: Project, campaign: Campaign, person: str) -> Project:
     return package
 
 
-def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem], person: str):
-    """The judge's queue (``core.queue_state``): their items in a seeded order, no repeats."""
-    from mtworkbench.core.queue_state import QUEUE_FORMAT, JudgeQueue
+def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem], person: str) -> JudgeQueue:
+    """The judge's queue (``core.queue_state``): their items in a seeded order, no repeats, in
+    the campaign's protocol (LDC for one no queue serves), with its BAD items."""
+    from mtworkbench.core.judging import with_bad_items
 
-    items = [{"system": it.system, "segment": it.segment, "reference": it.reference, "repeat": False,
-              "judgment": None} for it in mine]
+    items = [QueueEntry(it.system, it.segment, it.reference) for it in mine if it.system is not None]
     _shuffle(_rng("campaign-queue", campaign.seed, person), items)
-    return JudgeQueue.from_json({
-        "format": QUEUE_FORMAT, "seed": campaign.seed, "repeat_share": 0.0, "min_repeat_gap": 5,
-        "reference_mode": "per-document", "reference": None,
-        "systems": sorted({it.system for it in mine if it.system}), "documents": None,
-        "show_source": False, "highlight_overlap": False, "items": items, "position": 0,
-    }, "$.judge_queues", None)
+    if campaign.bad_rate:
+        items = with_bad_items(package, items, campaign.bad_rate,
+                               f"campaign-bad\0{campaign.seed}\0{person}", _BAD_GAP)
+    return JudgeQueue(
+        format=QUEUE_FORMAT, seed=campaign.seed, repeat_share=0.0, min_repeat_gap=_BAD_GAP,
+        reference_mode="per-document", reference=None,
+        systems=sorted({it.system for it in mine if it.system}), documents=None,
+        show_source=False, highlight_overlap=False, items=items, position=0,
+        protocol=campaign.protocol if campaign.protocol in QUEUE_PROTOCOLS else "ldc",
+        bad_rate=campaign.bad_rate,
+    )
+
+
+_BAD_GAP = 5  # a BAD item comes at least this many items after its original (where the queue allows)
 
 
 # --- merging --------------------------------------------------------------------------------------
@@ -576,7 +604,8 @@ def _merge_kind(kind: _Kind, project, package, base, person, report, record, con
 
 
 def _judgment_key(j: Judgment) -> tuple:
-    return (j.judge, j.system, j.segment, j.reference, protocol_of(j))
+    # A BAD item's judgment (quality control) is not another rating of the item itself.
+    return (j.judge, j.system, j.segment, j.reference, protocol_of(j), j.qc)
 
 
 def shared_segments(project: Project, reference: str, a: str, b: str) -> list[str] | None:
@@ -628,7 +657,7 @@ def item_has_work(project: Project, item: CampaignItem, person: str) -> bool:
     if item.system is None:
         assert item.reference is not None, "annotation items always name a reference (checked on load)"
         return bool(project.spans_for(item.reference, item.segment, person))
-    return any(j.judge == person and j.system == item.system and j.segment == item.segment
+    return any(j.judge == person and j.system == item.system and j.segment == item.segment and not j.qc
                for j in project.judgments)
 
 
@@ -655,7 +684,8 @@ def campaign_progress(project: Project) -> list[PersonProgress]:
         return rows
     rated: dict[tuple[str, str, str], set[str]] = {}
     for j in project.judgments:
-        rated.setdefault((j.judge, j.system, j.segment), set()).add(protocol_of(j))
+        if not j.qc:  # rating a BAD copy of an item is not rating the item
+            rated.setdefault((j.judge, j.system, j.segment), set()).add(protocol_of(j))
     for person in people:
         mine = campaign.items_of(person)
         shared = sum(len(it.people) > 1 for it in mine)
@@ -687,6 +717,7 @@ def campaign_to_json(campaign: Campaign) -> dict[str, Any]:
         "merges": [asdict(m) for m in campaign.merges],
         "conflicts": [asdict(c) for c in campaign.conflicts],
         **({"done": {p: list(ids) for p, ids in campaign.done.items()}} if campaign.done else {}),
+        **({"bad_rate": campaign.bad_rate} if campaign.bad_rate else {}),
     }
 
 
@@ -724,7 +755,7 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
         return [text(x, f"{where}[{i}]") for i, x in enumerate(v)]
 
     data = obj(value, path, {"id", "by", "protocol", "seed", "overlap", "people", "items"},
-               {"package", "base", "merges", "conflicts", "done"})
+               {"package", "base", "merges", "conflicts", "done", "bad_rate"})
     by = text(data["by"], f"{path}.by")
     if by not in BY_KINDS:
         fail(f"expected one of {', '.join(BY_KINDS)}, found {by!r}", f"{path}.by")
@@ -734,6 +765,9 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
     overlap = data["overlap"]
     if isinstance(overlap, bool) or not isinstance(overlap, (int, float)) or not 0 <= overlap <= 1:
         fail("expected a number from 0 to 1", f"{path}.overlap")
+    bad_rate = data.get("bad_rate", 0.0)
+    if isinstance(bad_rate, bool) or not isinstance(bad_rate, (int, float)) or not 0 <= bad_rate <= 1:
+        fail("expected a number from 0 to 1", f"{path}.bad_rate")
     people = strings(data["people"], f"{path}.people")
     if not people or len(set(people)) != len(people):
         fail("expected one or more distinct names", f"{path}.people")
@@ -824,4 +858,5 @@ def campaign_from_json(value: Any, project: Project, file: str | None = None) ->
                 fail(f"item {ident!r} is not assigned to {person!r}", f"{path}.done.{person}[{k}]")
         done[person] = list(ids)
     return Campaign(text(data["id"], f"{path}.id"), by, text(data["protocol"], f"{path}.protocol"), seed,
-                    float(overlap), people, items, package, base, merges, conflicts_out, done)
+                    float(overlap), people, items, package, base, merges, conflicts_out, done,
+                    bad_rate=float(bad_rate))

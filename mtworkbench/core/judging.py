@@ -19,6 +19,13 @@ add (or, for an item already judged, the replacement with the same id). The
 caller applies it -- the GUI inside an undo command -- with
 ``apply_judgment``/``revert_judgment``, which are each other's inverse.
 
+A DA or ESA queue may hide quality-control items among the others
+(``bad_rate``): degraded copies of items ("BAD references", WMT) that a rater
+paying attention scores lower. The queue entry records that it is one and the
+text it shows; the rater sees it like any other item; its judgment carries
+``qc="bad"`` and that text, so it feeds ``analysis.quality_control`` and never
+the human scores.
+
 Seed 000 (Turian et al.) judged every sentence of a document against one
 reference translation; ``reference_mode="per-document"`` reproduces that.
 """
@@ -34,7 +41,9 @@ from datetime import datetime, UTC
 from typing import Any
 
 from mtworkbench.core.model import ErrorSpan, Judgment, ModelError, Project
+from mtworkbench.core.quality_control import plan_bad_items
 from mtworkbench.core.queue_state import (
+    BAD_PROTOCOLS,
     DA_BASES,
     DISPLAY_OPTIONS,
     MQM_MAX_ERRORS,
@@ -100,6 +109,8 @@ class QueueConfig:
     (seed 000), a fresh draw per segment, or ``reference`` for everything.
     ``show_source`` and ``highlight_overlap`` are part of the protocol (they
     change what the judge sees), so they are stored with the queue.
+    ``bad_rate`` (DA, ESA) adds BAD copies as a share of the distinct items
+    (WMT used about 12%), each at least ``min_repeat_gap`` items after its original.
     """
 
     seed: int = 0
@@ -115,11 +126,13 @@ class QueueConfig:
     da_basis: str = "reference"
     max_errors: int = MQM_MAX_ERRORS
     max_systems: int = RANK_MAX_SYSTEMS  # relative ranking: systems side by side (core.ranking)
+    bad_rate: float = 0.0
 
 
 @dataclass(frozen=True)
 class QueueItem:
-    """One item as the workspace shows it. ``system`` is for bookkeeping, never displayed."""
+    """One item as the workspace shows it. ``system`` and ``qc`` are for bookkeeping,
+    never displayed; ``candidate`` is a BAD item's degraded text."""
 
     index: int
     system: str
@@ -131,6 +144,7 @@ class QueueItem:
     reference_text: str | None
     source: str
     judgment: Judgment | None  # the stored judgment when the item was rated already
+    qc: str = ""
 
 
 @dataclass(frozen=True)
@@ -250,6 +264,12 @@ def _check_config(project: Project, config: QueueConfig) -> None:
         raise ModelError(f"unknown DA basis {config.da_basis!r}; expected one of {', '.join(DA_BASES)}")
     if config.max_errors < 1:
         raise ModelError("the maximum of errors per segment must be at least 1")
+    if isinstance(config.bad_rate, bool) or not isinstance(config.bad_rate, (int, float)) \
+            or not 0 <= config.bad_rate <= 1:
+        raise ModelError(f"the BAD rate must be a share between 0 and 1, not {config.bad_rate!r}")
+    if config.bad_rate and config.protocol not in BAD_PROTOCOLS:
+        raise ModelError(f"BAD items are for {' and '.join(p.upper() for p in BAD_PROTOCOLS)} queues, "
+                         f"not {config.protocol.upper()}")
     if config.reference_mode == "fixed":
         if config.reference is None:
             raise ModelError("reference mode 'fixed' needs a reference id")
@@ -336,6 +356,9 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
             keyed.append((t - 0.5, k, replace(items[p], repeat=True)))
         keyed.sort(key=lambda entry: (entry[0], entry[1]))
         items = [item for _, _, item in keyed]
+    if config.bad_rate:
+        items = with_bad_items(project, items, config.bad_rate, f"{config.seed}\0{judge}\0bad",
+                               config.min_repeat_gap)
 
     return JudgeQueue(
         format=QUEUE_FORMAT,
@@ -353,7 +376,22 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
         protocol=config.protocol,
         da_basis=config.da_basis,
         max_errors=config.max_errors,
+        bad_rate=config.bad_rate,
     )
+
+
+def with_bad_items(project: Project, items: list[QueueEntry], rate: float, seed: str,
+                   min_gap: int) -> list[QueueEntry]:
+    """``items`` with BAD copies of ``rate`` of its first showings (not repeats) inserted
+    (``core.quality_control``): the system's text degraded by a stretch of another
+    segment's translation, placed at least ``min_gap`` items after the original."""
+    texts = [project.system(e.system).texts.get(e.segment, "") for e in items]
+    bad = plan_bad_items(items, texts, rate, seed, groups=[e.segment for e in items],
+                         eligible=[not e.repeat and not e.qc for e in items], min_gap=min_gap)
+    out = list(items)
+    for b in bad:  # ascending positions in the final order
+        out.insert(b.position, replace(b.item, judgment=None, qc="bad", text=b.copy.text))
+    return out
 
 
 def config_of(state: JudgeQueue) -> QueueConfig:
@@ -372,6 +410,7 @@ def config_of(state: JudgeQueue) -> QueueConfig:
         da_basis=state.da_basis,
         max_errors=state.max_errors,
         max_systems=state.max_systems,
+        bad_rate=state.bad_rate,
     )
 
 
@@ -452,7 +491,7 @@ class JudgeSession:
             j = self.project.judgment(judgment_id)
         except ModelError:
             return None  # the add was undone, or the judgment removed
-        if (j.judge, j.system, j.segment) != (self.judge, item.system, item.segment):
+        if (j.judge, j.system, j.segment, j.qc) != (self.judge, item.system, item.segment, item.qc):
             return None
         return j
 
@@ -481,10 +520,11 @@ class JudgeSession:
             document=self.project.document_of(raw.segment),
             reference=reference,
             repeat=raw.repeat,
-            candidate=self.project.system_text(raw.system, raw.segment),
+            candidate=raw.text if raw.text is not None else self.project.system_text(raw.system, raw.segment),
             reference_text=None if reference is None else self.project.reference_text(reference, raw.segment),
             source=self.project.segment(raw.segment).source,
             judgment=self.stored_judgment(index),
+            qc=raw.qc,
         )
 
     @property
@@ -559,6 +599,8 @@ class JudgeSession:
             timestamp=self._clock(),
             seconds=float(seconds) + (previous.seconds if previous is not None else 0.0),
             comment=comment,
+            qc=raw.qc,
+            text=raw.text,
             **rating,
         )
         self.project.check_judgment(judgment, replacing=previous.id if previous is not None else None)

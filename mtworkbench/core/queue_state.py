@@ -30,10 +30,14 @@ QUEUE_PROTOCOLS = ("ldc", "da", "esa", "mqm", "rank")
 DA_BASES = ("reference", "source")
 MQM_MAX_ERRORS = 5  # Google's protocol: at most five errors a segment
 RANK_MAX_SYSTEMS = 5  # relative ranking: at most five systems side by side (WMT, Appraise)
+# Quality-control items (DA "BAD references", ESA too): degraded copies hidden among the items.
+BAD_PROTOCOLS = ("da", "esa")
 # Protocol fields with their defaults; left out of the JSON when default so an
 # LDC queue is written byte for byte as before and old bundles load unchanged.
 _PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS,
-                      "max_systems": RANK_MAX_SYSTEMS}
+                      "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0}
+# The same for an item: only a ranking item writes systems, only a BAD copy qc and text.
+_ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None}
 
 
 @dataclass
@@ -51,6 +55,10 @@ class QueueEntry:
     repeat: bool = False
     judgment: str | None = None  # id of the judgment the item produced, once rated
     systems: list[str] | None = None  # ranking items only; left out of the JSON otherwise
+    # A quality-control item: qc "bad" and the degraded text shown instead of the
+    # system's (the rater is not told; the judgment carries both, see Judgment.qc).
+    qc: str = ""
+    text: str | None = None
 
 
 @dataclass
@@ -73,15 +81,17 @@ class JudgeQueue:
     da_basis: str = "reference"
     max_errors: int = MQM_MAX_ERRORS
     max_systems: int = RANK_MAX_SYSTEMS
+    bad_rate: float = 0.0  # BAD items as a share of the distinct items (0: none)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        for item in out["items"]:
-            if item["systems"] is None:
-                del item["systems"]
         for key, default in _PROTOCOL_DEFAULTS.items():
             if out[key] == default:
                 del out[key]
+        for entry in out["items"]:
+            for key, default in _ENTRY_DEFAULTS.items():
+                if entry[key] == default:
+                    del entry[key]
         return out
 
     @classmethod
@@ -96,18 +106,30 @@ class JudgeQueue:
         items = []
         for i, item in enumerate(check.items(obj["items"], f"{path}.items")):
             where = f"{path}.items[{i}]"
-            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__) - {"systems"}, {"systems"})
-            shown = check.optional_str_list(raw.get("systems"), f"{where}.systems")
-            if shown is not None and (len(shown) < 2 or len(set(shown)) < len(shown) or shown[0] != raw["system"]):
+            raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__) - set(_ENTRY_DEFAULTS),
+                             set(_ENTRY_DEFAULTS))
+            raw = {**_ENTRY_DEFAULTS, **raw}
+            systems = check.optional_str_list(raw["systems"], f"{where}.systems")
+            if systems is not None and (len(systems) < 2 or len(set(systems)) < len(systems)
+                                        or systems[0] != raw["system"]):
                 check.fail("expected two or more distinct systems, the first being the item's system",
                            f"{where}.systems")
+            qc = check.text(raw["qc"], f"{where}.qc")
+            if qc not in ("", "bad"):
+                check.fail(f"expected empty or 'bad', found {qc!r}", f"{where}.qc")
+            shown = check.optional_str(raw["text"], f"{where}.text")
+            if (shown is None) != (qc == ""):
+                check.fail("a BAD item (qc 'bad') needs the text it shows, and only a BAD item has one",
+                           f"{where}.text")
             items.append(QueueEntry(
                 system=check.text(raw["system"], f"{where}.system"),
                 segment=check.text(raw["segment"], f"{where}.segment"),
                 reference=check.optional_str(raw["reference"], f"{where}.reference"),
                 repeat=check.flag(raw["repeat"], f"{where}.repeat"),
                 judgment=check.optional_str(raw["judgment"], f"{where}.judgment"),
-                systems=shown,
+                systems=systems,
+                qc=qc,
+                text=shown,
             ))
         position = check.integer(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
@@ -137,6 +159,9 @@ class JudgeQueue:
         max_systems = check.integer(obj["max_systems"], f"{path}.max_systems")
         if max_systems < 2:
             check.fail(f"expected an integer of at least 2, found {max_systems}", f"{path}.max_systems")
+        bad_rate = check.number(obj["bad_rate"], f"{path}.bad_rate")
+        if not 0 <= bad_rate <= 1:
+            check.fail(f"expected a share from 0 to 1, found {bad_rate}", f"{path}.bad_rate")
         return cls(
             format=QUEUE_FORMAT,
             seed=check.integer(obj["seed"], f"{path}.seed"),
@@ -154,6 +179,7 @@ class JudgeQueue:
             da_basis=basis,
             max_errors=max_errors,
             max_systems=max_systems,
+            bad_rate=obj["bad_rate"],  # as written, like repeat_share
         )
 
 

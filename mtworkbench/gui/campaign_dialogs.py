@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.campaign import campaign_progress, item_has_work, parse_people, set_item_done
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.queue_state import BAD_PROTOCOLS
+from mtworkbench.gui.judge.queue_dialog import PROTOCOL_CHOICES
 from mtworkbench.io.bundle import SUFFIX, dumps, loads
 
 
@@ -94,7 +96,8 @@ def _report_box(name: str) -> QPlainTextEdit:
 
 
 class SplitDialog(QDialog):
-    """Who does what, how much overlap, which seed, where the packages go."""
+    """Who does what (judges: in which protocol, with how many BAD items), how much
+    overlap, which seed, where the packages go."""
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -105,6 +108,18 @@ class SplitDialog(QDialog):
         self.by.setObjectName("split-by")
         self.by.addItem("Annotators (reference segments to annotate)", "annotator")
         self.by.addItem("Judges (system × segment × reference items)", "judge")
+        self.protocol = QComboBox()
+        self.protocol.setObjectName("split-protocol")
+        for label, name in PROTOCOL_CHOICES:
+            self.protocol.addItem(label, name)
+        self.bad_rate = QSpinBox()
+        self.bad_rate.setObjectName("split-bad-rate")
+        self.bad_rate.setRange(0, 100)
+        self.bad_rate.setSuffix(" %")
+        self.bad_rate.setToolTip("DA and ESA quality control: degraded copies hidden in each judge's queue "
+                                 "(WMT used about 12%); the Agreement tab tests whether each judge scored them lower.")
+        self.by.currentIndexChanged.connect(self._kind_changed)
+        self.protocol.currentIndexChanged.connect(self._kind_changed)
         self.people = QLineEdit()
         self.people.setObjectName("split-people")
         self.people.setPlaceholderText("alice, bob, carol")
@@ -125,6 +140,8 @@ class SplitDialog(QDialog):
         folder_row.addWidget(browse)
         form = QFormLayout()
         form.addRow("Split for", self.by)
+        form.addRow("Judging protocol", self.protocol)
+        form.addRow("BAD items (DA, ESA)", self.bad_rate)
         form.addRow("People (comma-separated)", self.people)
         form.addRow("Items given to two people", self.overlap)
         form.addRow("Seed", self.seed)
@@ -143,6 +160,18 @@ class SplitDialog(QDialog):
         layout.addWidget(self.report)
         layout.addWidget(buttons)
         self.resize(620, 440)
+        self._kind_changed()
+
+    def _kind_changed(self, *_args) -> None:
+        judging = self.by.currentData() == "judge"
+        self.protocol.setEnabled(judging)
+        self.bad_rate.setEnabled(judging and self.protocol.currentData() in BAD_PROTOCOLS)
+
+    def _protocol(self) -> str | None:
+        return self.protocol.currentData() if self.by.currentData() == "judge" else None
+
+    def _bad_share(self) -> float:
+        return self.bad_rate.value() / 100 if self.bad_rate.isEnabled() else 0.0
 
     def _default_folder(self) -> Path:
         path = self.window_.session.path
@@ -162,7 +191,8 @@ class SplitDialog(QDialog):
         try:
             people = parse_people(self.people.text())
             result = split_project(self.window_.session.project, self.by.currentData(), people,
-                                   Path(self.folder.text()), self.overlap.value() / 100, self.seed.value())
+                                   Path(self.folder.text()), self.overlap.value() / 100, self.seed.value(),
+                                   self._protocol(), self._bad_share())
         except (DataError, OSError) as exc:
             self.report.setPlainText(f"Not split: {exc}")
             return False
@@ -171,7 +201,9 @@ class SplitDialog(QDialog):
                  f"{sum(len(it.people) > 1 for it in campaign.items)} shared by two people."]
         for person, path in result.packages.items():
             mine = campaign.items_of(person)
-            lines.append(f"{person}: {len(mine)} items ({sum(len(it.people) > 1 for it in mine)} shared) -> {path}")
+            bad = round(campaign.bad_rate * len(mine))
+            lines.append(f"{person}: {len(mine)} items ({sum(len(it.people) > 1 for it in mine)} shared"
+                         f"{f', about {bad} BAD' if bad else ''}) -> {path}")
         self.report.setPlainText("\n".join(lines))
         return True
 

@@ -66,11 +66,12 @@ def package_file_name(person: str) -> str:
 
 
 def split_project(project: Project, by: str, people: list[str], out_dir: str | Path, overlap: float = 0.0,
-                  seed: int = 0, protocol: str | None = None) -> SplitResult:
-    """Write one package per person into ``out_dir`` (created if needed)."""
+                  seed: int = 0, protocol: str | None = None, bad_rate: float = 0.0) -> SplitResult:
+    """Write one package per person into ``out_dir`` (created if needed); ``bad_rate``
+    hides BAD items in each judge's DA/ESA queue."""
     if getattr(project, "campaign", None) is not None and project.campaign.package is not None:
         raise CampaignError("this is already one person's package; split the team's project instead")
-    campaign = plan_campaign(project, by, people, overlap, seed, protocol)
+    campaign = plan_campaign(project, by, people, overlap, seed, protocol, bad_rate)
     out = Path(out_dir)
     names = [package_file_name(p) for p in people]
     if len({n.lower() for n in names}) != len(names):

@@ -1,7 +1,8 @@
 """ESA and DA judgments as CSV (one judgment per row, comma-separated, csv quoting).
 
 ESA (error span annotation): ``rater,system,segment,score,errors`` and optionally
-``reference,seconds,timestamp,comment``. ``score`` is the 0-100 segment score;
+``reference,qc,text,seconds,timestamp,comment`` (``qc``/``text`` as for DA; written only
+when the project has ESA quality-control items, so other exports stay as they were). ``score`` is the 0-100 segment score;
 ``errors`` lists the marked spans as ``START-END:SEVERITY`` items separated by
 ``;`` (character offsets into the translation, ``[START, END)``; severity
 ``minor`` or ``major``); empty = no errors.
@@ -30,7 +31,8 @@ from mtworkbench.core.model import ErrorSpan, Judgment, Project
 SCORE_RANGE = (0.0, 100.0)
 ESA_SEVERITIES = ("minor", "major")
 COLUMNS = {
-    "esa": (("rater", "system", "segment", "score", "errors"), ("reference", "seconds", "timestamp", "comment")),
+    "esa": (("rater", "system", "segment", "score", "errors"),
+            ("reference", "qc", "text", "seconds", "timestamp", "comment")),
     "da": (("rater", "system", "segment", "score"), ("reference", "qc", "text", "seconds", "timestamp", "comment")),
 }
 _ERROR = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*:\s*(\S+)\s*$")
@@ -136,7 +138,10 @@ def protocol_table(project: Project, protocol: str) -> str:
     """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order."""
     from mtworkbench.io.judgments import _number as seconds_text  # 60 for 60.0, repr otherwise
 
-    required, optional = COLUMNS[protocol]
+    required, all_optional = COLUMNS[protocol]
+    optional: tuple[str, ...] = all_optional
+    if protocol == "esa" and not any(j.qc for j in project.judgments if j.protocol == protocol):
+        optional = tuple(c for c in all_optional if c not in ("qc", "text"))
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(required + optional)

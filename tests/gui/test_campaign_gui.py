@@ -207,3 +207,29 @@ def test_a_package_lists_its_items_and_ticks_done_undoably(qtbot, demo_copy, tmp
     qtbot.mouseClick(items.viewport(), Qt.MouseButton.LeftButton, pos=items.visualItemRect(target).center())
     qtbot.mouseDClick(items.viewport(), Qt.MouseButton.LeftButton, pos=items.visualItemRect(target).center())
     assert window.session.current_segment == mine[2].segment
+
+
+def test_split_dialog_gives_judges_a_da_queue_with_bad_items(qtbot, demo_copy, tmp_path, screenshot_dir):
+    window = open_window(qtbot, demo_copy)
+    menu_action(window, "File", "Split into packages…").trigger()
+    dialog = window.split_dialog
+    qtbot.waitExposed(dialog)
+    assert not dialog.protocol.isEnabled() and not dialog.bad_rate.isEnabled()  # annotators first
+    dialog.by.setCurrentIndex(dialog.by.findData("judge"))
+    assert dialog.protocol.isEnabled() and not dialog.bad_rate.isEnabled()  # LDC: no BAD items
+    dialog.protocol.setCurrentIndex(dialog.protocol.findData("da"))
+    assert dialog.bad_rate.isEnabled()
+    dialog.bad_rate.setFocus()
+    dialog.bad_rate.selectAll()
+    qtbot.keyClicks(dialog.bad_rate, "12")
+    qtbot.keyClicks(dialog.people, "alice, bob")
+    dialog.folder.setText(str(tmp_path / "packages"))
+    qtbot.mouseClick(dialog.split_button, Qt.MouseButton.LeftButton)
+    report = dialog.report.toPlainText()
+    assert "BAD" in report, report
+    dialog.grab().save(str(screenshot_dir / "campaign-split-da-bad.png"))
+    package = load_bundle(tmp_path / "packages" / "alice.mtwb.json")
+    state = package.judge_queues["alice"]
+    assert package.campaign.protocol == "da" and package.campaign.bad_rate == 0.12
+    assert state.protocol == "da" and sum(e.qc == "bad" for e in state.items) == round(
+        0.12 * len(package.campaign.items_of("alice")))

@@ -25,30 +25,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="share of the items given to two people, e.g. 10%% or 0.1 (default 0%%)")
     p.add_argument("--seed", type=int, default=0, help="seed of the assignment (default 0)")
     p.add_argument("--protocol", metavar="NAME",
-                   help="the judging protocol progress is counted in (judges; default ldc)")
+                   help="the judging protocol of the judges' queues, and progress is counted in (default ldc)")
+    p.add_argument("--bad-rate", default="0", metavar="SHARE",
+                   help="BAD items (degraded copies, quality control) hidden in each judge's queue, as a share "
+                        "of their items, e.g. 10%% (--protocol da or esa; default 0)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for the packages")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.cli import UsageError
-    from mtworkbench.core.campaign import CampaignError, parse_overlap, parse_people
+    from mtworkbench.core.campaign import CampaignError, parse_overlap, parse_people, parse_share
+    from mtworkbench.core.queue_state import BAD_PROTOCOLS
     from mtworkbench.io.bundle import load_bundle
     from mtworkbench.io.packages import split_project
 
     try:
         people = parse_people(args.people)
         overlap = parse_overlap(args.overlap)
+        bad_rate = parse_share(args.bad_rate, "--bad-rate")
     except CampaignError as exc:
         raise UsageError(str(exc)) from None
     if args.protocol and args.by != "judge":
         raise UsageError("--protocol applies to --by judge only")
+    if bad_rate and (args.by != "judge" or args.protocol not in BAD_PROTOCOLS):
+        raise UsageError(f"--bad-rate applies to --by judge with --protocol {' or '.join(BAD_PROTOCOLS)} only")
     project = load_bundle(args.bundle)
-    result = split_project(project, args.by, people, args.output, overlap, args.seed, args.protocol)
+    result = split_project(project, args.by, people, args.output, overlap, args.seed, args.protocol,
+                           bad_rate)
     campaign = result.campaign
     shared = sum(len(it.people) > 1 for it in campaign.items)
     print(f"campaign {campaign.id}: {len(campaign.items)} {args.by} items, {shared} shared by two people")
     for person, path in result.packages.items():
         mine = campaign.items_of(person)
-        print(f"  {person}: {len(mine)} items ({sum(len(it.people) > 1 for it in mine)} shared) -> {path}")
+        bad = round(campaign.bad_rate * len(mine))
+        print(f"  {person}: {len(mine)} items ({sum(len(it.people) > 1 for it in mine)} shared"
+              f"{f', about {bad} BAD' if bad else ''}) -> {path}")
     return 0

@@ -1,4 +1,5 @@
-"""Agreement between judges: pairs table, intra-judge consistency, paired scatter.
+"""Agreement between judges: pairs table, intra-judge consistency, paired scatter;
+and per rater, the quality control of BAD items hidden in DA/ESA queues.
 
 The numbers come from ``mtworkbench.analysis.agreement`` (no Qt); this panel
 only lays them out. The scatter shows two judges' first ratings of the items
@@ -34,15 +35,19 @@ from mtworkbench.analysis.agreement import (
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
+from mtworkbench.gui.judge import agreement_job
+from mtworkbench.gui.judge.quality_control_columns import QC_COLUMNS, qc_rows
 from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
+from mtworkbench.gui.worker import JobWorker
 
 JITTER = 0.20
 JITTER_SEED = 0
 POINT_COLOUR = QColor(29, 78, 216, 120)
 
 _EVENTS = AFFECTS_JUDGMENTS | {JudgeRemoved}
+SPAN_CAPTION = "Error spans (MQM, ESA): between raters on shared items"
 
 
 def fmt(value: float | None, digits: int = 3) -> str:
@@ -131,6 +136,16 @@ SUMMARY_COLUMNS: tuple[Column, ...] = (
 )
 
 
+class QualityControlModel(RowsModel):
+    """The quality-control rows, their verdict in colour (green pass, red FAIL)."""
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == len(self.columns) - 1:
+            passed = self.rows[index.row()].passed
+            return None if passed is None else QColor("#15803d" if passed else "#b91c1c")
+        return super().data(index, role)
+
+
 def _table(model: QAbstractTableModel, name: str) -> QTableView:
     view = QTableView()
     view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
@@ -210,6 +225,7 @@ class AgreementPanel(QWidget):
         self.session = session
         self.report: AgreementReport | None = None
         self._dirty = True
+        self.worker: JobWorker | None = None  # a large project's agreement under way on the worker
 
         self.summary = QLabel()
         self.summary.setObjectName("agreement-summary")
@@ -229,6 +245,9 @@ class AgreementPanel(QWidget):
         self.span_timer.setSingleShot(True)
         self.span_timer.setInterval(0)
         self.span_timer.timeout.connect(self._refresh_spans)
+        self.qc_model = QualityControlModel(QC_COLUMNS, self)  # DA/ESA raters with BAD items
+        self.qc_table = _table(self.qc_model, "quality-control-table")
+        self.qc_table.setMinimumHeight(110)  # the header and three raters
 
         self.quantity = QComboBox()
         self.quantity.setObjectName("scatter-quantity")
@@ -254,9 +273,12 @@ class AgreementPanel(QWidget):
         left.addWidget(self.intra, 2)
         left.addWidget(caption("Each judge's scale (the z-transform before pooling)"))
         left.addWidget(self.judges_table, 2)
-        self.span_caption = caption("Error spans (MQM, ESA): between raters on shared items")
+        self.span_caption = caption(SPAN_CAPTION)
         left.addWidget(self.span_caption)
         left.addWidget(self.span_table, 2)
+        self.qc_caption = caption("Quality control (DA, ESA): BAD items scored lower than their originals?")
+        left.addWidget(self.qc_caption)
+        left.addWidget(self.qc_table, 2)
         plot = QWidget()
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
@@ -304,14 +326,31 @@ class AgreementPanel(QWidget):
     def refresh(self) -> None:
         self._dirty = False
         judgments = self.session.project.judgments
-        self.report = agreement(judgments)
+        if self.worker is not None:
+            self.worker.cancel()  # computing what is no longer the project's state
+            self.worker = None
+        if len(judgments) > agreement_job.INLINE_JUDGMENTS:
+            self.summary.setText(f"Computing agreement over {len(judgments)} judgments…")
+            self._start_worker()
+            return
+        # BAD copies are quality control, not ratings of the system: they are judged below.
+        self._show_report(agreement([j for j in judgments if not j.qc]), len(judgments))
+        self._show_quality_control(qc_rows(self.session.project))
+        self.span_timer.start()
+
+    def _show_quality_control(self, rows: list) -> None:
+        self.qc_model.set_rows(rows)
+        self.qc_caption.setVisible(bool(self.qc_model.rows))
+        self.qc_table.setVisible(bool(self.qc_model.rows))
+
+    def _show_report(self, report: AgreementReport, n_judgments: int) -> None:
+        self.report = report
         chosen = self.selected_pair()
         self.pairs_model.set_rows(self.report.pairs)
         self.intra_model.set_rows(list(self.report.intra.values()))
         self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
-        self.span_timer.start()
         self.summary.setText(
-            f"{len(judgments)} judgments by {len(self.report.judges)} judges; "
+            f"{n_judgments} judgments by {len(self.report.judges)} judges; "
             f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
             "κw quadratic-weighted Cohen's kappa on the 1–5 scale; — where undefined."
         )
@@ -325,9 +364,48 @@ class AgreementPanel(QWidget):
         self._update_scatter()
 
     def _refresh_spans(self) -> None:
-        self.span_model.set_rows(span_pairs(self.session.project))
+        self._show_spans(span_pairs(self.session.project))
+
+    def _show_spans(self, rows: list) -> None:
+        self.span_model.set_rows(rows)
+        self.span_caption.setText(SPAN_CAPTION)
         self.span_caption.setVisible(bool(self.span_model.rows))
         self.span_table.setVisible(bool(self.span_model.rows))
+
+    # --- a large project: on the worker, from a snapshot (agreement_job) ---------------------------
+    def _start_worker(self) -> None:
+        project = self.session.project
+        worker = self.worker = JobWorker(agreement_job.agreement_job(project), project=project)
+        worker.item_ready.connect(self._report_ready)
+        worker.progress_changed.connect(self._span_progress)
+        worker.succeeded.connect(self._spans_ready)
+        worker.failed.connect(self._worker_failed)
+        worker.start()
+
+    def _current_worker(self) -> bool:
+        """Whether the signal being handled comes from the latest job (earlier ones are stale)."""
+        worker = self.sender()
+        return worker is self.worker and getattr(worker, "project", None) is self.session.project
+
+    def _report_ready(self, delivered: tuple[AgreementReport, int]) -> None:
+        if self._current_worker():
+            self._show_report(*delivered)
+
+    def _span_progress(self, done: int, total: int) -> None:
+        if self._current_worker() and total:
+            self.span_caption.setText(f"{SPAN_CAPTION} (computing: {done} of {total} pairs of raters)")
+            self.span_caption.setVisible(True)
+
+    def _spans_ready(self, outcome: agreement_job.AgreementTables) -> None:
+        if self._current_worker():
+            self.worker = None
+            self._show_quality_control(outcome.quality_control)
+            self._show_spans(outcome.span_pairs)
+
+    def _worker_failed(self, message: str) -> None:
+        if self._current_worker():
+            self.worker = None
+            self.summary.setText(f"Agreement could not be computed: {message}")
 
     def selected_pair(self) -> PairAgreement | None:
         if self.report is None or not self.report.pairs:

@@ -1,4 +1,5 @@
-"""Settings of a new judging queue: seed, share of repeats, systems, reference, display."""
+"""Settings of a new judging queue: protocol, seed, share of repeats and of BAD items
+(DA, ESA quality control), systems, reference, display."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.model import Project
+from mtworkbench.core.queue_state import BAD_PROTOCOLS
 
 # (label, QueueConfig.reference_mode)
 REFERENCE_CHOICES = (
@@ -105,6 +107,17 @@ class QueueSetupDialog(QDialog):
         self.max_systems.setRange(2, 10)
         self.max_systems.setValue(base.max_systems)
         self.max_systems.setToolTip("WMT and Appraise showed five translations of a source at a time.")
+        self.bad_rate = QDoubleSpinBox()
+        self.bad_rate.setObjectName("queue-bad-rate")
+        self.bad_rate.setRange(0, 100)
+        self.bad_rate.setDecimals(0)
+        self.bad_rate.setSuffix(" %")
+        self.bad_rate.setValue(round(base.bad_rate * 100))
+        self.bad_rate.setToolTip(
+            "Quality control (WMT used about 12%): degraded copies of items, each with a stretch of words "
+            "replaced, hidden among the others. The rater is not told; a rater paying attention scores "
+            "them lower (Agreement tab: one-sided Wilcoxon test). Their ratings are not human scores."
+        )
         self.protocol.currentIndexChanged.connect(self._protocol_changed)
         self.protocol.currentIndexChanged.connect(self._update_summary)
         self.max_systems.valueChanged.connect(self._update_summary)
@@ -116,7 +129,8 @@ class QueueSetupDialog(QDialog):
 
         self.summary = QLabel()
         self.summary.setObjectName("queue-summary")
-        for signal in (self.repeats.valueChanged, self.systems.itemChanged):
+        for signal in (self.repeats.valueChanged, self.systems.itemChanged, self.bad_rate.valueChanged,
+                       self.protocol.currentIndexChanged):
             signal.connect(self._update_summary)
 
         form = QFormLayout()
@@ -126,6 +140,7 @@ class QueueSetupDialog(QDialog):
         form.addRow("Ranking: systems at a time", self.max_systems)
         form.addRow("Seed", self.seed)
         form.addRow("Repeated items", self.repeats)
+        form.addRow("BAD items (DA, ESA)", self.bad_rate)
         form.addRow("Systems", self.systems)
         form.addRow("Reference shown", self.reference_mode)
         form.addRow("Fixed reference", self.fixed_reference)
@@ -159,6 +174,7 @@ class QueueSetupDialog(QDialog):
         self.da_basis.setEnabled(self.protocol.currentData() == "da")
         self.max_errors.setEnabled(self.protocol.currentData() == "mqm")
         self.max_systems.setEnabled(self.protocol.currentData() == "rank")
+        self.bad_rate.setEnabled(self.protocol.currentData() in BAD_PROTOCOLS)
 
     def _mode_changed(self, *_args) -> None:
         self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
@@ -179,9 +195,14 @@ class QueueSetupDialog(QDialog):
         else:
             distinct = n_systems * len(self.project.segments)
         repeats = round(self.repeats.value() / 100 * distinct)
-        self.summary.setText(f"{distinct} items to {'rank' if self.protocol.currentData() == 'rank' else 'rate'}, "
-                             f"plus {repeats} repeated.")
+        verb = "rank" if self.protocol.currentData() == "rank" else "rate"
+        text = f"{distinct} items to {verb}, plus {repeats} repeated"
+        bad = round(self._bad_share() * distinct)
+        self.summary.setText(f"{text} and about {bad} BAD (quality control)." if bad else f"{text}.")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(distinct > 0)
+
+    def _bad_share(self) -> float:
+        return self.bad_rate.value() / 100 if self.protocol.currentData() in BAD_PROTOCOLS else 0.0
 
     def config(self) -> QueueConfig:
         systems = self.chosen_systems()
@@ -199,6 +220,7 @@ class QueueSetupDialog(QDialog):
             da_basis=self.da_basis.currentData(),
             max_errors=self.max_errors.value(),
             max_systems=self.max_systems.value(),
+            bad_rate=self._bad_share(),
         )
 
 

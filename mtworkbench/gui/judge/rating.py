@@ -62,6 +62,7 @@ from mtworkbench.gui import dialogs
 from mtworkbench.gui.judge.commands import RateItemCommand
 from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.worker import JobWorker
 
 DIGIT_KEYS = {Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3, Qt.Key.Key_4: 4, Qt.Key.Key_5: 5}
 SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -83,6 +84,10 @@ _RELEVANT = (
 )
 # Events after which the judge's queue is opened again.
 _REOPEN = JUDGE_ROSTER | {JudgeQueueChanged, SystemRemoved}
+
+# Fluency labels by target language code, looked up once per language and process: the
+# first lookup loads langcodes' name tables, which stalled opening a project for 100-250 ms.
+_FLUENCY_LABELS: dict[str | None, dict[int, str]] = {}
 
 
 def merge_spans(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -219,6 +224,8 @@ class RatingView(QWidget):
         self._active = True  # the window is in front and the view visible
         self._queue_problem = ""
         self._protocol_shown: tuple | None = None  # the item the protocol panel was filled for
+        self._labels_language: str | None = None  # the target language the fluency labels name
+        self._label_lookup: JobWorker | None = None  # a language-name lookup on the worker
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
         self.position_label = QLabel()
@@ -357,9 +364,8 @@ class RatingView(QWidget):
         return self.queue.current if self.queue is not None else None
 
     def refresh(self) -> None:
-        # "Flawless German" for a German target; never English for another language.
-        self.fluency.set_labels(fluency_labels(self.session.project.target_language))
         item = self.current_item()
+        self._update_fluency_labels(needed_now=item is not None and not self._protocol_active())
         shown = None if item is None else (self.judge, item.index, item.judgment)
         if shown != self._shown:
             # A different item (or its stored rating changed, e.g. by undo): start afresh.
@@ -438,6 +444,46 @@ class RatingView(QWidget):
         self.source.set_html(html.escape(item.source, quote=False))
         self._show_protocol(item)
         self._show_entry()
+
+    def _update_fluency_labels(self, needed_now: bool) -> None:
+        """"Flawless German" for a German target; never English for another language.
+
+        A language not looked up yet is looked up on the worker while no 1-5 item is
+        on screen (opening a project); meanwhile the scale says "in the target language".
+        """
+        language = self.session.project.target_language
+        if language == self._labels_language and language in _FLUENCY_LABELS:
+            return
+        labels = _FLUENCY_LABELS.get(language)
+        if labels is None and (needed_now or not (language or "").strip()):  # no language: nothing to look up
+            labels = _FLUENCY_LABELS[language] = fluency_labels(language)
+        if labels is None:
+            self.fluency.set_labels(fluency_labels(None))
+            self._labels_language = None
+            self._look_up_labels(language)
+            return
+        self._labels_language = language
+        self.fluency.set_labels(labels)
+
+    def _look_up_labels(self, language: str | None) -> None:
+        if self._label_lookup is not None:
+            return  # one at a time; the labels are checked again when it is done
+
+        def job(_progress, _cancel, _deliver) -> tuple[str | None, dict[int, str]]:
+            try:
+                return language, fluency_labels(language)
+            except Exception:  # noqa: BLE001 - an unnamed language, never a failed view
+                return language, fluency_labels(None)
+
+        worker = self._label_lookup = JobWorker(job)
+        worker.succeeded.connect(self._labels_looked_up)
+        worker.start()
+
+    def _labels_looked_up(self, outcome: tuple[str | None, dict[int, str]]) -> None:
+        self._label_lookup = None
+        language, labels = outcome
+        _FLUENCY_LABELS.setdefault(language, labels)
+        self.refresh()
 
     def _protocol_active(self) -> bool:
         return self.queue is not None and self.queue.state.protocol != "ldc"

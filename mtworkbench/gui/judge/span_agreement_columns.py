@@ -1,10 +1,14 @@
 """Columns of the Judge agreement tab's span table (MQM, ESA): what two raters who
-marked error spans agree on, from ``analysis.span_agreement`` (no Qt here)."""
+marked error spans agree on, from ``analysis.span_agreement`` (no Qt here), and the
+job that computes them on the worker from a snapshot of the project."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mtworkbench.analysis.span_agreement import SpanPairAgreement, span_agreement
-from mtworkbench.core.model import Project
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.core.model import Judgment, Project
 
 
 def _f(value: float | None, digits: int = 3) -> str:
@@ -30,11 +34,26 @@ SPAN_COLUMNS = (
 )
 
 
-def span_pairs(project: Project) -> list[SpanPairAgreement]:
+def span_pairs(project: Project, progress: ProgressCallback | None = None,
+               cancel: CancelCheck | None = None) -> list[SpanPairAgreement]:
     """Every pair of span raters sharing items; an open-ended span reaches the end of the output."""
-    texts = {s.id: s.texts for s in project.systems}
+    return span_pairs_job(project)(progress, cancel, lambda _item: None)
 
-    def length(j) -> int:
+
+def span_pairs_job(project: Project) -> Callable[..., list[SpanPairAgreement]]:
+    """``span_pairs`` as a worker job (``gui.worker``), over the project as it is now.
+
+    The judgments list and the outputs' texts are copied here, on the GUI thread, so
+    edits made while the job runs cannot change what it reads (the model is not
+    thread-safe); judgments are immutable.
+    """
+    judgments = project.judgments
+    texts = {s.id: dict(s.texts) for s in project.systems}
+
+    def length(j: Judgment) -> int:
         return len(j.text if j.text is not None else texts.get(j.system, {}).get(j.segment, ""))
 
-    return span_agreement(project.judgments, text_length=length)
+    def job(progress: ProgressCallback | None, cancel: CancelCheck | None, _deliver) -> list[SpanPairAgreement]:
+        return span_agreement(judgments, text_length=length, progress=progress, cancel=cancel)
+
+    return job

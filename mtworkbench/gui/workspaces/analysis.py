@@ -326,6 +326,7 @@ class AnalysisWorkspace(Workspace):
         self.errors_timer.setSingleShot(True)
         self.errors_timer.setInterval(0)
         self.errors_timer.timeout.connect(self._recount_errors)
+        self._judgments_dirty = False  # judgments changed while hidden: choices and error counts are old
         session.project_replaced.connect(self._project_replaced)
         session.project_changed.connect(self._project_changed)
         self._project_replaced(session.project)
@@ -362,7 +363,7 @@ class AnalysisWorkspace(Workspace):
             self.status.setText("No human judgments in this project.")
 
     def select_human(self, spec: str) -> None:
-        if self.choices_timer.isActive():  # judgments just changed: list them first
+        if self.choices_timer.isActive() or self._judgments_dirty:  # judgments just changed: list them first
             self.choices_timer.stop()
             self.fill_human_choices()
         index = self.human_combo.findData(spec)
@@ -657,19 +658,30 @@ class AnalysisWorkspace(Workspace):
         self.table_title.setText("Correlation with human scores")
         self.set_metric_specs(list(project.settings.metrics))
         self.status.setText("")
+        self._judgments_dirty = False
         self.fill_human_choices()
         self._recount_errors()
         if self.human_combo.count():
             self.status.setText("Pick a human score and metrics, then press Compute.")
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._judgments_dirty:  # judgments changed while hidden
+            self._judgments_dirty = False
+            self.choices_timer.start()
+            self.errors_timer.start()
 
     def _recount_errors(self) -> None:
         self.error_panel.set_judgments(list(self.project.judgments))
 
     def _project_changed(self, event: ProjectEvent) -> None:
         if type(event) in AFFECTS_JUDGMENTS | JUDGE_ROSTER:
+            self._mark_stale()
+            if not self.isVisible():  # rating in the Judge workspace must not wait for these
+                self._judgments_dirty = True
+                return
             # An import adds thousands of judgments one event each: list the choices once, after the burst.
             self.choices_timer.start()
-            self._mark_stale()
             self.errors_timer.start()
         elif type(event) not in QUEUE_EVENTS and not isinstance(event, SettingsChanged):
             self._mark_stale()

@@ -262,8 +262,8 @@ class JudgeWorkspace(Workspace):
                 if system_id in (raw.systems or [raw.system]) and raw.segment == segment_id
             ]
             if matches:
-                # The original before a repeat: that is the rating other views mean.
-                originals = [i for i in matches if not queue.state.items[i].repeat]
+                # The original, not a repeat or a BAD copy: that is the rating other views mean.
+                originals = [i for i in matches if not queue.state.items[i].repeat and not queue.state.items[i].qc]
                 view.go_to((originals or matches)[0])
                 self.tabs.setCurrentWidget(view)
                 self.notice.clear()

@@ -116,6 +116,7 @@ class MetricsWorkspace(Workspace):
         self._restart_after_worker = False
         self._texts_dirty = True
         self._human_dirty = True
+        self._spans_dirty = False  # judgments changed while hidden: error spans redrawn when shown
         self.human_label = ""
         self.human_matrix: np.ndarray | None = None
         self.last_outcome = None
@@ -412,6 +413,10 @@ class MetricsWorkspace(Workspace):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if self._spans_dirty:
+            self._spans_dirty = False
+            self.errors_timer.start()
+            self.refresh_timer.start()
         if self.needs_scoring() and not self.is_scoring():
             # After the first paint, not in the same event-loop turn.
             self.rescore_timer.start(AUTO_SCORE_DELAY_MS)  # start(ms) sets the interval: always pass it
@@ -471,6 +476,11 @@ class MetricsWorkspace(Workspace):
         # The cache hears the event itself (after this slot), so refresh a moment later.
         if type(event) in AFFECTS_JUDGMENTS:
             self._human_dirty = True
+            if not self.isVisible():
+                # Re-reading every human score and re-indexing every span at each rating
+                # made judging stall (bench_judge_spans): done when the workspace is shown.
+                self._spans_dirty = True
+                return
             self.errors_timer.start()  # once after a burst (an import adds thousands)
         elif isinstance(event, SettingsChanged):
             if event.name in ("metrics", "baseline") and self.isVisible():

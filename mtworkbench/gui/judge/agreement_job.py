@@ -1,0 +1,50 @@
+"""The Judge agreement tab's numbers as one background job (``gui.worker``).
+
+Kappas for every pair of judges and span agreement over every error span take
+100-300 ms on 10,000 judgments, too long for the GUI thread; the job reads a
+snapshot taken when it is made (the judgments list, the outputs' texts), so
+edits made while it runs cannot change what it reads. It hands over the
+``AgreementReport`` (of the judgments that are not quality-control copies) and
+the number of judgments first (``deliver``), so the judges' tables fill before
+the others; its outcome is the span table's and the quality-control table's rows.
+No Qt here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mtworkbench.analysis.agreement import agreement
+from mtworkbench.analysis.quality_control import RaterQualityControl, quality_control
+from mtworkbench.analysis.span_agreement import SpanPairAgreement
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel
+from mtworkbench.core.model import Project
+from mtworkbench.gui.judge.span_agreement_columns import span_pairs_job
+
+# Up to this many judgments the tab computes at once, on the GUI thread (a few tens of ms).
+INLINE_JUDGMENTS = 2000
+
+
+@dataclass(frozen=True)
+class AgreementTables:
+    """The job's outcome: the rows of the span and quality-control tables."""
+
+    span_pairs: list[SpanPairAgreement]
+    quality_control: list[RaterQualityControl]
+
+
+def agreement_job(project: Project) -> Callable[[ProgressCallback, CancelCheck, Callable[[Any], None]],
+                                                 AgreementTables]:
+    judgments = project.judgments
+    spans = span_pairs_job(project)
+
+    def job(progress: ProgressCallback, cancel: CancelCheck, deliver: Callable[[Any], None]) -> AgreementTables:
+        # BAD copies are quality control, not ratings of the system (as in the tab itself).
+        deliver((agreement([j for j in judgments if not j.qc]), len(judgments)))
+        check_cancel(cancel)
+        checks = quality_control(judgments)
+        return AgreementTables(spans(progress, cancel, deliver), checks)
+
+    return job
