@@ -203,7 +203,8 @@ def _rename_map(ours: set[str], published: set[str], given: dict[str, str]) -> d
     and punctuation (TED zh-en: raw ``refB``, averages ``ref-B``), else with the one raw
     name it extends by a suffix (TED: raw ``ref``, averages ``ref-A``), else with the one
     raw name that extends it by a suffix (2022 zh-en: raw ``Lan-Bridge.en``, averages
-    ``Lan-Bridge``, as others who read both files report)."""
+    ``Lan-Bridge``, as others who read both files report), else by a prefix (newstest2021,
+    as others report: raw ``hyp.Facebook-AI``, averages ``Facebook-AI``)."""
     def bare(name: str) -> str:
         return "".join(ch for ch in name.lower() if ch.isalnum())
 
@@ -211,7 +212,8 @@ def _rename_map(ours: set[str], published: set[str], given: dict[str, str]) -> d
     missing_raw = sorted(ours - published - set(out.values()))
     for same in (lambda pub, raw: bare(pub) == bare(raw),
                  lambda pub, raw: bare(pub).startswith(bare(raw)) and pub[len(raw):len(raw) + 1] in "-._",
-                 lambda pub, raw: raw.startswith(pub) and raw[len(pub):len(pub) + 1] in ("-", ".", "_")):
+                 lambda pub, raw: raw.startswith(pub) and raw[len(pub):len(pub) + 1] in ("-", ".", "_"),
+                 lambda pub, raw: raw.endswith(pub) and raw[-len(pub) - 1:-len(pub)] in ("-", ".", "_")):
         for pub in sorted(published - ours - set(out)):
             candidates = [raw for raw in missing_raw if same(pub, raw)]
             if len(candidates) == 1:

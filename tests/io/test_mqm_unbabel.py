@@ -264,3 +264,15 @@ def test_checker_reproduces_unbabel_files_both_ways(tmp_path):
     assert code == 0 and report["matches"] == 4
     code, report = run_checker(str(path), "--avg", str(avg), "--recompute", "--workdir", str(tmp_path / "w4"))
     assert code == 1 and report["mismatch_classes"] == {"different value": 3}
+
+
+def test_checker_pairs_names_the_raw_file_prefixes():
+    """newstest2021's raw files are reported to name systems hyp.X and ref.A where the
+    averages say X and ref-A."""
+    sys.path.insert(0, str(CHECKER.parent))
+    try:
+        from check_mqm_reproduction import _rename_map
+    finally:
+        sys.path.pop(0)
+    got = _rename_map({"hyp.Facebook-AI", "ref.A", "Lan-Bridge.en"}, {"Facebook-AI", "ref-A", "Lan-Bridge"}, {})
+    assert got == {"Facebook-AI": "hyp.Facebook-AI", "ref-A": "ref.A", "Lan-Bridge": "Lan-Bridge.en"}
