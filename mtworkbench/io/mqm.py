@@ -15,7 +15,8 @@ Quirks of the real files, handled here:
   start with or contain ``"``; the newstest2020 releases quote fields the way
   Python's csv module does (a field with ``"`` is wrapped in quotes and its
   quotes doubled). A file is read as quoted only when every field that starts
-  with ``"`` is such a well-formed quoted field; an export writes the same way.
+  with ``"`` is such a well-formed quoted field, or when every field is in quotes
+  (csv's QUOTE_ALL); an export writes the same way.
 * A rater may mark several errors in one segment (several rows), and every row
   repeats the whole source and target. The first row's marker-free texts are
   the segment's source and the system's translation; a rater shown another
@@ -126,6 +127,7 @@ class MqmFile:
     columns: list[str]  # the recognised columns as the header spells them, in file order
     quoted: bool
     rows: list[MqmRow] = field(default_factory=list)
+    quote_all: bool = False  # every field was in quotes (csv's QUOTE_ALL)
     # Unbabel's variant: every row's misc column gives an "mqm" score (MqmRow.mqm).
     misc_scores: bool = False
 
@@ -179,8 +181,9 @@ def _well_quoted(value: str) -> bool:
         and '"' not in inner.replace('""', "")
 
 
-def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], bool]:
-    """(line number, fields) per non-empty record, and whether the file is csv-quoted."""
+def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], str]:
+    """(line number, fields) per non-empty record, and the file's quoting: ``""`` (raw
+    text), ``"csv"`` (csv's minimal quoting) or ``"csv-all"`` (every field quoted)."""
     lines = text.split("\n")
     raw = [(i, line[:-1] if line.endswith("\r") else line) for i, line in enumerate(lines, 1)]
     records = [(i, line.split("\t")) for i, line in raw if line.strip()]
@@ -188,11 +191,13 @@ def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], b
         records[0] = (records[0][0], _header_without_notes(records[0][1]))
     starting = [f for _, fields in records for f in fields if f.startswith('"')]
     ragged = not _even(records)
-    if starting and (all(_well_quoted(f) for f in starting) or ragged):
+    every = bool(records) and len(starting) == sum(len(fields) for _, fields in records) \
+        and all(len(f) >= 2 and f.endswith('"') for f in starting)
+    if starting and (every or all(_well_quoted(f) for f in starting) or ragged):
         quoted = _csv_records(text)
         if quoted is not None and _even(quoted):
-            return quoted, True
-    return records, False
+            return quoted, "csv-all" if every else "csv"
+    return records, ""
 
 
 def _even(records: list[tuple[int, list[str]]]) -> bool:
@@ -257,7 +262,8 @@ def read_mqm_file(path: str | Path) -> MqmFile:
 
     path = str(path)
     text = read_text(path, strip_bom=True)
-    records, quoted = _split_records(text, path)
+    records, quoting = _split_records(text, path)
+    quoted = bool(quoting)
     if not records:
         raise DataError(f"{path}: empty file; expected a header {chr(9).join(DEFAULT_COLUMNS)!r}")
     header_line, header = records[0]
@@ -281,7 +287,8 @@ def read_mqm_file(path: str | Path) -> MqmFile:
     index = {n: i for i, n in enumerate(names) if n in KNOWN_COLUMNS or n == UNNAMED}
     misc_at = index.get(MISC, index.get(UNNAMED))
     misc_name = f"column {misc_at + 1} (unnamed)" if MISC not in index and misc_at is not None else f"column {MISC!r}"
-    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in index], quoted)
+    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in index], quoted,
+                     quote_all=quoting == "csv-all")
     if len(widths) == 1 and len(names) not in widths:
         # Every row one width, the header another (Google's newstest2020 zh-en source-error
         # file names 9 columns over rows of 8): the header does not describe the rows.
@@ -383,7 +390,7 @@ def project_from_mqm(
         if list(mqm.columns) != list(DEFAULT_COLUMNS):
             attributes[COLUMNS_ATTRIBUTE] = ",".join(mqm.columns)
         if mqm.quoted:
-            attributes[QUOTING_ATTRIBUTE] = "csv"
+            attributes[QUOTING_ATTRIBUTE] = "csv-all" if mqm.quote_all else "csv"
         spelling = next(((r.category, r.severity) for r in mqm.rows if r.is_no_error), (NO_ERROR, NO_ERROR))
         if spelling != (NO_ERROR, NO_ERROR):
             attributes[NO_ERROR_ATTRIBUTE] = "\t".join(spelling)
@@ -542,16 +549,17 @@ def import_mqm_judgments(project: Project, path: str | Path):
 
 
 # --- writing -----------------------------------------------------------------------------------
-def _layout(project: Project) -> tuple[list[str], bool, tuple[str, str]]:
-    """Columns, quoting and the No-error spelling of the file the project came from."""
+def _layout(project: Project) -> tuple[list[str], str, tuple[str, str]]:
+    """Columns, quoting (``""``, ``"csv"`` or ``"csv-all"``) and the No-error spelling of
+    the file the project came from."""
     for doc in project.documents:
         keys = (COLUMNS_ATTRIBUTE, QUOTING_ATTRIBUTE, NO_ERROR_ATTRIBUTE)
         if any(k in doc.attributes for k in keys):
             columns = doc.attributes.get(COLUMNS_ATTRIBUTE)
             category, _, severity = doc.attributes.get(NO_ERROR_ATTRIBUTE, f"{NO_ERROR}\t{NO_ERROR}").partition("\t")
             return ((columns.split(",") if columns else list(DEFAULT_COLUMNS)),
-                    doc.attributes.get(QUOTING_ATTRIBUTE) == "csv", (category, severity))
-    return list(DEFAULT_COLUMNS), False, (NO_ERROR, NO_ERROR)
+                    doc.attributes.get(QUOTING_ATTRIBUTE, ""), (category, severity))
+    return list(DEFAULT_COLUMNS), "", (NO_ERROR, NO_ERROR)
 
 
 def _doc_ids(project: Project) -> dict[str, str]:
@@ -608,15 +616,16 @@ def _keys(columns: list[str]) -> list[str]:
 
 
 def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str:
-    columns, quoted, _ = _layout(project)
+    columns, quoting, _ = _layout(project)
     rows = mqm_rows(project) if rows is None else rows
     keys = _keys(columns)
     header = list(columns)
     while header and header[-1] == UNNAMED:  # a column the file's header did not name
         header.pop()
-    if quoted:
+    if quoting:
         out = io.StringIO(newline="")
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"', quoting=csv.QUOTE_MINIMAL)
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"',
+                            quoting=csv.QUOTE_ALL if quoting == "csv-all" else csv.QUOTE_MINIMAL)
         writer.writerow(header)
         writer.writerows([row[k] for k in keys] for row in rows)
         return out.getvalue()

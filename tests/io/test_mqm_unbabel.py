@@ -276,3 +276,17 @@ def test_checker_pairs_names_the_raw_file_prefixes():
         sys.path.pop(0)
     got = _rename_map({"hyp.Facebook-AI", "ref.A", "Lan-Bridge.en"}, {"Facebook-AI", "ref-A", "Lan-Bridge"}, {})
     assert got == {"Facebook-AI": "hyp.Facebook-AI", "ref-A": "ref.A", "Lan-Bridge": "Lan-Bridge.en"}
+
+
+def test_every_field_in_quotes_round_trips_as_written(tmp_path):
+    """A file written with every field quoted (csv's QUOTE_ALL, the header too) is read
+    as csv and written back the same way."""
+    out = io.StringIO(newline="")
+    csv.writer(out, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_ALL).writerows(
+        [[*GOOGLE, "misc"], *[r for r in UNBABEL_ROWS if "\t" not in r[5]]])
+    path = tmp_path / "all.tsv"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    project = import_mqm(path)
+    assert read_mqm_file(path).quote_all
+    assert scores(project)[("sysA", "1")] == pytest.approx(-1.75)
+    assert mqm_table(project) == out.getvalue()
