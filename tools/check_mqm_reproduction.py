@@ -3,7 +3,7 @@
 Run from a checkout (PYTHONPATH pointing at it):
 
     python tools/check_mqm_reproduction.py RAW.tsv [--avg RAW.avg_seg_scores.tsv]
-        [--weights major=5,...] [--rename RAW_NAME=PUBLISHED_NAME] [--workdir DIR]
+        [--weights major=5,...] [--recompute] [--rename RAW_NAME=PUBLISHED_NAME] [--workdir DIR]
 
 What it does, through the command line exactly as a user would:
 
@@ -13,9 +13,15 @@ What it does, through the command line exactly as a user would:
    compared with the published average at 1e-6 (``--avg``; Google publishes
    ``system<space or tab>score<space>seg_id`` rows under the header
    ``system mqm_avg_score seg_id``, scores as minus the weighted errors, ``None``
-   for an item nobody rated); mismatches are counted by class; with the default
-   weights, also compared with averages recomputed here straight from the rows
-   (``recomputed_averages``), which checks files Google publishes no averages for;
+   for an item nobody rated; the 2022 releases a table ``sys hyp domain doc source
+   ref score seg_id`` in which a ``hyp`` may hold a tab); mismatches are counted by
+   class; with the default weights, also compared with averages recomputed here
+   straight from the rows (``recomputed_averages``), which checks files Google
+   publishes no averages for. Unbabel's files (a ``misc`` column, or an unnamed last
+   one, whose JSON gives each row an ``mqm`` score; WMT22 en-ru) are recomputed the
+   way mt-metrics-eval's converter reads them by default: the mean of each rater's
+   rows' ``mqm`` values, the mean over raters, not negated; ``--recompute`` (passed to
+   ``human-scores`` too) weighs their errors instead;
 3. ``mtworkbench judgments export X --format mqm -o back.tsv`` and the error rows
    (system, seg_id, rater, category, severity, marked target) compared as
    multisets with the input's.
@@ -50,19 +56,46 @@ SEG_ID_NAMES = ("seg_id", "globalsegid")
 # --- reading Google's files independently -----------------------------------------------------
 def read_table(path: Path) -> tuple[list[str], list[list[str]]]:
     """Header and rows of a tab-separated file, csv-unquoted only when plain splitting
-    gives rows of unequal width (a quoted field holding a tab or line break)."""
+    gives rows of unequal width (a quoted field holding a tab or line break). A last
+    column every row has but the header does not name is given the name ``""``."""
     text = path.read_text(encoding="utf-8-sig")
     lines = [line.rstrip("\r") for line in text.split("\n") if line.strip()]
     split = [line.split("\t") for line in lines]
     # The 2023 side-by-side releases end the header with a "# Documentation: URL" note.
     while len(split[0]) > 1 and split[0][-1].lstrip().startswith("#"):
         split[0].pop()
-    if len({len(fields) for fields in split}) == 1:
+    if len({len(fields) for fields in split[1:]}) <= 1:
         # Even width: compared as written (an export keeps the file's quoting, so quoted
         # fields compare equal quoted; most releases are unquoted text with stray quotes).
-        return split[0], split[1:]
-    rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter="\t") if any(row)]
-    return rows[0], rows[1:]
+        header, rows = split[0], split[1:]
+    else:
+        table = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter="\t") if any(row)]
+        header, rows = table[0], table[1:]
+    if rows and len(rows[0]) == len(header) + 1:
+        header = [*header, ""]
+    return header, rows
+
+
+def misc_score(value: str) -> float | None:
+    """The ``mqm`` number in a misc field's JSON (csv quotes left on it removed), else None."""
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('""', '"')
+    try:
+        found = json.loads(text) if text.startswith("{") else None
+    except ValueError:
+        return None
+    number = found.get("mqm") if isinstance(found, dict) else None
+    return float(number) if isinstance(number, (int, float)) and not isinstance(number, bool) else None
+
+
+def misc_column(names: list[str], rows: list[list[str]]) -> int | None:
+    """The index of Unbabel's misc column (named ``misc``, or the unnamed last one) when
+    its fields give ``mqm`` scores, else None."""
+    at = names.index("misc") if "misc" in names else (len(names) - 1 if names and names[-1] == "" else None)
+    if at is None or not any(misc_score(r[at]) is not None for r in rows):
+        return None
+    return at
 
 
 def error_rows(path: Path) -> Counter:
@@ -84,6 +117,7 @@ def published_averages(path: Path) -> tuple[dict[tuple[str, str], float | None],
     ``system``, ``score`` and ``seg_id`` (how others describe the 2022 files, which
     this checker has not seen: they could not be fetched here)."""
     lines = [line.rstrip("\r") for line in path.read_text(encoding="utf-8-sig").split("\n")]
+    lines = [line for line in lines if line.strip()] or [""]
     values: dict[tuple[str, str], list[float | None]] = {}
     if lines[0].split() == ["system", "mqm_avg_score", "seg_id"]:
         for number, line in enumerate(lines[1:], 2):
@@ -101,15 +135,20 @@ def published_averages(path: Path) -> tuple[dict[tuple[str, str], float | None],
             raise SystemExit(f"{path}:1: expected 'system mqm_avg_score seg_id' or a tab-separated header "
                              f"with sys, score and seg_id; found {lines[0]!r}")
         at = {n: names.index(n) for n in (system_column, "score", "seg_id")}
+        # A text column (the 2022 tables' ``hyp``) may hold a tab: the columns after it
+        # are then counted from the row's end.
+        text_at = next((names.index(n) for n in ("hyp", "target", "mt") if n in names), None)
         for number, line in enumerate(lines[1:], 2):
-            if not line.strip():
-                continue
             fields = line.split("\t")
             if len(fields) != len(names):
-                raise SystemExit(f"{path}:{number}: expected {len(names)} fields, found {len(fields)}")
+                if text_at is None or len(fields) < len(names):
+                    raise SystemExit(f"{path}:{number}: expected {len(names)} fields, found {len(fields)}")
+                extra = len(fields) - len(names)
+                fields = [*fields[:text_at], "\t".join(fields[text_at:text_at + extra + 1]),
+                          *fields[text_at + extra + 1:]]
             raw = fields[at["score"]].strip()
             value = None if raw in ("None", "", "nan") else float(raw)
-            values.setdefault((fields[at[system_column]], fields[at["seg_id"]].strip()), []).append(value)
+            values.setdefault((fields[at[system_column]].strip(), fields[at["seg_id"]].strip()), []).append(value)
     out: dict[tuple[str, str], float | None] = {}
     for key, found in values.items():
         numbers = [v for v in found if v is not None]
@@ -117,16 +156,26 @@ def published_averages(path: Path) -> tuple[dict[tuple[str, str], float | None],
     return out, sum(len(found) > 1 for found in values.values())
 
 
-def recomputed_averages(path: Path) -> dict[tuple[str, str], float]:
+def recomputed_averages(path: Path, recompute: bool = False) -> dict[tuple[str, str], float]:
     """(system, seg_id) -> the average recomputed here straight from the rows with
     Google's README weights (Major 5, Minor 1, Neutral 0, Minor Fluency/Punctuation 0.1,
     Non-translation 25, any other severity and No-error/HOTW-test rows 0): every
     rater's rows of an item summed, then the mean over the raters, negated. A check of
-    the import's grouping of rows into ratings for files without published averages."""
+    the import's grouping of rows into ratings for files without published averages.
+    Unbabel's files (``misc_column``) unless ``recompute``: the mean of each rater's rows'
+    ``mqm`` values, then the mean over the raters, not negated (mt-metrics-eval's
+    converter with ``--unbabel``)."""
     header, rows = read_table(path)
     names = [h.strip().lower() for h in header]
     seg = next(names.index(n) for n in SEG_ID_NAMES if n in names)
     at = {k: names.index(k) for k in ("system", "rater", "category", "severity")}
+    misc = None if recompute else misc_column(names, rows)
+    if misc is not None:
+        given: dict[tuple[str, str], dict[str, list[float]]] = {}
+        for r in rows:
+            raters = given.setdefault((r[at["system"]].strip(), r[seg].strip()), {})
+            raters.setdefault(r[at["rater"]].strip(), []).append(misc_score(r[misc]))
+        return {key: sum(sum(v) / len(v) for v in raters.values()) / len(raters) for key, raters in given.items()}
     sums: dict[tuple[str, str], dict[str, float]] = {}
     for r in rows:
         severity, category = r[at["severity"]].strip().lower(), r[at["category"]].strip().lower()
@@ -152,14 +201,19 @@ def _rename_map(ours: set[str], published: set[str], given: dict[str, str]) -> d
     """Published system name -> raw name. Given renames first; then a published name
     absent from the raw file is paired with the one raw name equal to it but for case
     and punctuation (TED zh-en: raw ``refB``, averages ``ref-B``), else with the one raw
-    name it extends by a suffix (TED: raw ``ref``, averages ``ref-A``)."""
+    name it extends by a suffix (TED: raw ``ref``, averages ``ref-A``), else with the one
+    raw name that extends it by a suffix (2022 zh-en: raw ``Lan-Bridge.en``, averages
+    ``Lan-Bridge``, as others who read both files report), else by a prefix (newstest2021,
+    as others report: raw ``hyp.Facebook-AI``, averages ``Facebook-AI``)."""
     def bare(name: str) -> str:
         return "".join(ch for ch in name.lower() if ch.isalnum())
 
     out = {pub: raw for raw, pub in given.items()}
     missing_raw = sorted(ours - published - set(out.values()))
     for same in (lambda pub, raw: bare(pub) == bare(raw),
-                 lambda pub, raw: bare(pub).startswith(bare(raw)) and pub[len(raw):len(raw) + 1] in "-._"):
+                 lambda pub, raw: bare(pub).startswith(bare(raw)) and pub[len(raw):len(raw) + 1] in "-._",
+                 lambda pub, raw: raw.startswith(pub) and raw[len(pub):len(pub) + 1] in ("-", ".", "_"),
+                 lambda pub, raw: raw.endswith(pub) and raw[-len(pub) - 1:-len(pub)] in ("-", ".", "_")):
         for pub in sorted(published - ours - set(out)):
             candidates = [raw for raw in missing_raw if same(pub, raw)]
             if len(candidates) == 1:
@@ -168,7 +222,8 @@ def _rename_map(ours: set[str], published: set[str], given: dict[str, str]) -> d
     return out
 
 
-def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], work: Path) -> dict:
+def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], work: Path,
+          recompute: bool = False) -> dict:
     report: dict = {"file": raw.name}
     bundle = work / (raw.stem + ".mtwb.json")
     start = time.perf_counter()
@@ -187,7 +242,8 @@ def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], wo
     report["systems"] = len(project.systems)
     report["judgments"] = len(project.judgments)
 
-    args = ["human-scores", str(bundle), "--protocol", "mqm", "--json"] + (["--weights", weights] if weights else [])
+    args = ["human-scores", str(bundle), "--protocol", "mqm", "--json"] + (["--weights", weights] if weights else []) \
+        + (["--recompute"] if recompute else [])
     done = cli(*args)
     if done.returncode:
         report["scores_error"] = done.stderr.strip()
@@ -195,7 +251,7 @@ def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], wo
     if done.stderr.strip():
         report["scores_note"] = done.stderr.strip()
     ours = {(r["system"], r["segment"]): r["score"] for r in json.loads(done.stdout)["scores"]}
-    again = recomputed_averages(raw)
+    again = recomputed_averages(raw, recompute)
     if not weights:
         differing = [[*k, v, ours.get(k)] for k, v in again.items()
                      if ours.get(k) is None or abs(ours[k] - v) > TOLERANCE]
@@ -289,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("raw", type=Path, nargs="+", help="Google's raw MQM TSV (several: --avg is found beside each)")
     parser.add_argument("--avg", type=Path, help="its *.avg_seg_scores.tsv (default: X.avg_seg_scores.tsv beside X.tsv)")
     parser.add_argument("--weights", default="", help="passed to human-scores --weights")
+    parser.add_argument("--recompute", action="store_true",
+                        help="Unbabel's files: weigh the errors (human-scores --recompute) instead of the misc scores")
     parser.add_argument("--rename", action="append", default=[], metavar="RAW=PUBLISHED",
                         help="a system named differently in the averages file")
     parser.add_argument("--workdir", type=Path, help="where the bundle and the export go (default: a temp dir)")
@@ -302,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         for raw in args.raw:
             work = (args.workdir or Path(tmp)) / (raw.stem if len(args.raw) > 1 else "")
             work.mkdir(parents=True, exist_ok=True)
-            reports.append(check(raw, args.avg or _averages_beside(raw), args.weights, renames, work))
+            reports.append(check(raw, args.avg or _averages_beside(raw), args.weights, renames, work, args.recompute))
     if args.table:
         print(table(reports))
     else:

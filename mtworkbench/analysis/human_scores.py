@@ -24,7 +24,11 @@ so the per-item entries are distinct judges (what judge-vs-judge sampling needs)
 
 An MQM judgment's score is computed from its error spans with the MQM weights
 (``mqm_weights``; Google's by default) unless it carries a numeric score of its
-own (an imported segment score). DA quality-control items (``qc="bad"``, a
+own (an imported segment score, or Unbabel's score given with the ratings, scale
+``mqm.unb``: the mean of the ``misc`` ``mqm`` values of the rater's rows, not
+negated, as mt-metrics-eval's converter reads them). With ``mqm_recompute`` the
+latter are weighed from their errors instead (the converter's
+``--recompute_unbabel``). DA quality-control items (``qc="bad"``, a
 degraded copy rather than the system's output) are never human scores.
 
 One MQM rating can arrive as several judgments of one judge on one item that show
@@ -46,6 +50,7 @@ import numpy as np
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import PROTOCOLS, Judgment, Project
+from mtworkbench.io.mqm import UNBABEL_SCALE
 
 FIELDS: tuple[str, ...] = ("adequacy", "fluency", "score")
 ALL_JUDGES = ("all", "*")
@@ -174,20 +179,26 @@ class HumanScores:
         return starts, counts
 
 
-def _value(j: Judgment, field: str, weights: MqmWeights = GOOGLE_WEIGHTS) -> float | None:
-    if field == "score" and j.score is None and j.protocol == "mqm":
+def weighs_errors(j: Judgment, recompute: bool = False) -> bool:
+    """Whether an MQM judgment's score comes from weighing its errors: it has no score of
+    its own, or it has Unbabel's and ``recompute`` asks for the weights instead."""
+    return j.protocol == "mqm" and (j.score is None or (recompute and j.scale == UNBABEL_SCALE))
+
+
+def _value(j: Judgment, field: str, weights: MqmWeights = GOOGLE_WEIGHTS, recompute: bool = False) -> float | None:
+    if field == "score" and weighs_errors(j, recompute):
         return weights.score(j.errors)
     v = getattr(j, field)
     return None if v is None else float(v)
 
 
-def _join_mqm_parts(rows: list[tuple[Judgment, float]]) -> list[tuple[Judgment, float]]:
+def _join_mqm_parts(rows: list[tuple[Judgment, float]], recompute: bool = False) -> list[tuple[Judgment, float]]:
     """One value per MQM rating whose errors came as judgments showing different texts:
     the sum over the texts of the mean over each text's judgments. Every other row
     (and a judge's judgments of an item that all show one text) is left as it is."""
     parts: dict[tuple[str, str, str], dict[str | None, list[float]]] = {}
     for j, v in rows:
-        if j.protocol == "mqm" and j.score is None:
+        if weighs_errors(j, recompute):
             parts.setdefault((j.judge, j.system, j.segment), {}).setdefault(j.text, []).append(v)
     split = {key for key, texts in parts.items() if len(texts) > 1}
     if not split:
@@ -195,7 +206,7 @@ def _join_mqm_parts(rows: list[tuple[Judgment, float]]) -> list[tuple[Judgment, 
     out: list[tuple[Judgment, float]] = []
     for j, v in rows:
         key = (j.judge, j.system, j.segment)
-        if j.protocol != "mqm" or j.score is not None or key not in split:
+        if not weighs_errors(j, recompute) or key not in split:
             out.append((j, v))
         elif key in parts:
             texts = parts.pop(key)  # the rating's first judgment stands for all its parts
@@ -252,16 +263,19 @@ def collect_human_scores(
     z: bool = False,
     mqm_weights: MqmWeights = GOOGLE_WEIGHTS,
     protocol: str | None = None,
+    mqm_recompute: bool = False,
 ) -> HumanScores:
     """Collect the human score named by ``spec`` for every system and segment
-    (``protocol``: the judgments of that protocol instead)."""
+    (``protocol``: the judgments of that protocol instead; ``mqm_recompute``: weigh
+    the errors of MQM judgments that came with Unbabel's scores)."""
     if isinstance(spec, str):
         spec = parse_human_spec(spec)
     chosen = select_judgments(project, spec, protocol)
     field = spec.field or (
         "score" if any(j.score is not None or j.protocol == "mqm" for j in chosen) else "adequacy"
     )
-    rows = _join_mqm_parts([(j, v) for j in chosen if (v := _value(j, field, mqm_weights)) is not None])
+    rows = _join_mqm_parts([(j, v) for j in chosen if (v := _value(j, field, mqm_weights, mqm_recompute)) is not None],
+                           mqm_recompute)
     if not rows:
         raise DataError(f"the judgments selected by {spec.label!r} have no {field} values")
     systems = [s.id for s in project.systems]

@@ -15,7 +15,8 @@ Quirks of the real files, handled here:
   start with or contain ``"``; the newstest2020 releases quote fields the way
   Python's csv module does (a field with ``"`` is wrapped in quotes and its
   quotes doubled). A file is read as quoted only when every field that starts
-  with ``"`` is such a well-formed quoted field; an export writes the same way.
+  with ``"`` is such a well-formed quoted field, or when every field is in quotes
+  (csv's QUOTE_ALL); an export writes the same way.
 * A rater may mark several errors in one segment (several rows), and every row
   repeats the whole source and target. The first row's marker-free texts are
   the segment's source and the system's translation; a rater shown another
@@ -35,6 +36,19 @@ Quirks of the real files, handled here:
   trailing space (such a row keeps its own judgment and text; human scores sum
   a rater's judgments of one item that show different texts).
 
+Unbabel's variant (WMT22 en-ru, read by mt-metrics-eval's converter with
+``--unbabel``) adds a ``misc`` column: a JSON object whose ``mqm`` number is the
+rater's score of the segment, given on each of the rater's rows; such files are
+csv-quoted (the JSON has quotes), which the quoting rule above recognises. A file
+is read as Unbabel's when its ``misc`` column (or an unnamed last column that
+every row has and the header does not name) holds such objects; every row must
+then have one. Each judgment then carries, as its ``score`` on the scale
+``mqm.unb``, the mean of the ``mqm`` values of all the rater's rows of the item
+(the converter's default; ``human-scores --recompute`` weighs the errors
+instead), and each row's ``misc`` text is kept (as the error's comment, or the
+judgment's for a ``No-error`` row, when the file has no ``comment`` column) so
+that the export writes it back.
+
 Each (rater, system, segment) becomes one MQM judgment of judge ``rater``
 carrying its errors in file order; a ``No-error`` row makes a judgment with no
 errors ("rated, no errors").
@@ -44,6 +58,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -56,6 +72,9 @@ OPEN, CLOSE = "<v>", "</v>"
 DEFAULT_COLUMNS: tuple[str, ...] = (
     "system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity", "comment",
 )
+MISC = "misc"  # Unbabel's column: JSON with the rater's "mqm" score
+UNNAMED = ""  # a last column every row has but the header does not name
+KNOWN_COLUMNS: tuple[str, ...] = (*DEFAULT_COLUMNS, MISC)
 REQUIRED_COLUMNS: tuple[str, ...] = ("system", "seg_id", "rater", "source", "target", "category", "severity")
 # Anthea/Marot exports name two columns differently; an export writes the file's names.
 ALIASES = {"docsegid": "doc_id", "globalsegid": "seg_id"}
@@ -67,6 +86,9 @@ QUOTING_ATTRIBUTE = "mqm_quoting"
 DOC_IDS_ATTRIBUTE = "mqm_doc_ids"
 NO_ERROR_ATTRIBUTE = "mqm_no_error"  # "category<TAB>severity" when not spelled No-error/No-error
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
+# The scale of MQM judgments whose score came with the ratings rather than from the errors
+# (Unbabel's misc scores); mt-metrics-eval names those scores of WMT22 en-ru ``mqm.unb``.
+UNBABEL_SCALE = "mqm.unb"
 
 
 @dataclass(frozen=True)
@@ -83,9 +105,10 @@ class MqmRow:
     target: str  # marker-free
     category: str
     severity: str
-    comment: str
+    comment: str  # the comment column, or the misc text in a file without one
     span: tuple[int | None, int | None] | None  # in target
     source_span: tuple[int | None, int | None] | None
+    mqm: float | None = None  # Unbabel's misc "mqm" score of the row
 
     @property
     def is_no_error(self) -> bool:
@@ -104,6 +127,9 @@ class MqmFile:
     columns: list[str]  # the recognised columns as the header spells them, in file order
     quoted: bool
     rows: list[MqmRow] = field(default_factory=list)
+    quote_all: bool = False  # every field was in quotes (csv's QUOTE_ALL)
+    # Unbabel's variant: every row's misc column gives an "mqm" score (MqmRow.mqm).
+    misc_scores: bool = False
 
 
 # --- markers -------------------------------------------------------------------------------
@@ -155,21 +181,37 @@ def _well_quoted(value: str) -> bool:
         and '"' not in inner.replace('""', "")
 
 
-def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], bool]:
-    """(line number, fields) per non-empty record, and whether the file is csv-quoted."""
+def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], str]:
+    """(line number, fields) per non-empty record, and the file's quoting: ``""`` (raw
+    text), ``"csv"`` (csv's minimal quoting) or ``"csv-all"`` (every field quoted)."""
     lines = text.split("\n")
     raw = [(i, line[:-1] if line.endswith("\r") else line) for i, line in enumerate(lines, 1)]
     records = [(i, line.split("\t")) for i, line in raw if line.strip()]
     if records:
         records[0] = (records[0][0], _header_without_notes(records[0][1]))
     starting = [f for _, fields in records for f in fields if f.startswith('"')]
-    width = len(records[0][1]) if records else 0
-    ragged = any(len(fields) != width for _, fields in records)
-    if starting and (all(_well_quoted(f) for f in starting) or ragged):
+    ragged = not _even(records)
+    every = bool(records) and len(starting) == sum(len(fields) for _, fields in records) \
+        and all(len(f) >= 2 and f.endswith('"') for f in starting)
+    if starting and (every or all(_well_quoted(f) for f in starting) or ragged):
         quoted = _csv_records(text)
-        if quoted is not None and all(len(fields) == width for _, fields in quoted):
-            return quoted, True
-    return records, False
+        if quoted is not None and _even(quoted):
+            return quoted, "csv-all" if every else "csv"
+    return records, ""
+
+
+def _even(records: list[tuple[int, list[str]]]) -> bool:
+    """Every row one width, and the header that width or one less (a last column the
+    header does not name, as in Unbabel's files)."""
+    if not records:
+        return True
+    widths = {len(fields) for _, fields in records[1:]}
+    if not widths:
+        return True
+    if len(widths) > 1:
+        return False
+    width = widths.pop()
+    return len(records[0][1]) in (width, width - 1)
 
 
 def _header_without_notes(header: list[str]) -> list[str]:
@@ -196,29 +238,57 @@ def _csv_records(text: str) -> list[tuple[int, list[str]]] | None:
     return out
 
 
+def misc_mqm(value: str) -> float | None:
+    """The ``mqm`` number of a misc field (``{"mqm": -5.0, ...}``), else None. A field
+    still in csv quotes (a quoted file read as raw text) is unquoted first."""
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('""', '"')
+    if not text.startswith("{"):
+        return None
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    number = found.get("mqm") if isinstance(found, dict) else None
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or not math.isfinite(number):
+        return None
+    return float(number)
+
+
 def read_mqm_file(path: str | Path) -> MqmFile:
     """Parse the TSV; a malformed row raises DataError naming file, line and column."""
     from mtworkbench.io.plaintext import read_text
 
     path = str(path)
     text = read_text(path, strip_bom=True)
-    records, quoted = _split_records(text, path)
+    records, quoting = _split_records(text, path)
+    quoted = bool(quoting)
     if not records:
         raise DataError(f"{path}: empty file; expected a header {chr(9).join(DEFAULT_COLUMNS)!r}")
     header_line, header = records[0]
+    header = list(header)
     names = [ALIASES.get(h.strip().lower(), h.strip().lower()) for h in header]
+    widths = {len(fields) for _, fields in records[1:]}
+    if widths == {len(names) + 1}:
+        # Every row has one field more than the header names: a last, unnamed column
+        # (Unbabel's misc scores under a header naming Google's columns), kept as such.
+        header.append(UNNAMED)
+        names.append(UNNAMED)
     missing = [c for c in REQUIRED_COLUMNS if c not in names]
     if missing:
         raise DataError(
             f"{path}:{header_line}: header lacks column {missing[0]!r}; expected the tab-separated columns "
             f"{' '.join(DEFAULT_COLUMNS)} (Google's MQM format)"
         )
-    twice = [n for n in names if n in DEFAULT_COLUMNS and names.count(n) > 1]
+    twice = [n for n in names if n in KNOWN_COLUMNS and names.count(n) > 1]
     if twice:
         raise DataError(f"{path}:{header_line}: column {twice[0]!r} appears twice")
-    index = {n: i for i, n in enumerate(names) if n in DEFAULT_COLUMNS}
-    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in DEFAULT_COLUMNS], quoted)
-    widths = {len(fields) for _, fields in records[1:]}
+    index = {n: i for i, n in enumerate(names) if n in KNOWN_COLUMNS or n == UNNAMED}
+    misc_at = index.get(MISC, index.get(UNNAMED))
+    misc_name = f"column {misc_at + 1} (unnamed)" if MISC not in index and misc_at is not None else f"column {MISC!r}"
+    result = MqmFile(path, [h.strip() for h, n in zip(header, names) if n in index], quoted,
+                     quote_all=quoting == "csv-all")
     if len(widths) == 1 and len(names) not in widths:
         # Every row one width, the header another (Google's newstest2020 zh-en source-error
         # file names 9 columns over rows of 8): the header does not describe the rows.
@@ -241,12 +311,30 @@ def read_mqm_file(path: str | Path) -> MqmFile:
                 raise DataError(f"{path}:{line}, column {name!r}: must not be empty")
         source, source_span = strip_markers(get("source"))
         target, span = strip_markers(get("target"))
+        misc = fields[misc_at] if misc_at is not None else ""
+        comment = get("comment") if "comment" in index else misc
         result.rows.append(
             MqmRow(line, get("system").strip(), get("doc").strip(), get("doc_id").strip(), get("seg_id").strip(),
                    get("rater").strip(), source, target, get("category"), get("severity").strip(),
-                   get("comment"), span, source_span)
+                   comment, span, source_span, misc_mqm(misc) if misc_at is not None else None)
         )
+    _check_misc_scores(result, misc_name, [fields[misc_at] for _, fields in records[1:]] if misc_at is not None else [])
     return result
+
+
+def _check_misc_scores(mqm: MqmFile, column: str, values: list[str]) -> None:
+    """Unbabel's variant when any misc field gives an ``mqm`` score; then all must."""
+    scored = [r for r in mqm.rows if r.mqm is not None]
+    if not scored:
+        return
+    for row, value in zip(mqm.rows, values):
+        if row.mqm is None:
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            raise DataError(
+                f"{mqm.path}:{row.line}, {column}: expected a JSON object with a number \"mqm\" (Unbabel's "
+                f"rater score, as on line {scored[0].line}), found {shown!r}"
+            )
+    mqm.misc_scores = True
 
 
 # --- building a project ----------------------------------------------------------------------
@@ -302,7 +390,7 @@ def project_from_mqm(
         if list(mqm.columns) != list(DEFAULT_COLUMNS):
             attributes[COLUMNS_ATTRIBUTE] = ",".join(mqm.columns)
         if mqm.quoted:
-            attributes[QUOTING_ATTRIBUTE] = "csv"
+            attributes[QUOTING_ATTRIBUTE] = "csv-all" if mqm.quote_all else "csv"
         spelling = next(((r.category, r.severity) for r in mqm.rows if r.is_no_error), (NO_ERROR, NO_ERROR))
         if spelling != (NO_ERROR, NO_ERROR):
             attributes[NO_ERROR_ATTRIBUTE] = "\t".join(spelling)
@@ -393,6 +481,15 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         if row.rater not in known:
             known.add(row.rater)
             plan.judges.append(row.rater)
+    # Unbabel's scores: a rater's score of an item is the mean of the mqm values of all
+    # their rows of it (mt-metrics-eval's converter), whatever text each row shows.
+    misc_scores: dict[tuple[str, str, str], float] = {}
+    if mqm.misc_scores:
+        values: dict[tuple[str, str, str], list[float]] = {}
+        for row in mqm.rows:
+            if row.mqm is not None:  # every row has one (read_mqm_file checks it)
+                values.setdefault((row.rater, row.system, row.seg_id), []).append(row.mqm)
+        misc_scores = {key: math.fsum(v) / len(v) for key, v in values.items()}
     taken: set[str] = set()
     for (rater, system_id, seg_id, _), rows in grouped.items():
         judgment_id = project.new_id("j")
@@ -402,9 +499,11 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         errors = tuple(_placed(r, project.segment(seg_id).source) for r in _error_rows(rows))
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
+        score = misc_scores.get((rater, system_id, seg_id))
         plan.judgments.append(
             Judgment(judgment_id, rater, system_id, seg_id, protocol="mqm", errors=errors, comment=comment,
-                     text=None if shown == systems[system_id].texts[seg_id] else shown)
+                     text=None if shown == systems[system_id].texts[seg_id] else shown, score=score,
+                     scale=UNBABEL_SCALE if score is not None else None)
         )
     return plan
 
@@ -450,16 +549,17 @@ def import_mqm_judgments(project: Project, path: str | Path):
 
 
 # --- writing -----------------------------------------------------------------------------------
-def _layout(project: Project) -> tuple[list[str], bool, tuple[str, str]]:
-    """Columns, quoting and the No-error spelling of the file the project came from."""
+def _layout(project: Project) -> tuple[list[str], str, tuple[str, str]]:
+    """Columns, quoting (``""``, ``"csv"`` or ``"csv-all"``) and the No-error spelling of
+    the file the project came from."""
     for doc in project.documents:
         keys = (COLUMNS_ATTRIBUTE, QUOTING_ATTRIBUTE, NO_ERROR_ATTRIBUTE)
         if any(k in doc.attributes for k in keys):
             columns = doc.attributes.get(COLUMNS_ATTRIBUTE)
             category, _, severity = doc.attributes.get(NO_ERROR_ATTRIBUTE, f"{NO_ERROR}\t{NO_ERROR}").partition("\t")
             return ((columns.split(",") if columns else list(DEFAULT_COLUMNS)),
-                    doc.attributes.get(QUOTING_ATTRIBUTE) == "csv", (category, severity))
-    return list(DEFAULT_COLUMNS), False, (NO_ERROR, NO_ERROR)
+                    doc.attributes.get(QUOTING_ATTRIBUTE, ""), (category, severity))
+    return list(DEFAULT_COLUMNS), "", (NO_ERROR, NO_ERROR)
 
 
 def _doc_ids(project: Project) -> dict[str, str]:
@@ -472,8 +572,16 @@ def _doc_ids(project: Project) -> dict[str, str]:
     return out
 
 
+def _misc(j: Judgment) -> str:
+    """A misc field for a file with both a comment and a misc column (whose misc texts are
+    not kept): the judgment's Unbabel score."""
+    return json.dumps({"mqm": j.score}) if j.score is not None and j.scale == UNBABEL_SCALE else ""
+
+
 def mqm_rows(project: Project) -> list[dict[str, str]]:
-    """One dict per row (column -> text), markers reinserted, judgments in project order."""
+    """One dict per row (column -> text), markers reinserted, judgments in project order.
+    ``comment`` is the row's note (the comment, or Unbabel's misc text); ``misc`` the misc
+    text derived from the score, for a file that had both columns."""
     doc_ids = _doc_ids(project)
     no_error_category, no_error_severity = _layout(project)[2]
     rows = []
@@ -483,7 +591,7 @@ def mqm_rows(project: Project) -> list[dict[str, str]]:
         target = j.text if j.text is not None else project.system_text(j.system, j.segment)
         source = project.segment(j.segment).source
         base = {"system": j.system, "doc": project.document_of(j.segment), "doc_id": doc_ids[j.segment],
-                "seg_id": j.segment, "rater": j.judge}
+                "seg_id": j.segment, "rater": j.judge, MISC: _misc(j), UNNAMED: _misc(j)}
         if not j.errors:
             rows.append(dict(base, source=source, target=target, category=no_error_category,
                              severity=no_error_severity, comment=j.comment))
@@ -499,24 +607,37 @@ def _canonical(column: str) -> str:
     return ALIASES.get(column.lower(), column.lower())
 
 
+def _keys(columns: list[str]) -> list[str]:
+    """The row key of each column: the note (comment or Unbabel's misc text) goes to the
+    comment column, else to the misc or unnamed last one."""
+    canonical = [_canonical(c) for c in columns]
+    note = next((c for c in ("comment", MISC, UNNAMED) if c in canonical), None)
+    return ["comment" if c == note else c for c in canonical]
+
+
 def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str:
-    columns, quoted, _ = _layout(project)
+    columns, quoting, _ = _layout(project)
     rows = mqm_rows(project) if rows is None else rows
-    if quoted:
+    keys = _keys(columns)
+    header = list(columns)
+    while header and header[-1] == UNNAMED:  # a column the file's header did not name
+        header.pop()
+    if quoting:
         out = io.StringIO(newline="")
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"', quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(columns)
-        writer.writerows([row[_canonical(c)] for c in columns] for row in rows)
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"',
+                            quoting=csv.QUOTE_ALL if quoting == "csv-all" else csv.QUOTE_MINIMAL)
+        writer.writerow(header)
+        writer.writerows([row[k] for k in keys] for row in rows)
         return out.getvalue()
-    lines = ["\t".join(columns)]
+    lines = ["\t".join(header)]
     for row in rows:
-        for c in map(_canonical, columns):
-            if "\t" in row[c] or "\n" in row[c] or "\r" in row[c]:
+        for c, k in zip(map(_canonical, columns), keys):
+            if "\t" in row[k] or "\n" in row[k] or "\r" in row[k]:
                 raise DataError(
-                    f"segment {row['seg_id']!r} of {row['system']!r}: the {c} has a tab or line break, which "
-                    "Google's unquoted MQM TSV cannot hold"
+                    f"segment {row['seg_id']!r} of {row['system']!r}: the {c or 'last'} column has a tab or line "
+                    "break, which Google's unquoted MQM TSV cannot hold"
                 )
-        lines.append("\t".join(row[_canonical(c)] for c in columns))
+        lines.append("\t".join(row[k] for k in keys))
     return "\n".join(lines) + "\n"
 
 

@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "The human score of every rated (system, segment) item: the mean over its raters of each "
             "rater's score (LDC: --field adequacy or fluency; DA, ESA: the 0-100 score; MQM: minus the "
-            "weighted errors; rank: the mean rank, 1 best). System level: the mean over the system's rated "
+            "weighted errors, or, for ratings imported from Unbabel's files, the mean of the mqm scores of the "
+            "rater's rows, unless --recompute; rank: the mean rank, 1 best). System level: the mean over the system's rated "
             "segments; for relative ranking (rank), WMT's expected wins from the pairwise comparisons in "
             "every ranking, ties left out, with the ratio of wins. DA quality-control items are left out."
         ),
@@ -34,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(Google's by default; a name not listed keeps Google's weight; other names are "
                         "further severities; SEVERITY/CATEGORY[/SUB]=W weighs one category, SEVERITY * for "
                         "any, e.g. '*/source issue=0', the most specific match winning)")
+    p.add_argument("--recompute", action="store_true",
+                   help="MQM ratings imported with Unbabel's scores (a misc column giving each rater's mqm, "
+                        "WMT22 en-ru): weigh their errors with --weights instead of those scores")
     p.add_argument("--z", action="store_true", help="z-normalise each rater's scores first (DA practice)")
     p.add_argument("--json", action="store_true", help='print {"scores": [...]}')
     p.set_defaults(func=run)
@@ -46,6 +50,7 @@ def _number(value: float) -> float:
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
     from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
+    from mtworkbench.io.mqm import UNBABEL_SCALE
     from mtworkbench.core.errors import DataError
     from mtworkbench.io.bundle import load_bundle
 
@@ -53,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         args.protocol = "rank"
     if args.weights and args.protocol != "mqm":
         raise UsageError("--weights applies to --protocol mqm only")
+    if args.recompute and args.protocol != "mqm":
+        raise UsageError("--recompute applies to --protocol mqm only")
     try:
         weights = parse_weights(args.weights) if args.weights else GOOGLE_WEIGHTS
     except DataError as exc:
@@ -61,17 +68,25 @@ def run(args: argparse.Namespace) -> int:
     unknown = [s for s in args.system if not project.has_system(s)]
     if unknown:
         raise DataError(f"{args.bundle}: no system {unknown[0]!r}; systems: {', '.join(s.id for s in project.systems)}")
+    given = 0  # MQM judgments scored by Unbabel's scores given with them
     if args.protocol == "mqm":
         import sys
 
-        errors = [e for j in project.judgments if j.protocol == "mqm" and not j.qc for e in j.errors]
+        from mtworkbench.analysis.human_scores import weighs_errors
+
+        mqm = [j for j in project.judgments if j.protocol == "mqm" and not j.qc]
+        given = sum(j.scale == UNBABEL_SCALE and not weighs_errors(j, args.recompute) for j in mqm)
+        errors = [e for j in mqm if weighs_errors(j, args.recompute) for e in j.errors]
         missing = weights.unweighted_severities(errors)
         if missing:
             print(f"note: no weight for severity {', '.join(repr(s) for s in missing)}: counted as 0 "
                   f"(give one with --weights {missing[0].lower() or 'NAME'}=W)", file=sys.stderr)
+        if given and args.weights:
+            print(f"note: {given} MQM ratings came with Unbabel's scores, which --weights does not change "
+                  "(add --recompute to weigh their errors)", file=sys.stderr)
     field = args.field if args.protocol == "ldc" else "score"
     human = collect_human_scores(project, HumanSpec(args.protocol, field), z=args.z, mqm_weights=weights,
-                                 protocol=args.protocol)
+                                 protocol=args.protocol, mqm_recompute=args.recompute)
     if args.protocol == "rank" and args.level == "system":
         return _ranking_systems(project, human.systems, args)
     matrix, counts = human.matrix, human.counts
@@ -96,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         out = {"protocol": args.protocol, "level": args.level, "scores": scores}
         if args.protocol == "mqm":
             out["weights"] = weights.to_json()
+            if given:
+                out["unbabel_scores"] = given  # ratings scored by the mqm values of their misc column
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return 0
     if not scores:
