@@ -78,7 +78,9 @@ def test_a_small_projects_agreement_is_shown_at_once(qtbot):
     ws = judge_workspace(qtbot, span_project())
     ws.tabs.setCurrentWidget(ws.agreement)
     assert ws.agreement.worker is None and ws.agreement.report is not None  # no waiting for a thread
-    assert [p.judges for p in ws.agreement.report.pairs] == [("r1", "r2")]
+    # MQM raters: their segment scores are compared in the MQM section, their spans below.
+    assert [p.judges for p in ws.agreement.report.score_pairs("mqm")] == [("r1", "r2")]
+    assert ws.agreement.current_protocol() == "mqm" and ws.agreement.pairs_model.rowCount() == 1
     qtbot.waitUntil(lambda: bool(ws.agreement.span_model.rows))  # the span table on the next pass
 
 
