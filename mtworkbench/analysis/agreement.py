@@ -27,8 +27,9 @@ imported from other scales (DA z-scores, MQM) for pseudo-judges.
   against an imported ``da-z``).
 * Relative ranking: WMT's kappa over pairwise comparisons (``ranking_agreement``).
 * The LDC part (``pairs``, ``intra``) leaves out rankings (a rank is no quality
-  score) and MQM span judgments without a score of their own; quality-control
-  (BAD) copies take part nowhere.
+  score), MQM span judgments without a score of their own, and the DA/ESA/MQM scores
+  of a judge who also gave 1-5 ratings (``ldc_part``); quality-control (BAD) copies
+  take part nowhere.
 * Per-judge z-scores (seed 000): each judge's ratings minus their mean,
   divided by their standard deviation with ddof=0 ("zero mean and unit
   variance"); a judge whose ratings are all equal carries no ranking
@@ -499,9 +500,15 @@ def protocols_present(judgments: Iterable[Judgment], weights: MqmWeights = GOOGL
 
 # --- the whole report --------------------------------------------------------------------------
 def ldc_part(judgments: Iterable[Judgment]) -> list[Judgment]:
-    """The judgments the LDC part compares: no BAD copies, no rankings, no MQM spans without a score."""
+    """The judgments the LDC part compares: no BAD copies, no rankings, no MQM spans without
+    a score; a judge who gave adequacy or fluency enters with those (and ``scalar`` scores)
+    only, so their DA or ESA scores of the same items (compared per protocol) do not take
+    the place of their first 1-5 rating. A judge with scores only is a pseudo-judge here."""
+    judgments = list(judgments)
+    rates_ldc = {j.judge for j in judgments if not j.qc and (j.adequacy is not None or j.fluency is not None)}
     return [j for j in judgments
-            if not j.qc and j.protocol != "rank" and not (j.protocol == "mqm" and j.score is None)]
+            if not j.qc and j.protocol != "rank" and not (j.protocol == "mqm" and j.score is None)
+            and (j.judge not in rates_ldc or j.adequacy is not None or j.fluency is not None or j.protocol == "scalar")]
 
 
 def agreement(judgments: JudgmentsLike, weights: MqmWeights = GOOGLE_WEIGHTS) -> AgreementReport:

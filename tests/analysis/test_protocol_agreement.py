@@ -161,3 +161,19 @@ def test_chance_agreement_and_undefined_kappa():
     assert pairwise_kappa([]).kappa is None
     assert pairwise_kappa([("=", "="), ("=", "=")]).kappa is None  # P(E) = 1: nothing beyond chance to measure
     assert pairwise_kappa([("<", "<"), (">", ">")]).kappa == 1.0
+
+
+def test_a_judge_with_ldc_and_da_ratings_of_the_same_items_is_compared_on_each_apart():
+    judgments = []
+    for i, (a, b) in enumerate([(1, 2), (3, 3), (5, 4)], 1):  # DA first, then the 1-5 rating of the same item
+        judgments += [da(f"da{i}", "ann", i, 20.0 * a), da(f"db{i}", "bob", i, 20.0 * b)]
+        judgments += [Judgment(f"la{i}", "ann", "A", str(i), adequacy=a, fluency=a),
+                      Judgment(f"lb{i}", "bob", "A", str(i), adequacy=b, fluency=b)]
+    report = agreement(judgments)
+    assert report.protocols == ["ldc", "da"]
+    [pair] = report.ldc_pairs()
+    assert pair.adequacy.n == 3 and pair.adequacy.spearman == pytest.approx(stats.spearmanr([1, 3, 5], [2, 3, 4]).statistic)
+    assert pair.score is None  # the DA scores are not the LDC part's
+    assert report.intra == {}  # a DA score and a 1-5 rating of one item are no repeat
+    [da_pair] = report.score_pairs("da")
+    assert da_pair.n == 3 and da_pair.mean_abs_diff == pytest.approx(40 / 3)

@@ -156,7 +156,9 @@ def summary_columns(report: AgreementReport) -> tuple[Column, ...]:
     """The judges' table: adequacy/fluency columns only with LDC ratings, score columns only with scores."""
     ldc = "ldc" in report.protocols
     scores = any(s.moments["score"].n for s in report.summaries.values())
-    return (*_SUMMARY_HEAD, *(_SUMMARY_LDC if ldc else ()), *(_SUMMARY_SCORE if scores else ()), _SUMMARY_SCALES)
+    scales = any(s.scales for s in report.summaries.values())
+    return (*_SUMMARY_HEAD, *(_SUMMARY_LDC if ldc else ()), *(_SUMMARY_SCORE if scores else ()),
+            *((_SUMMARY_SCALES,) if scales or ldc else ()))
 
 
 PROTOCOL_NAMES = {
@@ -396,7 +398,7 @@ class AgreementPanel(QWidget):
         self.qc_caption = caption("Quality control (DA, ESA): BAD items scored lower than their originals?")
         left.addWidget(self.qc_caption)
         left.addWidget(self.qc_table, 2)
-        plot = QWidget()
+        plot = self.plot_panel = QWidget()  # hidden for rankings: they are compared pair of systems by pair
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
         chooser = QHBoxLayout()
@@ -529,7 +531,7 @@ class AgreementPanel(QWidget):
             f"{self.n_judgments} judgments by {len(report.judges)} judges; "
             f"{len(pairs)} {'pair' if len(pairs) == 1 else 'pairs'} of judges "
             f"{'shares' if len(pairs) == 1 else 'share'} items in {PROTOCOL_NAMES.get(protocol, protocol)}. "
-            "— where undefined; BAD quality-control copies are left out."
+            "A dash marks a statistic that is undefined; BAD quality-control copies are left out."
         )
         self.protocol_note.setText(self._protocol_note(protocol))
         row = 0
@@ -612,8 +614,9 @@ class AgreementPanel(QWidget):
     def _update_scatter(self, *_args) -> None:
         protocol = self.current_protocol()
         pair = self.selected_pair()
+        self.plot_panel.setVisible(protocol != "rank")
         if protocol == "rank":
-            self.scatter.show_empty("Rankings are compared pair of systems by pair (table)")
+            self.scatter.show_empty("Rankings are compared by pairs of systems: see the tables")
             return
         if pair is None:
             self.scatter.show_empty("No judge pair with shared items yet")
