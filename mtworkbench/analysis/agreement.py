@@ -518,12 +518,6 @@ def agreement(judgments: JudgmentsLike, weights: MqmWeights = GOOGLE_WEIGHTS) ->
     for relative rankings. Quality-control (BAD) copies are left out throughout."""
     every = judgments.judgments if isinstance(judgments, JudgmentIndex) else list(judgments)
     scores, score_repeats = score_agreement(every, weights)
-    extra = {
-        "protocols": protocols_present(every, weights),
-        "scores": scores,
-        "score_repeats": score_repeats,
-        "ranking": ranking_agreement(every),
-    }
     index = JudgmentIndex(ldc_part(every))
     rated = JudgmentIndex(j for j in every if not j.qc)  # every judge, whatever the protocol
     judges = rated.judges
@@ -538,7 +532,8 @@ def agreement(judgments: JudgmentsLike, weights: MqmWeights = GOOGLE_WEIGHTS) ->
         if result.n:
             intra[judge] = result
     summaries = {judge: judge_summary(index, judge, counted=rated) for judge in judges}
-    return AgreementReport(judges, pairs, intra, summaries, **extra)
+    return AgreementReport(judges, pairs, intra, summaries, protocols=protocols_present(every, weights),
+                           scores=scores, score_repeats=score_repeats, ranking=ranking_agreement(every))
 
 
 def jitter(values: np.ndarray, amount: float = 0.2, seed: int = 0) -> np.ndarray:
