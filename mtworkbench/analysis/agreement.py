@@ -518,8 +518,11 @@ def agreement(judgments: JudgmentsLike, weights: MqmWeights = GOOGLE_WEIGHTS) ->
     for relative rankings. Quality-control (BAD) copies are left out throughout."""
     every = judgments.judgments if isinstance(judgments, JudgmentIndex) else list(judgments)
     scores, score_repeats = score_agreement(every, weights)
-    index = JudgmentIndex(ldc_part(every))
-    rated = JudgmentIndex(j for j in every if not j.qc)  # every judge, whatever the protocol
+    compared = ldc_part(every)
+    index = JudgmentIndex(compared)
+    ratings = [j for j in every if not j.qc]
+    # Every judge, whatever the protocol (grouped again only when the LDC part left some out).
+    rated = index if len(ratings) == len(compared) else JudgmentIndex(ratings)
     judges = rated.judges
     pairs = []
     for a, b in combinations(judges, 2):
