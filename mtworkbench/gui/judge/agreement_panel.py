@@ -328,6 +328,7 @@ class AgreementPanel(QWidget):
         self.setObjectName("agreement-panel")
         self.session = session
         self.report: AgreementReport | None = None
+        self.n_judgments = 0  # judgments the report was computed from, BAD copies included
         self._dirty = True
         self.worker: JobWorker | None = None  # a large project's agreement under way on the worker
 
