@@ -18,6 +18,18 @@ imported from other scales (DA z-scores, MQM) for pseudo-judges.
   only); two such pseudo-judges meet under ``score``.
 * A statistic that is undefined (fewer than two items, a constant rater) is
   None, written as JSON null.
+* DA, ESA and MQM (``score_agreement``): per protocol, two raters' segment scores
+  on the items both scored (first score each): Pearson, Spearman and the mean
+  absolute difference; and each rater's first score against their repeats. DA and
+  ESA give a 0-100 score; an MQM score is the judgment's own (imported) or minus its
+  weighted errors (``mqm_weights``, Google's by default). The mean absolute
+  difference is None when the scores compared are on different scales (DA 0-100
+  against an imported ``da-z``).
+* Relative ranking: WMT's kappa over pairwise comparisons (``ranking_agreement``).
+* The LDC part (``pairs``, ``intra``) leaves out rankings (a rank is no quality
+  score), MQM span judgments without a score of their own, and the DA/ESA/MQM scores
+  of a judge who also gave 1-5 ratings (``ldc_part``); quality-control (BAD) copies
+  take part nowhere.
 * Per-judge z-scores (seed 000): each judge's ratings minus their mean,
   divided by their standard deviation with ddof=0 ("zero mean and unit
   variance"); a judge whose ratings are all equal carries no ranking
@@ -38,10 +50,15 @@ from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 from mtworkbench.analysis.human_scores import z_transform
+from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
+from mtworkbench.analysis.ranking_agreement import RankingAgreement, ranking_agreement
 from mtworkbench.core.jsonable import NOT_IN_JSON, OMIT_IF_NONE, JsonFields, json_name
 from mtworkbench.core.model import Judgment
 
 QUANTITIES = ("adequacy", "fluency", "score")
+SCORE_PROTOCOLS = ("da", "esa", "mqm")  # a segment score per judgment: 0-100, or MQM's weighted errors
+# The sections of a report, in the order the tab and the command show them.
+REPORT_PROTOCOLS = ("ldc", "da", "esa", "mqm", "rank")
 LDC_QUANTITIES = ("adequacy", "fluency")
 LDC_LABELS = [1, 2, 3, 4, 5]
 
@@ -166,11 +183,53 @@ class JudgeSummary:
 
 
 @dataclass(frozen=True)
+class ScorePairAgreement(JsonFields):
+    """Two raters' segment scores of one protocol (DA, ESA, MQM) on the items both scored."""
+
+    protocol: str
+    judges: tuple[str, str]
+    n: int
+    pearson: float | None
+    spearman: float | None
+    mean_abs_diff: float | None
+    paired: PairedValues = field(repr=False, compare=False, metadata=NOT_IN_JSON)
+
+
+@dataclass(frozen=True)
+class ScoreRepeatAgreement(JsonFields):
+    """One rater's first score of an item against each later score of it (queue repeats)."""
+
+    protocol: str
+    judge: str
+    n: int
+    mean_abs_diff: float | None
+    pearson: float | None
+    spearman: float | None
+
+
+@dataclass(frozen=True)
 class AgreementReport(JsonFields):
     judges: list[str]
     pairs: list[PairAgreement]
     intra: dict[str, IntraAgreement]
     summaries: dict[str, JudgeSummary] = field(metadata=json_name("normalisation"))
+    protocols: list[str] = field(default_factory=list)  # sections with ratings, in REPORT_PROTOCOLS order
+    scores: list[ScorePairAgreement] = field(default_factory=list)
+    score_repeats: list[ScoreRepeatAgreement] = field(default_factory=list, metadata=json_name("score_intra"))
+    ranking: RankingAgreement | None = field(default=None, metadata=OMIT_IF_NONE)
+
+    def ldc_pairs(self) -> list[PairAgreement]:
+        """Pairs with adequacy or fluency to compare (a pseudo-judge's score counts against them)."""
+        return [p for p in self.pairs if p.adequacy.n or p.fluency.n]
+
+    def ldc_intra(self) -> list[IntraAgreement]:
+        return [i for i in self.intra.values() if i.adequacy.n or i.fluency.n]
+
+    def score_pairs(self, protocol: str) -> list[ScorePairAgreement]:
+        return [p for p in self.scores if p.protocol == protocol]
+
+    def score_intra(self, protocol: str) -> list[ScoreRepeatAgreement]:
+        return [r for r in self.score_repeats if r.protocol == protocol]
 
     def pair(self, a: str, b: str) -> PairAgreement | None:
         for p in self.pairs:
@@ -319,12 +378,15 @@ def moments(values: Sequence[float]) -> MomentStats:
     return MomentStats(len(arr), float(arr.mean()), float(arr.std(ddof=0)))
 
 
-def judge_summary(judgments: JudgmentsLike, judge: str) -> JudgeSummary:
+def judge_summary(judgments: JudgmentsLike, judge: str, counted: JudgmentsLike | None = None) -> JudgeSummary:
+    """Moments of the judge's values in ``judgments``; judgments and items counted in
+    ``counted`` (default: the same), so a rater of rankings or spans is counted too."""
     own = _index(judgments).own(judge)
+    all_own = own if counted is None else _index(counted).own(judge)
     return JudgeSummary(
         judge=judge,
-        judgments=len(own),
-        items=len({(j.system, j.segment) for j in own}),
+        judgments=len(all_own),
+        items=len({(j.system, j.segment) for j in all_own}),
         moments={q: moments([v for j in own if (v := _value(j, q)) is not None]) for q in QUANTITIES},
         scales=sorted({j.scale for j in own if j.scale}),
     )
@@ -348,12 +410,120 @@ def z_scores(judgments: JudgmentsLike, quantity: str) -> dict[str, float]:
     return {jid: float(zv) for (jid, _, _), zv in zip(rated, z)}
 
 
+# --- DA, ESA, MQM segment scores ------------------------------------------------------------
+def segment_score(j: Judgment, weights: MqmWeights = GOOGLE_WEIGHTS) -> float | None:
+    """A judgment's segment score: its own score, or for MQM minus its weighted errors."""
+    if j.score is not None:
+        return float(j.score)
+    return weights.score(j.errors) if j.protocol == "mqm" else None
+
+
+def mean_abs_diff(a: np.ndarray, b: np.ndarray) -> float | None:
+    return float(np.mean(np.abs(a - b))) if len(a) else None
+
+
+ScoredItems = dict[Item, list[tuple[float, str]]]  # item -> (score, scale) in the order given
+
+
+def scored_items(judgments: Iterable[Judgment], weights: MqmWeights = GOOGLE_WEIGHTS) -> dict[str, dict[str, ScoredItems]]:
+    """protocol -> judge -> item -> the judge's scores of it (first, then repeats)."""
+    out: dict[str, dict[str, ScoredItems]] = {}
+    for j in judgments:
+        if j.protocol not in SCORE_PROTOCOLS or j.qc:
+            continue
+        value = segment_score(j, weights)
+        if value is not None:
+            scale = (j.scale or j.protocol).strip().lower()
+            out.setdefault(j.protocol, {}).setdefault(j.judge, {}).setdefault((j.system, j.segment), []).append((value, scale))
+    return out
+
+
+def _same_scale(scales: Iterable[str]) -> bool:
+    return len(set(scales)) <= 1
+
+
+def score_pair_agreement(protocol: str, judges: tuple[str, str], a: ScoredItems, b: ScoredItems) -> ScorePairAgreement:
+    shared = [item for item in a if item in b]
+    va = np.array([a[item][0][0] for item in shared], dtype=float)
+    vb = np.array([b[item][0][0] for item in shared], dtype=float)
+    scales = [a[item][0][1] for item in shared] + [b[item][0][1] for item in shared]
+    return ScorePairAgreement(
+        protocol=protocol, judges=judges, n=len(shared), pearson=pearson(va, vb), spearman=spearman(va, vb),
+        mean_abs_diff=mean_abs_diff(va, vb) if _same_scale(scales) else None,
+        paired=PairedValues(shared, va, vb),
+    )
+
+
+def score_repeat_agreement(protocol: str, judge: str, items: ScoredItems) -> ScoreRepeatAgreement:
+    pairs = [(scores[0], later) for scores in items.values() for later in scores[1:]]
+    first = np.array([x for (x, _), _ in pairs], dtype=float)
+    again = np.array([y for _, (y, _) in pairs], dtype=float)
+    scales = [s for (_, s), _ in pairs] + [s for _, (_, s) in pairs]
+    return ScoreRepeatAgreement(
+        protocol=protocol, judge=judge, n=len(pairs),
+        mean_abs_diff=mean_abs_diff(first, again) if _same_scale(scales) else None,
+        pearson=pearson(first, again), spearman=spearman(first, again),
+    )
+
+
+def score_agreement(
+    judgments: Iterable[Judgment], weights: MqmWeights = GOOGLE_WEIGHTS
+) -> tuple[list[ScorePairAgreement], list[ScoreRepeatAgreement]]:
+    """Per protocol (DA, ESA, MQM): every pair of raters sharing items, every rater with repeats."""
+    by_protocol = scored_items(judgments, weights)
+    pairs, repeats = [], []
+    for protocol in SCORE_PROTOCOLS:
+        raters = by_protocol.get(protocol, {})
+        for a, b in combinations(raters, 2):
+            if any(item in raters[b] for item in raters[a]):
+                pairs.append(score_pair_agreement(protocol, (a, b), raters[a], raters[b]))
+        for judge, items in raters.items():
+            if any(len(scores) > 1 for scores in items.values()):
+                repeats.append(score_repeat_agreement(protocol, judge, items))
+    return pairs, repeats
+
+
+def protocols_present(judgments: Iterable[Judgment], weights: MqmWeights = GOOGLE_WEIGHTS) -> list[str]:
+    """The report's sections that have ratings: ``ldc`` for adequacy/fluency, then DA, ESA, MQM, ranking."""
+    found = set()
+    for j in judgments:
+        if j.qc:
+            continue
+        if j.adequacy is not None or j.fluency is not None:
+            found.add("ldc")
+        elif j.protocol == "rank" and j.ranking:
+            found.add("rank")
+        elif j.protocol in SCORE_PROTOCOLS and segment_score(j, weights) is not None:
+            found.add(j.protocol)
+    return [p for p in REPORT_PROTOCOLS if p in found]
+
+
 # --- the whole report --------------------------------------------------------------------------
-def agreement(judgments: JudgmentsLike) -> AgreementReport:
+def ldc_part(judgments: Iterable[Judgment]) -> list[Judgment]:
+    """The judgments the LDC part compares: no BAD copies, no rankings, no MQM spans without
+    a score; a judge who gave adequacy or fluency enters with those (and ``scalar`` scores)
+    only, so their DA or ESA scores of the same items (compared per protocol) do not take
+    the place of their first 1-5 rating. A judge with scores only is a pseudo-judge here."""
+    judgments = list(judgments)
+    rates_ldc = {j.judge for j in judgments if not j.qc and (j.adequacy is not None or j.fluency is not None)}
+    return [j for j in judgments
+            if not j.qc and j.protocol != "rank" and not (j.protocol == "mqm" and j.score is None)
+            and (j.judge not in rates_ldc or j.adequacy is not None or j.fluency is not None or j.protocol == "scalar")]
+
+
+def agreement(judgments: JudgmentsLike, weights: MqmWeights = GOOGLE_WEIGHTS) -> AgreementReport:
     """Inter-judge agreement for every pair with shared items, intra-judge consistency
-    for every judge with repeats, and each judge's z-transform parameters."""
-    index = _index(judgments)
-    judges = index.judges
+    for every judge with repeats, and each judge's z-transform parameters (LDC and
+    pseudo-judges' scores); per protocol, DA/ESA/MQM score agreement; WMT's kappa
+    for relative rankings. Quality-control (BAD) copies are left out throughout."""
+    every = judgments.judgments if isinstance(judgments, JudgmentIndex) else list(judgments)
+    scores, score_repeats = score_agreement(every, weights)
+    compared = ldc_part(every)
+    index = JudgmentIndex(compared)
+    ratings = [j for j in every if not j.qc]
+    # Every judge, whatever the protocol (grouped again only when the LDC part left some out).
+    rated = index if len(ratings) == len(compared) else JudgmentIndex(ratings)
+    judges = rated.judges
     pairs = []
     for a, b in combinations(judges, 2):
         pair = pair_agreement(index, a, b)
@@ -364,8 +534,9 @@ def agreement(judgments: JudgmentsLike) -> AgreementReport:
         result = intra_agreement(index, judge)
         if result.n:
             intra[judge] = result
-    summaries = {judge: judge_summary(index, judge) for judge in judges}
-    return AgreementReport(judges, pairs, intra, summaries)
+    summaries = {judge: judge_summary(index, judge, counted=rated) for judge in judges}
+    return AgreementReport(judges, pairs, intra, summaries, protocols=protocols_present(every, weights),
+                           scores=scores, score_repeats=score_repeats, ranking=ranking_agreement(every))
 
 
 def jitter(values: np.ndarray, amount: float = 0.2, seed: int = 0) -> np.ndarray:

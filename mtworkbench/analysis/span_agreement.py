@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
-from mtworkbench.analysis.agreement import pearson, spearman
+from mtworkbench.analysis.agreement import pearson, segment_score, spearman
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.model import SPAN_PROTOCOLS, ErrorSpan, Judgment
@@ -122,9 +122,7 @@ def _f1(common: int, total: int) -> float | None:
 
 
 def judgment_score(j: Judgment, weights: MqmWeights = GOOGLE_WEIGHTS) -> float | None:
-    if j.score is not None:
-        return float(j.score)
-    return weights.score(j.errors) if j.protocol == "mqm" else None
+    return segment_score(j, weights)  # the same score the score-agreement table correlates
 
 
 def span_pair_agreement(

@@ -78,7 +78,9 @@ def test_a_small_projects_agreement_is_shown_at_once(qtbot):
     ws = judge_workspace(qtbot, span_project())
     ws.tabs.setCurrentWidget(ws.agreement)
     assert ws.agreement.worker is None and ws.agreement.report is not None  # no waiting for a thread
-    assert [p.judges for p in ws.agreement.report.pairs] == [("r1", "r2")]
+    # MQM raters: their segment scores are compared in the MQM section, their spans below.
+    assert [p.judges for p in ws.agreement.report.score_pairs("mqm")] == [("r1", "r2")]
+    assert ws.agreement.current_protocol() == "mqm" and ws.agreement.pairs_model.rowCount() == 1
     qtbot.waitUntil(lambda: bool(ws.agreement.span_model.rows))  # the span table on the next pass
 
 
@@ -215,10 +217,19 @@ def test_the_worker_job_computes_what_the_tab_computes_at_once():
     for k, segment in enumerate(project.segment_ids[:2]):  # r1 saw two degraded copies and noticed
         project.add_judgment(Judgment(f"bad{k}", "r1", "sysA", segment, "ref", score=10.0 + k, scale="da",
                                       protocol="da", qc="bad", text="a degraded copy"))
+    for k, segment in enumerate(project.segment_ids):  # and rankings of the two systems by both
+        for judge in ("r1", "r2"):
+            for system, rank in (("sysA", 1 + (k == 1 and judge == "r2")), ("sysB", 2)):
+                project.add_judgment(Judgment(f"rk-{judge}{k}{system}", judge, system, segment, None, score=float(rank),
+                                              scale="rank", protocol="rank", ranking=f"rk-{judge}{k}"))
     delivered = []
     outcome = agreement_job.agreement_job(project)(lambda done, total: None, lambda: False, delivered.append)
     report, count = delivered[0]
     assert count == len(project.judgments) and [p.judges for p in report.pairs] == [("r1", "r2")]
-    assert report == agreement([j for j in project.judgments if not j.qc])
+    assert report == agreement([j for j in project.judgments if not j.qc]) == agreement_job.tab_report(project.judgments)
+    # Every protocol's section, BAD copies left out: DA (r1, r2 on 6 items), MQM scores, ranking kappa.
+    assert report.protocols == ["da", "mqm", "rank"]
+    assert [(p.protocol, p.n) for p in report.scores] == [("da", 6), ("mqm", 4)]
+    assert report.ranking is not None and report.ranking.inter.n == 3 and report.ranking.inter.p_agree == 2 / 3
     assert outcome.quality_control == qc_rows(project) and [c.rater for c in outcome.quality_control] == ["r1"]
     assert outcome.span_pairs == span_agreement_columns.span_pairs(project)

@@ -14,8 +14,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "agreement",
         help="agreement between human judges",
         description=(
-            "Inter-judge Spearman, Pearson and quadratic-weighted Cohen's kappa on the items "
-            "(system, segment) both judges rated, and intra-judge consistency on repeated items. "
+            "Inter-judge Spearman, Pearson and quadratic-weighted Cohen's kappa of LDC adequacy/fluency on "
+            "the items (system, segment) both judges rated, and intra-judge consistency on repeated items. "
+            "For DA, ESA and MQM (segment scores from the weights): per protocol, Pearson, Spearman and the "
+            "mean absolute difference of two raters' scores, and each rater's first score against their repeats. "
+            "For relative ranking: Cohen's kappa over pairwise comparisons of systems with WMT 2013-2016's "
+            "chance agreement, between raters and within a rater. "
             "For error-span protocols (MQM, ESA): span F1 (exact and character overlap), severity "
             "agreement and the correlation of the raters' segment scores. For DA with BAD references: "
             "per rater, the one-sided Wilcoxon test that BAD copies scored lower (p < 0.05 passes). "
@@ -25,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("bundle", nargs="?", help="a project bundle")
     p.add_argument("--judgments", metavar="FILE", help="a judgments CSV/TSV file instead of a bundle")
     p.add_argument("--weights", default="", metavar="NAME=W,...",
-                   help="MQM weights for the segment-score correlation (default: Google's)")
+                   help="MQM weights for the segment scores compared (default: Google's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -64,9 +68,8 @@ def run(args: argparse.Namespace) -> int:
         source = args.judgments
     if not judgments:
         raise DataError(f"{source}: no judgments")
-    # Ratings on a scale: BAD copies are quality control, MQM span judgments (no score of
-    # their own) are compared as spans below; imported MQM segment scores stay here.
-    report = agreement([j for j in judgments if not j.qc and not (j.protocol == "mqm" and j.score is None)])
+    # BAD copies are quality control, left out of every section (and judged below).
+    report = agreement(judgments, weights)
     spans = span_agreement(judgments, weights, text_length)
     checks = quality_control(judgments)
     if args.json:
@@ -77,10 +80,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     all_judges = list(dict.fromkeys(j.judge for j in judgments))
     print(f"{len(judgments)} judgments by {len(all_judges)} judges: {', '.join(all_judges)}")
-    if report.pairs:
+    if report.ldc_pairs():
         print()
+        print("LDC adequacy/fluency")
         print(f"{'judge A':<16} {'judge B':<16} {'n':>6}  {'quantity':<9} {'n':>6} {'spearman':>9} {'pearson':>9} {'kappa_q':>9}")
-        for pair in report.pairs:
+        for pair in report.ldc_pairs():
             rows = [("adequacy", pair.adequacy), ("fluency", pair.fluency)]
             if pair.score is not None:
                 rows.append(("score", pair.score))
@@ -90,12 +94,13 @@ def run(args: argparse.Namespace) -> int:
                     f"{a:<16} {b:<16} {n:>6}  {name:<9} {s.n:>6} {_fmt(s.spearman):>9} "
                     f"{_fmt(s.pearson):>9} {_fmt(s.kappa_quadratic):>9}"
                 )
-    elif not spans:
+    elif not spans and not report.scores and not (report.ranking and report.ranking.pairs):
         print("no two judges rated a common item")
-    if report.intra:
+    if report.ldc_intra():
         print()
         print(f"{'judge':<16} {'repeats':>7}  {'quantity':<9} {'exact':>7} {'mean|d|':>8} {'kappa_q':>9}")
-        for judge, intra in report.intra.items():
+        for intra in report.ldc_intra():
+            judge = intra.judge
             repeats = [("adequacy", intra.adequacy), ("fluency", intra.fluency)]
             if intra.score is not None:
                 repeats.append(("score", intra.score))
@@ -105,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{label:<16} {n:>7}  {name:<9} {_fmt(c.exact):>7} {_fmt(c.mean_abs_diff):>8} "
                     f"{_fmt(c.kappa_quadratic):>9}"
                 )
+    _print_scores(report)
+    _print_ranking(report)
     if spans:
         print()
         print(f"{'protocol':<8} {'rater A':<12} {'rater B':<12} {'items':>6} {'exactF1':>8} {'charF1':>8} "
@@ -123,3 +130,43 @@ def run(args: argparse.Namespace) -> int:
             print(f"{check.rater:<16} {check.n_bad:>5} {check.n_pairs:>6} {_fmt(check.mean_bad):>9} "
                   f"{_fmt(check.mean_original):>10} {_fmt(check.wilcoxon_p):>11} {_fmt(check.mannwhitney_p):>8}  {result}")
     return 0
+
+
+SCORE_NAMES = {"da": "DA scores (0-100)", "esa": "ESA scores (0-100)", "mqm": "MQM segment scores (minus weighted errors)"}
+
+
+def _print_scores(report) -> None:
+    for protocol, title in SCORE_NAMES.items():
+        pairs, repeats = report.score_pairs(protocol), report.score_intra(protocol)
+        if not pairs and not repeats:
+            continue
+        print()
+        print(title)
+        if pairs:
+            print(f"{'judge A':<16} {'judge B':<16} {'n':>6} {'pearson':>9} {'spearman':>9} {'mean|d|':>9}")
+            for p in pairs:
+                print(f"{p.judges[0]:<16} {p.judges[1]:<16} {p.n:>6} {_fmt(p.pearson):>9} {_fmt(p.spearman):>9} "
+                      f"{_fmt(p.mean_abs_diff):>9}")
+        if repeats:
+            print(f"{'judge':<16} {'repeats':>7} {'mean|d|':>9} {'pearson':>9} {'spearman':>9}   (first score against repeats)")
+            for r in repeats:
+                print(f"{r.judge:<16} {r.n:>7} {_fmt(r.mean_abs_diff):>9} {_fmt(r.pearson):>9} {_fmt(r.spearman):>9}")
+
+
+def _print_ranking(report) -> None:
+    ranking = report.ranking
+    if ranking is None:
+        return
+    print()
+    print("Relative ranking: Cohen's kappa over pairwise comparisons (P(E) as WMT 2013-2016)")
+    print(f"{'':<34} {'pairs':>6} {'P(A)':>7} {'P(E)':>7} {'kappa':>7}")
+
+    def row(name, k):
+        print(f"{name:<34} {k.n:>6} {_fmt(k.p_agree):>7} {_fmt(k.p_chance):>7} {_fmt(k.kappa):>7}")
+
+    row("inter-annotator (all pairs)", ranking.inter)
+    for p in ranking.pairs:
+        row(f"  {p.judges[0]} x {p.judges[1]}", p.kappa)
+    row("intra-annotator (all raters)", ranking.intra)
+    for r in ranking.repeats:
+        row(f"  {r.judge}", r.kappa)

@@ -12,19 +12,26 @@ No Qt here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mtworkbench.analysis.agreement import agreement
+from mtworkbench.analysis.agreement import AgreementReport, agreement
 from mtworkbench.analysis.quality_control import RaterQualityControl, quality_control
 from mtworkbench.analysis.span_agreement import SpanPairAgreement
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel
-from mtworkbench.core.model import Project
+from mtworkbench.core.model import Judgment, Project
 from mtworkbench.gui.judge.span_agreement_columns import span_pairs_job
 
 # Up to this many judgments the tab computes at once, on the GUI thread (a few tens of ms).
 INLINE_JUDGMENTS = 2000
+
+
+def tab_report(judgments: Sequence[Judgment]) -> AgreementReport:
+    """The report the tab shows, computed alike at once (``AgreementPanel.refresh``) and
+    here on the worker: every protocol's section (LDC, DA, ESA, MQM scores with Google's
+    weights, WMT's ranking kappa), BAD quality-control copies left out."""
+    return agreement([j for j in judgments if not j.qc])
 
 
 @dataclass(frozen=True)
@@ -41,8 +48,7 @@ def agreement_job(project: Project) -> Callable[[ProgressCallback, CancelCheck, 
     spans = span_pairs_job(project)
 
     def job(progress: ProgressCallback, cancel: CancelCheck, deliver: Callable[[Any], None]) -> AgreementTables:
-        # BAD copies are quality control, not ratings of the system (as in the tab itself).
-        deliver((agreement([j for j in judgments if not j.qc]), len(judgments)))
+        deliver((tab_report(judgments), len(judgments)))
         check_cancel(cancel)
         checks = quality_control(judgments)
         return AgreementTables(spans(progress, cancel, deliver), checks)

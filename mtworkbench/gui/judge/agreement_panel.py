@@ -1,6 +1,12 @@
 """Agreement between judges: pairs table, intra-judge consistency, paired scatter;
 and per rater, the quality control of BAD items hidden in DA/ESA queues.
 
+A protocol chooser (only the protocols the project has: LDC adequacy/fluency, DA,
+ESA, MQM, relative ranking) sets the columns of the pairs and repeats tables: kappa
+and correlations of 1-5 ratings; correlations and mean absolute difference of DA/ESA
+0-100 or MQM segment scores; WMT's kappa over pairwise comparisons for rankings.
+The scatter offers the quantities present (adequacy, fluency, DA, ESA, MQM score).
+
 The numbers come from ``mtworkbench.analysis.agreement`` (no Qt); this panel
 only lays them out. The scatter shows two judges' first ratings of the items
 both rated, each point moved by seeded uniform noise of +-0.20 on both axes
@@ -30,7 +36,7 @@ from PySide6.QtWidgets import (
 from mtworkbench.analysis.agreement import (
     AgreementReport,
     PairAgreement,
-    agreement,
+    PairedValues,
     jitter,
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
@@ -72,9 +78,12 @@ class RowsModel(QAbstractTableModel):
         self.columns = list(columns)
         self.rows: list[Any] = []
 
-    def set_rows(self, rows: list[Any]) -> None:
+    def set_rows(self, rows: list[Any], columns: Sequence[Column] | None = None) -> None:
+        """New rows, and new columns if given (one reset: the view sees both at once)."""
         self.beginResetModel()
         self.rows = list(rows)
+        if columns is not None:
+            self.columns = list(columns)
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
@@ -124,16 +133,104 @@ INTRA_COLUMNS: tuple[Column, ...] = (
     ("Fluency\nκw", lambda i: fmt(i.fluency.kappa_quadratic), "Quadratic-weighted kappa, first vs repeat"),
 )
 
-SUMMARY_COLUMNS: tuple[Column, ...] = (
+_SUMMARY_HEAD: tuple[Column, ...] = (
     ("Judge", lambda j: j.judge, "Judge"),
     ("Judgments", lambda j: str(j.judgments), "Judgments made, repeats included"),
     ("Items", lambda j: str(j.items), "Distinct (system, segment) items rated"),
+)
+_SUMMARY_LDC: tuple[Column, ...] = (
     ("Adequacy\nmean", lambda j: fmt(j.moments["adequacy"].mean, 2), "Mean adequacy: subtracted by the z-transform"),
     ("Adequacy\nsd", lambda j: fmt(j.moments["adequacy"].sd, 2), "Standard deviation (ddof=0): divided by the z-transform"),
     ("Fluency\nmean", lambda j: fmt(j.moments["fluency"].mean, 2), "Mean fluency"),
     ("Fluency\nsd", lambda j: fmt(j.moments["fluency"].sd, 2), "Standard deviation of fluency (ddof=0)"),
-    ("Other scales", lambda j: ", ".join(j.scales) or "—", "Imported scores on other scales (DA, MQM)"),
 )
+_SUMMARY_SCORE: tuple[Column, ...] = (
+    ("Score\nmean", lambda j: fmt(j.moments["score"].mean, 2), "Mean score (DA, ESA, imported): subtracted by the z-transform"),
+    ("Score\nsd", lambda j: fmt(j.moments["score"].sd, 2), "Standard deviation of the scores (ddof=0)"),
+)
+_SUMMARY_SCALES: Column = ("Other scales", lambda j: ", ".join(j.scales) or "—", "Scores on other scales (DA, ESA, MQM)")
+SUMMARY_COLUMNS: tuple[Column, ...] = (*_SUMMARY_HEAD, *_SUMMARY_LDC, _SUMMARY_SCALES)
+
+
+def summary_columns(report: AgreementReport) -> tuple[Column, ...]:
+    """The judges' table: adequacy/fluency columns only with LDC ratings, score columns only with scores."""
+    ldc = "ldc" in report.protocols
+    scores = any(s.moments["score"].n for s in report.summaries.values())
+    scales = any(s.scales for s in report.summaries.values())
+    return (*_SUMMARY_HEAD, *(_SUMMARY_LDC if ldc else ()), *(_SUMMARY_SCORE if scores else ()),
+            *((_SUMMARY_SCALES,) if scales or ldc else ()))
+
+
+PROTOCOL_NAMES = {
+    "ldc": "LDC adequacy / fluency (1–5)",
+    "da": "DA (0–100)",
+    "esa": "ESA (0–100)",
+    "mqm": "MQM (weighted errors)",
+    "rank": "Relative ranking",
+}
+# What the scatter can plot: (label, quantity, protocol).
+SCATTER_QUANTITIES = (
+    ("Adequacy", "adequacy", "ldc"),
+    ("Fluency", "fluency", "ldc"),
+    ("DA score", "da", "da"),
+    ("ESA score", "esa", "esa"),
+    ("MQM score", "mqm", "mqm"),
+)
+SCORE_WHAT = {"da": "0–100 DA scores", "esa": "0–100 ESA scores", "mqm": "MQM segment scores (minus weighted errors)"}
+
+
+def score_pair_columns(protocol: str) -> tuple[Column, ...]:
+    what = SCORE_WHAT[protocol]
+    return (
+        ("Judges", lambda p: f"{p.judges[0]}  ×  {p.judges[1]}", "The two raters"),
+        ("Shared\nitems", lambda p: str(p.n), "Items both rated (first scores only; BAD copies left out)"),
+        ("Pearson\nr", lambda p: fmt(p.pearson), f"Pearson correlation of the {what}"),
+        ("Spearman\nρ", lambda p: fmt(p.spearman), f"Spearman rank correlation of the {what}"),
+        ("Mean\n|Δ|", lambda p: fmt(p.mean_abs_diff, 2), f"Mean absolute difference of the {what}"),
+    )
+
+
+def score_intra_columns(protocol: str) -> tuple[Column, ...]:
+    what = SCORE_WHAT[protocol]
+    return (
+        ("Judge", lambda r: r.judge, "Rater who scored some items twice (queue repeats)"),
+        ("Repeats", lambda r: str(r.n), "Pairs of (first score, repeat)"),
+        ("Mean\n|Δ|", lambda r: fmt(r.mean_abs_diff, 2), f"Mean absolute change of the {what} between first and repeat"),
+        ("Pearson\nr", lambda r: fmt(r.pearson), "Pearson correlation, first score vs repeat"),
+        ("Spearman\nρ", lambda r: fmt(r.spearman), "Spearman correlation, first score vs repeat"),
+    )
+
+
+def _kappa_columns(count: str, count_tip: str) -> tuple[Column, ...]:
+    return (
+        (count, lambda r: str(r.kappa.n), count_tip),
+        ("P(A)", lambda r: fmt(r.kappa.p_agree), "Share of the compared pairs of systems given the same label (better, worse, tie)"),
+        ("P(E)", lambda r: fmt(r.kappa.p_chance),
+         "Chance agreement as WMT 2013–2016: P(tie)² + 2·((1 − P(tie))/2)², P(tie) the observed share of ties"),
+        ("κ", lambda r: fmt(r.kappa.kappa), "Cohen's kappa (P(A) − P(E)) / (1 − P(E))"),
+    )
+
+
+RANK_PAIR_COLUMNS: tuple[Column, ...] = (
+    ("Judges", lambda p: f"{p.judges[0]}  ×  {p.judges[1]}", "The two raters"),
+    *_kappa_columns("Compared\npairs", "Pairs of systems on one segment both raters ranked (first ranking each)"),
+)
+RANK_INTRA_COLUMNS: tuple[Column, ...] = (
+    ("Judge", lambda r: r.judge, "Rater who ranked some screens twice (queue repeats)"),
+    *_kappa_columns("Repeated\npairs", "Pairs of systems ranked again: first label against each repeat"),
+)
+
+
+def protocol_rows(report: AgreementReport, protocol: str) -> tuple[tuple[Column, ...], list, tuple[Column, ...], list]:
+    """(pair columns, pair rows, repeat columns, repeat rows) of one protocol's section."""
+    if protocol == "ldc":
+        return PAIR_COLUMNS, report.ldc_pairs(), INTRA_COLUMNS, report.ldc_intra()
+    if protocol == "rank":
+        ranking = report.ranking
+        return (RANK_PAIR_COLUMNS, ranking.pairs if ranking else [],
+                RANK_INTRA_COLUMNS, ranking.repeats if ranking else [])
+    return (score_pair_columns(protocol), report.score_pairs(protocol),
+            score_intra_columns(protocol), report.score_intra(protocol))
 
 
 class QualityControlModel(RowsModel):
@@ -182,38 +279,45 @@ class PairScatter(pg.PlotWidget):
         self.x: np.ndarray = np.empty(0)
         self.y: np.ndarray = np.empty(0)
 
-    def show_pair(self, pair: PairAgreement | None, quantity: str) -> None:
+    def show_empty(self, message: str) -> None:
+        self.x = self.y = np.empty(0)
+        self.points.setData([], [])
+        self.getPlotItem().setTitle(esc(message), color="#27272a", size="12pt")
+
+    def show_values(self, judges: tuple[str, str], paired: PairedValues, label: str, rho: float | None,
+                    scale: str = "") -> None:
+        """Two judges' paired values; ``scale`` ``ldc`` (1-5 ticks), ``percent`` (0-100) or free."""
         item = self.getPlotItem()
-        if pair is None or quantity not in pair.paired or not len(pair.paired[quantity].a):
-            self.x = self.y = np.empty(0)
-            self.points.setData([], [])
-            item.setTitle("No judge pair with shared items yet", color="#27272a", size="12pt")
+        if not len(paired.a):
+            self.show_empty("No judge pair with shared items yet")
             return
-        paired = pair.paired[quantity]
         # Separate seeds for the axes: with one seed both would move by the same
         # amount and every point would slide along the diagonal.
         self.x = jitter(paired.a, JITTER, JITTER_SEED)
         self.y = jitter(paired.b, JITTER, JITTER_SEED + 1)
         self.points.setData(self.x, self.y)
-        a, b = pair.judges
-        stats = getattr(pair, quantity)
+        a, b = judges
         item.setTitle(
-            f"{esc(a)} × {esc(b)}: {quantity}, {len(paired.a)} items, Spearman ρ = {fmt(stats.spearman)}",
+            f"{esc(a)} × {esc(b)}: {esc(label)}, {len(paired.a)} items, Spearman ρ = {fmt(rho)}",
             color="#27272a",
             size="11pt",
         )
-        item.setLabel("bottom", f"{esc(a)}: {quantity}", color="#27272a")
-        item.setLabel("left", f"{esc(b)}: {quantity}", color="#27272a")
-        ldc = bool(np.all((paired.a >= 1) & (paired.a <= 5) & (paired.b >= 1) & (paired.b <= 5)))
-        if ldc:
+        item.setLabel("bottom", f"{esc(a)}: {esc(label)}", color="#27272a")
+        item.setLabel("left", f"{esc(b)}: {esc(label)}", color="#27272a")
+        if scale == "ldc":
             ticks = [[(v, str(v)) for v in range(1, 6)]]
             item.getAxis("bottom").setTicks(ticks)
             item.getAxis("left").setTicks(ticks)
             item.setRange(xRange=(0.5, 5.5), yRange=(0.5, 5.5), padding=0)
+            return
+        item.getAxis("bottom").setTicks(None)
+        item.getAxis("left").setTicks(None)
+        if scale == "percent":
+            item.setRange(xRange=(-3, 103), yRange=(-3, 103), padding=0)
         else:
-            item.getAxis("bottom").setTicks(None)
-            item.getAxis("left").setTicks(None)
-            item.enableAutoRange()
+            low = float(min(paired.a.min(), paired.b.min())) - 1
+            high = float(max(paired.a.max(), paired.b.max())) + 1
+            item.setRange(xRange=(low, high), yRange=(low, high), padding=0.02)  # square: the diagonal stays 45°
 
 
 class AgreementPanel(QWidget):
@@ -224,6 +328,7 @@ class AgreementPanel(QWidget):
         self.setObjectName("agreement-panel")
         self.session = session
         self.report: AgreementReport | None = None
+        self.n_judgments = 0  # judgments the report was computed from, BAD copies included
         self._dirty = True
         self.worker: JobWorker | None = None  # a large project's agreement under way on the worker
 
@@ -249,11 +354,21 @@ class AgreementPanel(QWidget):
         self.qc_table = _table(self.qc_model, "quality-control-table")
         self.qc_table.setMinimumHeight(110)  # the header and three raters
 
+        # The protocol whose agreement the pairs and repeats tables show: only those present.
+        self.protocol = QComboBox()
+        self.protocol.setObjectName("agreement-protocol")
+        self.protocol.setToolTip("Which protocol's ratings the tables compare")
+        self.protocol.currentIndexChanged.connect(self._protocol_chosen)
+        self.protocol_note = QLabel()
+        self.protocol_note.setObjectName("agreement-protocol-note")
+        self.protocol_note.setWordWrap(True)
+        self.protocol_note.setStyleSheet("color:#52525b;")
+        self._filling = False  # the choosers are being refilled: their signals change nothing
         self.quantity = QComboBox()
         self.quantity.setObjectName("scatter-quantity")
-        self.quantity.addItem("Adequacy", "adequacy")
-        self.quantity.addItem("Fluency", "fluency")
-        self.quantity.currentIndexChanged.connect(self._update_scatter)
+        for label, quantity, _protocol in SCATTER_QUANTITIES[:2]:
+            self.quantity.addItem(label, quantity)
+        self.quantity.currentIndexChanged.connect(self._quantity_chosen)
         self.scatter = PairScatter()
 
         def caption(text: str) -> QLabel:
@@ -267,6 +382,11 @@ class AgreementPanel(QWidget):
         left = QVBoxLayout(tables)
         left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.summary)
+        chooser_row = QHBoxLayout()
+        chooser_row.addWidget(QLabel("Protocol:"))
+        chooser_row.addWidget(self.protocol)
+        chooser_row.addWidget(self.protocol_note, 1)
+        left.addLayout(chooser_row)
         left.addWidget(caption("Between judges (items both rated)"))
         left.addWidget(self.pairs, 2)
         left.addWidget(caption("Each judge against themselves (repeated items)"))
@@ -279,7 +399,7 @@ class AgreementPanel(QWidget):
         self.qc_caption = caption("Quality control (DA, ESA): BAD items scored lower than their originals?")
         left.addWidget(self.qc_caption)
         left.addWidget(self.qc_table, 2)
-        plot = QWidget()
+        plot = self.plot_panel = QWidget()  # hidden for rankings: they are compared pair of systems by pair
         right = QVBoxLayout(plot)
         right.setContentsMargins(0, 0, 0, 0)
         chooser = QHBoxLayout()
@@ -334,7 +454,7 @@ class AgreementPanel(QWidget):
             self._start_worker()
             return
         # BAD copies are quality control, not ratings of the system: they are judged below.
-        self._show_report(agreement([j for j in judgments if not j.qc]), len(judgments))
+        self._show_report(agreement_job.tab_report(judgments), len(judgments))
         self._show_quality_control(qc_rows(self.session.project))
         self.span_timer.start()
 
@@ -345,23 +465,97 @@ class AgreementPanel(QWidget):
 
     def _show_report(self, report: AgreementReport, n_judgments: int) -> None:
         self.report = report
+        self.n_judgments = n_judgments
+        self.summary_model.set_rows([report.summaries[j] for j in report.judges], summary_columns(report))
+        # Refill the choosers with what the project has, keeping the user's choice if still there.
+        protocols = report.protocols or ["ldc"]
+        wanted = self.protocol.currentData()
+        quantity = self.quantity.currentData()
+        self._filling = True
+        try:
+            self.protocol.clear()
+            for protocol in protocols:
+                self.protocol.addItem(PROTOCOL_NAMES[protocol], protocol)
+            self.protocol.setCurrentIndex(max(0, self.protocol.findData(wanted)))
+            self.protocol.setEnabled(len(protocols) > 1)
+            self.quantity.clear()
+            for label, name, protocol in SCATTER_QUANTITIES:
+                if protocol in protocols:
+                    self.quantity.addItem(label, name)
+            self.quantity.setEnabled(self.quantity.count() > 1)
+            self._match_quantity(quantity)
+        finally:
+            self._filling = False
+        self._show_protocol()
+
+    def current_protocol(self) -> str:
+        return self.protocol.currentData() or "ldc"
+
+    def _match_quantity(self, preferred: str | None) -> None:
+        """The scatter's quantity: ``preferred`` if it belongs to the chosen protocol, else its first one."""
+        protocol = self.current_protocol()
+        names = [name for _label, name, p in SCATTER_QUANTITIES if p == protocol]
+        target = preferred if preferred in names else (names[0] if names else None)
+        if target is not None:
+            self.quantity.setCurrentIndex(self.quantity.findData(target))
+
+    def _protocol_chosen(self, *_args) -> None:
+        if self._filling or self.report is None:
+            return
+        self._filling = True
+        try:
+            self._match_quantity(self.quantity.currentData())
+        finally:
+            self._filling = False
+        self._show_protocol()
+
+    def _quantity_chosen(self, *_args) -> None:
+        if self._filling or self.report is None:
+            return
+        protocol = next((p for _l, name, p in SCATTER_QUANTITIES if name == self.quantity.currentData()), None)
+        if protocol is not None and protocol != self.current_protocol():
+            self.protocol.setCurrentIndex(self.protocol.findData(protocol))  # shows that protocol's tables
+            return
+        self._update_scatter()
+
+    def _show_protocol(self) -> None:
+        """The chosen protocol's pairs and repeats, in its own columns."""
+        report = self.report
+        if report is None:
+            return
+        protocol = self.current_protocol()
         chosen = self.selected_pair()
-        self.pairs_model.set_rows(self.report.pairs)
-        self.intra_model.set_rows(list(self.report.intra.values()))
-        self.summary_model.set_rows([self.report.summaries[j] for j in self.report.judges])
+        pair_columns, pairs, intra_columns, repeats = protocol_rows(report, protocol)
+        self.pairs_model.set_rows(pairs, pair_columns)
+        self.intra_model.set_rows(repeats, intra_columns)
         self.summary.setText(
-            f"{n_judgments} judgments by {len(self.report.judges)} judges; "
-            f"{len(self.report.pairs)} pairs of judges share items. ρ Spearman, r Pearson, "
-            "κw quadratic-weighted Cohen's kappa on the 1–5 scale; — where undefined."
+            f"{self.n_judgments} judgments by {len(report.judges)} judges; "
+            f"{len(pairs)} {'pair' if len(pairs) == 1 else 'pairs'} of judges "
+            f"{'shares' if len(pairs) == 1 else 'share'} items in {PROTOCOL_NAMES.get(protocol, protocol)}. "
+            "A dash marks a statistic that is undefined; BAD quality-control copies are left out."
         )
+        self.protocol_note.setText(self._protocol_note(protocol))
         row = 0
         if chosen is not None:
-            for i, pair in enumerate(self.report.pairs):
+            for i, pair in enumerate(pairs):
                 if pair.judges == chosen.judges:
                     row = i
-        if self.report.pairs:
+        if pairs:
             self.pairs.selectRow(row)
         self._update_scatter()
+
+    def _protocol_note(self, protocol: str) -> str:
+        if protocol == "ldc":
+            return "ρ Spearman, r Pearson, κw quadratic-weighted Cohen's kappa on the 1–5 scale."
+        if protocol == "rank":
+            ranking = self.report.ranking if self.report else None
+            pooled = ""
+            if ranking is not None:
+                pooled = (f" All raters: inter κ = {fmt(ranking.inter.kappa)} ({ranking.inter.n} pairs), "
+                          f"intra κ = {fmt(ranking.intra.kappa)} ({ranking.intra.n}).")
+            return ("Cohen's κ over pairs of systems (better, worse, tie), P(E) as WMT 2013–2016." + pooled)
+        return (f"r Pearson, ρ Spearman, mean |Δ| of the {SCORE_WHAT[protocol]}; "
+                "repeats: a rater's first score against the later ones.")
 
     def _refresh_spans(self) -> None:
         self._show_spans(span_pairs(self.session.project))
@@ -407,14 +601,43 @@ class AgreementPanel(QWidget):
             self.worker = None
             self.summary.setText(f"Agreement could not be computed: {message}")
 
-    def selected_pair(self) -> PairAgreement | None:
-        if self.report is None or not self.report.pairs:
+    def selected_pair(self) -> Any:
+        """The pair row chosen in the table (the first one if none is), of the protocol shown."""
+        rows = self.pairs_model.rows
+        if self.report is None or not rows:
             return None
         row = self.pairs.currentIndex().row()
-        return self.report.pairs[row] if 0 <= row < len(self.report.pairs) else self.report.pairs[0]
+        return rows[row] if 0 <= row < len(rows) else rows[0]
 
     def _pair_chosen(self, *_args) -> None:
         self._update_scatter()
 
     def _update_scatter(self, *_args) -> None:
-        self.scatter.show_pair(self.selected_pair(), self.quantity.currentData())
+        protocol = self.current_protocol()
+        pair = self.selected_pair()
+        self.plot_panel.setVisible(protocol != "rank")
+        if protocol == "rank":
+            self.scatter.show_empty("Rankings are compared by pairs of systems: see the tables")
+            return
+        if pair is None:
+            self.scatter.show_empty("No judge pair with shared items yet")
+            return
+        quantity = self.quantity.currentData()
+        label = self.quantity.currentText()
+        if isinstance(pair, PairAgreement):
+            if quantity not in pair.paired:
+                self.scatter.show_empty("No judge pair with shared items yet")
+                return
+            self.scatter.show_values(pair.judges, pair.paired[quantity], label, getattr(pair, quantity).spearman,
+                                     "ldc" if _one_to_five(pair.paired[quantity]) else "")
+            return
+        self.scatter.show_values(pair.judges, pair.paired, label, pair.spearman,
+                                 "percent" if protocol in ("da", "esa") and _in_percent(pair.paired) else "")
+
+
+def _one_to_five(paired: PairedValues) -> bool:
+    return bool(np.all((paired.a >= 1) & (paired.a <= 5) & (paired.b >= 1) & (paired.b <= 5)))
+
+
+def _in_percent(paired: PairedValues) -> bool:
+    return bool(np.all((paired.a >= 0) & (paired.a <= 100) & (paired.b >= 0) & (paired.b <= 100)))
