@@ -1,5 +1,15 @@
 """Errors that carry a message meant for the user."""
 
+import re
+
+# Control characters (line breaks above all) in a quoted key or file name would split a
+# one-line message, or move the cursor of a terminal: they are shown escaped instead.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _escape_controls(text: str) -> str:
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
 
 class DataError(ValueError):
     """Input data is malformed: the message names the file, line or field and what was expected."""
@@ -17,7 +27,8 @@ class BundleError(DataError):
         self.json_path = path
         self.file = file
         where = f"{file}: " if file else ""
-        super().__init__(f"{where}{path}: {message}")
+        # The path names keys of the data, which may hold any character (a key "\n").
+        super().__init__(f"{_escape_controls(where + path)}: {message}")
 
 
 class BundleChangedOnDisk(DataError):

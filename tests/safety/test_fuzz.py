@@ -132,3 +132,17 @@ def test_random_corpus_files_read_exactly_or_are_refused(tmp_path, lines, raw, u
             reader(path)
         except DataError as exc:
             _clean_refusal(exc)
+
+
+def test_a_key_with_a_line_break_is_named_on_one_line():
+    """Found by the fuzz above: a reference text keyed by an unknown segment "\\n" gave a
+    two-line message (the key went into the JSON path as it was)."""
+    data = project_to_dict(project())
+    data["references"][0]["texts"]["\n\u2028"] = "text"
+    try:
+        loads(json.dumps(data), file="odd\rname.mtwb.json")
+    except DataError as exc:
+        _clean_refusal(exc)
+        assert "texts.\\n\\u2028" in str(exc) and "odd\\rname.mtwb.json" in str(exc)
+    else:
+        raise AssertionError("a text for an unknown segment was accepted")
