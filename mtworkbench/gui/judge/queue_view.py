@@ -11,19 +11,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoCommand
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from mtworkbench.core.events import JUDGE_ROSTER, JudgeQueueChanged, SystemRemoved
-from mtworkbench.core.judging import ItemClock, JudgeSession
+from mtworkbench.core.events import (
+    AFFECTS_JUDGMENTS,
+    JUDGE_ROSTER,
+    QUEUE_EVENTS,
+    TEXT_EVENTS,
+    JudgeQueueChanged,
+    ReferenceRemoved,
+    SystemRemoved,
+)
+from mtworkbench.core.judging import ItemClock, JudgeSession, Progress
 from mtworkbench.core.model import ModelError, Project, ProjectEvent
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.session import ProjectSession
 
 Submitted = TypeVar("Submitted")
+
+SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
+FORWARD_KEYS = (Qt.Key.Key_Right,)
 
 
 class JudgeQueueView(QWidget):
@@ -33,7 +45,9 @@ class JudgeQueueView(QWidget):
     """A (different) queue item is on screen; payload: its index (-1 when none)."""
 
     # Events that can change what the view shows.
-    relevant: ClassVar[frozenset[type[ProjectEvent]]]
+    relevant: ClassVar[frozenset[type[ProjectEvent]]] = (
+        AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS | {SystemRemoved, ReferenceRemoved}
+    )
     # Events after which the judge's queue is opened again.
     reopen: ClassVar[frozenset[type[ProjectEvent]]] = JUDGE_ROSTER | {JudgeQueueChanged, SystemRemoved}
 
@@ -158,8 +172,23 @@ class JudgeQueueView(QWidget):
         self.refresh()
 
     # --- showing --------------------------------------------------------------------------------
+    def current_item(self) -> Any:
+        """The queue's current item as the view shows it; None when there is none."""
+        raise NotImplementedError
+
     def refresh(self) -> None:
         raise NotImplementedError
+
+    def _show_progress(self) -> Progress | None:
+        """The back button and the progress bar as the queue stands; its progress (None: no queue)."""
+        self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
+        self.progress.setVisible(self.queue is not None)  # no queue: "0 of 1 done" would be untrue
+        if self.queue is None:
+            return None
+        progress = self.queue.progress
+        self.progress.setRange(0, max(progress.total, 1))
+        self.progress.setValue(progress.done)
+        return progress
 
     def _restart_clock(self) -> None:
         """Time a new item from zero (paused at once while the window is not in front)."""
@@ -176,6 +205,13 @@ class JudgeQueueView(QWidget):
 
     # --- actions --------------------------------------------------------------------------------
     def submit(self) -> None:
+        """Record the item on screen (Enter, the submit button, Enter in the comment)."""
+        item = self.current_item()
+        if item is not None and self.queue is not None and self.judge is not None:
+            self._submit(item)
+
+    def _submit(self, item: Any) -> None:
+        """Record ``item`` (the current one; the queue and the judge are set)."""
         raise NotImplementedError
 
     def _record(self, title: str, submit: Callable[[str, float], Submitted],

@@ -30,17 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.core.events import (
-    AFFECTS_JUDGMENTS,
-    JUDGE_ROSTER,
-    QUEUE_EVENTS,
-    TEXT_EVENTS,
-    ReferenceRemoved,
-    SystemRemoved,
-)
 from mtworkbench.core.model import Project
 from mtworkbench.core.ranking import RANKS, RankEntry, RankingItem, RankingSession
-from mtworkbench.gui.judge.queue_view import JudgeQueueView
+from mtworkbench.gui.judge.queue_view import BACK_KEYS, FORWARD_KEYS, SUBMIT_KEYS, JudgeQueueView
 from mtworkbench.gui.judge.ranking_commands import RankItemCommand
 from mtworkbench.gui.session import ProjectSession
 
@@ -48,11 +40,8 @@ ACCENT = "#1d4ed8"
 RANK_LABELS = {1: "Best", 2: "", 3: "", 4: "", 5: "Worst"}
 DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in RANKS}
 CLEAR_KEYS = (Qt.Key.Key_0, Qt.Key.Key_Delete)
-SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
 HINTS = ("↑/↓ or Tab choose a translation · 1–5 rank it (1 best, ties allowed) · 0 clears · "
          "Enter submit when all are ranked · Backspace or ← previous item · → skip · C comment")
-_RELEVANT = AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS | {SystemRemoved, ReferenceRemoved}
 
 
 def _plain_label(name: str, point_size: int | None = None, colour: str | None = None) -> QLabel:
@@ -133,7 +122,6 @@ class CandidateRow(QFrame):
 class RankingView(JudgeQueueView):
     """Rank the current item of one judge's relative-ranking queue."""
 
-    relevant = _RELEVANT
     queue: RankingSession | None
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
@@ -225,9 +213,8 @@ class RankingView(JudgeQueueView):
         self.message.setVisible(not has_item)
         for control in (self.comment, self.skip_button):
             control.setEnabled(has_item)
-        self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
-        self.progress.setVisible(self.queue is not None)
-        if self.queue is None:
+        progress = self._show_progress()
+        if self.queue is None or progress is None:
             self.position_label.setText("")
             if self._problem:
                 self.message.setText(self._problem)
@@ -237,9 +224,6 @@ class RankingView(JudgeQueueView):
                 self.message.setText(f"{self.judge} has no ranking queue.")
             self._show_entry()
             return
-        progress = self.queue.progress
-        self.progress.setRange(0, max(progress.total, 1))
-        self.progress.setValue(progress.done)
         if item is None:
             self.position_label.setText(f"Finished · {progress.done} of {progress.total} done")
             pending = self.queue.first_pending()
@@ -312,7 +296,7 @@ class RankingView(JudgeQueueView):
             self.submit()
         elif key in BACK_KEYS:
             self.back()
-        elif key == Qt.Key.Key_Right:
+        elif key in FORWARD_KEYS:
             self.forward()
         elif key == Qt.Key.Key_C and self.comment.isEnabled():
             self.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -327,15 +311,13 @@ class RankingView(JudgeQueueView):
         return super().focusNextPrevChild(next_)
 
     # --- actions ----------------------------------------------------------------------------------
-    def submit(self) -> None:
-        item = self.current_item()
-        if item is None or self.queue is None or self.judge is None:
-            return
+    def _submit(self, item: RankingItem) -> None:
         if not self.entry.complete:
             missing = self.entry.missing
             self.status.setText(f"Rank every translation first: {missing} still without a rank (keys 1–5).")
             return
         ranks, queue, judge = [int(r) for r in self.entry.ranks if r is not None], self.queue, self.judge
+        assert queue is not None and judge is not None, "submit() checked both"
         self._record(
             "Cannot record the ranking",
             lambda comment, seconds: queue.submit_ranking(ranks, comment, seconds),

@@ -31,14 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.events import (
-    AFFECTS_JUDGMENTS,
-    JUDGE_ROSTER,
-    QUEUE_EVENTS,
-    TEXT_EVENTS,
     AnnotationsReset,
-    ReferenceRemoved,
     SystemAdded,
-    SystemRemoved,
     TargetLanguageChanged,
 )
 from mtworkbench.core.judging import (
@@ -55,14 +49,11 @@ from mtworkbench.core.model import Judgment, Project
 from mtworkbench.core.overlap import word_overlap
 from mtworkbench.gui.judge.commands import RateItemCommand
 from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
-from mtworkbench.gui.judge.queue_view import JudgeQueueView
+from mtworkbench.gui.judge.queue_view import BACK_KEYS, FORWARD_KEYS, SUBMIT_KEYS, JudgeQueueView
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
 
 DIGIT_KEYS = {Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3, Qt.Key.Key_4: 4, Qt.Key.Key_5: 5}
-SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
-FORWARD_KEYS = (Qt.Key.Key_Right,)
 KEY_HINTS = (
     "<b>1</b>–<b>5</b> rate adequacy, then fluency &nbsp;·&nbsp; <b>Enter</b> submit and go on &nbsp;·&nbsp; "
     "<b>Backspace</b> or <b>←</b> previous item &nbsp;·&nbsp; <b>→</b> skip &nbsp;·&nbsp; "
@@ -73,8 +64,8 @@ ACCENT = "#1d4ed8"
 
 # Events that can change what the view shows.
 _RELEVANT = (
-    AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS
-    | {SystemAdded, SystemRemoved, ReferenceRemoved, AnnotationsReset}
+    JudgeQueueView.relevant
+    | {SystemAdded, AnnotationsReset}
     | {TargetLanguageChanged}  # the fluency scale names the target language
 )
 
@@ -293,10 +284,8 @@ class RatingView(JudgeQueueView):
         self.message.setVisible(not has_item)
         for control in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
             control.setEnabled(has_item)
-        self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
-        # No queue: no progress bar ("0 of 1 judged" would be untrue).
-        self.progress.setVisible(self.queue is not None)
-        if self.queue is None:
+        progress = self._show_progress()
+        if self.queue is None or progress is None:
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
             self.position_label.setText("")
@@ -310,9 +299,6 @@ class RatingView(JudgeQueueView):
                 )
             self._show_entry()
             return
-        progress = self.queue.progress
-        self.progress.setRange(0, max(progress.total, 1))
-        self.progress.setValue(progress.done)
         if item is None:
             self.position_label.setText(f"<b>Finished</b> &nbsp;·&nbsp; {progress.done} of {progress.total} done")
             pending = self.queue.first_pending()
@@ -467,10 +453,7 @@ class RatingView(JudgeQueueView):
         return super().focusNextPrevChild(next_)
 
     # --- actions ------------------------------------------------------------------------------
-    def submit(self) -> None:
-        item = self.current_item()
-        if item is None or self.queue is None or self.judge is None:
-            return
+    def _submit(self, item: QueueItem) -> None:
         if self._protocol_active():
             self._submit_protocol(item)
             return
@@ -479,6 +462,7 @@ class RatingView(JudgeQueueView):
             self.status.setText(f"Rate {missing} first (keys 1–5).")
             return
         adequacy, fluency, queue = self.entry.adequacy, self.entry.fluency, self.queue
+        assert queue is not None, "submit() checked it"
         self._record_rating(item, lambda comment, seconds: queue.submit(adequacy, fluency, comment, seconds))
 
     def _record_rating(self, item: QueueItem, submit: Callable[[str, float], Judgment]) -> None:
