@@ -67,14 +67,8 @@ def _rank(value: str, where: str, column: str) -> int:
 
 def plan_ranking_file(project: Project, path: str | Path):
     """The judges and judgments a rankings CSV adds (nothing is changed yet)."""
-    from mtworkbench.io.judgments import (
-        JudgmentImport,
-        fresh_id,
-        numbered_rows,
-        read_csv_header,
-        row_rater,
-        row_segment_and_reference,
-    )
+    from mtworkbench.io.judgments import JudgmentImport, fresh_id, numbered_rows, read_csv_header
+    from mtworkbench.io.judgments import row_rater, row_segment_and_reference
     from mtworkbench.io.protocol_csv import _number
 
     reader, header = read_csv_header(path)

@@ -15,7 +15,17 @@ from typing import Any, ClassVar, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QUndoCommand
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mtworkbench.core.events import (
     AFFECTS_JUDGMENTS,
@@ -82,6 +92,16 @@ class JudgeQueueView(QWidget):
         top.addStretch(1)
         top.addWidget(self.progress)
         return top
+
+    @staticmethod
+    def _scroll_area(body: QWidget) -> QScrollArea:
+        """``body`` in a frameless scroll area that never takes the keys."""
+        area = QScrollArea()
+        area.setWidget(body)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QFrame.Shape.NoFrame)
+        area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        return area
 
     def _action_row(self, comment_name: str, placeholder: str, back: str, skip: str, submit: str,
                     submit_name: str) -> QHBoxLayout:
@@ -195,6 +215,18 @@ class JudgeQueueView(QWidget):
         self.clock.start()
         if not self._active:
             self.clock.pause()
+
+    def _navigate(self, key: Qt.Key) -> bool:
+        """Enter submits, Backspace or ← goes back, → skips; False for any other key."""
+        if key in SUBMIT_KEYS:
+            self.submit()
+        elif key in BACK_KEYS:
+            self.back()
+        elif key in FORWARD_KEYS:
+            self.forward()
+        else:
+            return False
+        return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.comment and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -32,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.model import Project
 from mtworkbench.core.ranking import RANKS, RankEntry, RankingItem, RankingSession
-from mtworkbench.gui.judge.queue_view import BACK_KEYS, FORWARD_KEYS, SUBMIT_KEYS, JudgeQueueView
+from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.judge.ranking_commands import RankItemCommand
 from mtworkbench.gui.session import ProjectSession
 
@@ -152,11 +151,7 @@ class RankingView(JudgeQueueView):
         body_layout.addSpacing(8)
         body_layout.addWidget(self.candidates)
         body_layout.addStretch(1)
-        self.scroll_area = QScrollArea()
-        self.scroll_area.setWidget(body)
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroll_area = self._scroll_area(body)
 
         self.message = _plain_label("ranking-message", 14)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -292,15 +287,9 @@ class RankingView(JudgeQueueView):
             self.move_focus(1)
         elif key == Qt.Key.Key_Up:
             self.move_focus(-1)
-        elif key in SUBMIT_KEYS:
-            self.submit()
-        elif key in BACK_KEYS:
-            self.back()
-        elif key in FORWARD_KEYS:
-            self.forward()
         elif key == Qt.Key.Key_C and self.comment.isEnabled():
             self.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        else:
+        elif not self._navigate(key):
             super().keyPressEvent(event)
 
     def focusNextPrevChild(self, next_: bool) -> bool:

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -49,7 +48,7 @@ from mtworkbench.core.model import Judgment, Project
 from mtworkbench.core.overlap import word_overlap
 from mtworkbench.gui.judge.commands import RateItemCommand
 from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
-from mtworkbench.gui.judge.queue_view import BACK_KEYS, FORWARD_KEYS, SUBMIT_KEYS, JudgeQueueView
+from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
 
@@ -218,11 +217,7 @@ class RatingView(JudgeQueueView):
         texts_layout.addWidget(self.reference)
         texts_layout.addWidget(self.source)
         texts_layout.addStretch(1)
-        self.texts_scroll = QScrollArea()
-        self.texts_scroll.setWidget(texts)
-        self.texts_scroll.setWidgetResizable(True)
-        self.texts_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.texts_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.texts_scroll = self._scroll_area(texts)
 
         self.message = QLabel()
         self.message.setObjectName("rating-message")
@@ -435,13 +430,7 @@ class RatingView(JudgeQueueView):
             super().keyPressEvent(event)
         elif key in DIGIT_KEYS:
             self.rate_key(DIGIT_KEYS[key])
-        elif key in SUBMIT_KEYS:
-            self.submit()
-        elif key in BACK_KEYS:
-            self.back()
-        elif key in FORWARD_KEYS:
-            self.forward()
-        else:
+        elif not self._navigate(key):
             super().keyPressEvent(event)
 
     def focusNextPrevChild(self, next_: bool) -> bool:
