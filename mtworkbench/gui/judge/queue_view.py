@@ -197,6 +197,29 @@ class JudgeQueueView(QWidget):
         raise NotImplementedError
 
     def refresh(self) -> None:
+        """Show the current item. A different one, or one whose stored result changed
+        (by undo, say), starts afresh: a new entry, its stored comment, the clock from zero."""
+        item = self.current_item()
+        stored = self._stored(item) if item is not None else None
+        shown = None if item is None else (self.judge, item.index, stored)
+        if shown != self._shown:
+            self._shown = shown
+            self._start_item(item, stored)
+            self.comment.setText(stored.comment if stored is not None else "")
+            self._restart_clock()
+            self.status.clear()
+            self.item_shown.emit(item.index if item else -1)
+        self._show(item)
+
+    def _stored(self, item: Any) -> Any:
+        """What the project holds for ``item`` (a judgment, a ranking: it has a ``comment``), or None."""
+        raise NotImplementedError
+
+    def _start_item(self, item: Any, stored: Any) -> None:
+        """A new entry for ``item`` (None: no item), filled from ``stored``."""
+        raise NotImplementedError
+
+    def _show(self, item: Any) -> None:
         raise NotImplementedError
 
     def _show_progress(self) -> Progress | None:

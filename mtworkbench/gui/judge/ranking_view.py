@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.model import Project
-from mtworkbench.core.ranking import RANKS, RankEntry, RankingItem, RankingSession
+from mtworkbench.core.ranking import RANKS, RankEntry, Ranking, RankingItem, RankingSession
 from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.judge.ranking_commands import RankItemCommand
 from mtworkbench.gui.session import ProjectSession
@@ -175,19 +175,12 @@ class RankingView(JudgeQueueView):
     def current_item(self) -> RankingItem | None:
         return self.queue.current_ranking if self.queue is not None else None
 
-    def refresh(self) -> None:
-        item = self.current_item()
-        stored = item.ranking if item is not None else None
-        shown = None if item is None else (self.judge, item.index, stored)
-        if shown != self._shown:
-            self._shown = shown
-            self.entry = RankEntry.for_item(len(item.systems) if item else 0, stored)
-            self.comment.setText(stored.comment if stored is not None else "")
-            self._restart_clock()
-            self.status.clear()
-            self._build_rows(item)
-            self.item_shown.emit(item.index if item else -1)
-        self._show(item)
+    def _stored(self, item: RankingItem) -> Ranking | None:
+        return item.ranking
+
+    def _start_item(self, item: RankingItem | None, stored: Ranking | None) -> None:
+        self.entry = RankEntry.for_item(len(item.systems) if item else 0, stored)
+        self._build_rows(item)
 
     def _build_rows(self, item: RankingItem | None) -> None:
         n = len(item.systems) if item is not None else 0

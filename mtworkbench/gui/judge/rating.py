@@ -254,18 +254,14 @@ class RatingView(JudgeQueueView):
         return self.queue.current if self.queue is not None else None
 
     def refresh(self) -> None:
-        item = self.current_item()
-        self._update_fluency_labels(needed_now=item is not None and not self._protocol_active())
-        shown = None if item is None else (self.judge, item.index, item.judgment)
-        if shown != self._shown:
-            # A different item (or its stored rating changed, e.g. by undo): start afresh.
-            self._shown = shown
-            self.entry = RatingEntry.from_judgment(item.judgment if item else None)
-            self.comment.setText(item.judgment.comment if item and item.judgment else "")
-            self._restart_clock()
-            self.status.clear()
-            self.item_shown.emit(item.index if item else -1)
-        self._show(item)
+        self._update_fluency_labels(needed_now=self.current_item() is not None and not self._protocol_active())
+        super().refresh()
+
+    def _stored(self, item: QueueItem) -> Judgment | None:
+        return item.judgment
+
+    def _start_item(self, item: QueueItem | None, stored: Judgment | None) -> None:
+        self.entry = RatingEntry.from_judgment(stored)
 
     def _show(self, item: QueueItem | None) -> None:
         has_item = item is not None
