@@ -328,38 +328,55 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
 
         return build_ranking_queue(project, judge, config)
     systems = list(config.systems) if config.systems is not None else [s.id for s in project.systems]
-    if config.documents is not None:
-        wanted = set(config.documents)
-        segments = [s.id for s in project.segments if project.document_of(s.id) in wanted]
-    else:
-        segments = project.segment_ids
+    segments = _queue_segments(project, config)
     pairs = [(system_id, segment_id) for system_id in systems for segment_id in segments]
     references = _choose_references(project, judge, config, pairs)
 
     order = list(range(len(pairs)))
     _Draws(config.seed, judge, "order").shuffle(order)
     items = [QueueEntry(pairs[k][0], pairs[k][1], references[pairs[k]]) for k in order]
-
-    n_repeats = int(round(config.repeat_share * len(items)))
-    if n_repeats:
-        draws = _Draws(config.seed, judge, "repeats")
-        originals = list(range(len(items)))
-        draws.shuffle(originals)
-        n = len(items)
-        # Base item i sorts at i; a repeat of item p goes just before base item
-        # t (t = n: at the end), t drawn from [p + 1 + gap, n], so at least
-        # ``gap`` items separate it from its original when the queue allows.
-        keyed: list[tuple[float, int, QueueEntry]] = [(float(i), 0, item) for i, item in enumerate(items)]
-        for k, p in enumerate(sorted(originals[:n_repeats]), 1):
-            low = min(p + 1 + config.min_repeat_gap, n)
-            t = low + draws.below(n - low + 1)
-            keyed.append((t - 0.5, k, replace(items[p], repeat=True)))
-        keyed.sort(key=lambda entry: (entry[0], entry[1]))
-        items = [item for _, _, item in keyed]
+    items = _with_repeats(items, config, judge, "repeats")
     if config.bad_rate:
         items = with_bad_items(project, items, config.bad_rate, f"{config.seed}\0{judge}\0bad",
                                config.min_repeat_gap)
+    return _queue_state(config, items, protocol=config.protocol, bad_rate=config.bad_rate)
 
+
+def _queue_segments(project: Project, config: QueueConfig) -> list[str]:
+    """The segments a queue draws from: those of ``config.documents``, or all."""
+    if config.documents is None:
+        return project.segment_ids
+    wanted = set(config.documents)
+    return [s.id for s in project.segments if project.document_of(s.id) in wanted]
+
+
+def _with_repeats(items: list[QueueEntry], config: QueueConfig, judge: str, purpose: str) -> list[QueueEntry]:
+    """``items`` with ``repeat_share`` of them shown again (``repeat=True``, same
+    systems and reference), each at least ``min_repeat_gap`` items after its original
+    where the queue is long enough; ``purpose`` names the seeded draws."""
+    n_repeats = int(round(config.repeat_share * len(items)))
+    if not n_repeats:
+        return items
+    draws = _Draws(config.seed, judge, purpose)
+    originals = list(range(len(items)))
+    draws.shuffle(originals)
+    n = len(items)
+    # Base item i sorts at i; a repeat of item p goes just before base item
+    # t (t = n: at the end), t drawn from [p + 1 + gap, n], so at least
+    # ``gap`` items separate it from its original when the queue allows.
+    keyed: list[tuple[float, int, QueueEntry]] = [(float(i), 0, item) for i, item in enumerate(items)]
+    for k, p in enumerate(sorted(originals[:n_repeats]), 1):
+        low = min(p + 1 + config.min_repeat_gap, n)
+        t = low + draws.below(n - low + 1)
+        shown = items[p].systems  # a ranking item's systems: a list of its own
+        keyed.append((t - 0.5, k, replace(items[p], repeat=True, systems=None if shown is None else list(shown))))
+    keyed.sort(key=lambda entry: (entry[0], entry[1]))
+    return [item for _, _, item in keyed]
+
+
+def _queue_state(config: QueueConfig, items: list[QueueEntry], **fields: Any) -> JudgeQueue:
+    """A fresh queue state (position 0) of ``items`` drawn with ``config``;
+    ``fields`` are the protocol's own (``protocol``, ``bad_rate``, ``max_systems``)."""
     return JudgeQueue(
         format=QUEUE_FORMAT,
         seed=config.seed,
@@ -373,10 +390,9 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
         highlight_overlap=config.highlight_overlap,
         items=items,
         position=0,
-        protocol=config.protocol,
         da_basis=config.da_basis,
         max_errors=config.max_errors,
-        bad_rate=config.bad_rate,
+        **fields,
     )
 
 
@@ -418,6 +434,12 @@ def check_rating(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in RATINGS:
         raise ModelError(f"{name} must be an integer from 1 to 5, not {value!r}")
     return value
+
+
+def check_seconds(seconds: Any) -> None:
+    """Time spent on an item: a non-negative number (ModelError otherwise)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
+        raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
 
 
 def _utc_now() -> str:
@@ -585,8 +607,7 @@ class JudgeSession:
         """The judgment of the current item with ``rating``'s fields (``submit`` and
         ``submit_scored``): a new id or the stored judgment's, its time added to the
         time spent before; recorded in the queue, which moves on."""
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-            raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
+        check_seconds(seconds)
         index = self.position
         raw = self.state.items[index]
         previous = self.stored_judgment(index)

@@ -30,10 +30,14 @@ from mtworkbench.core.judging import (
     _check_config,
     _choose_references,
     _Draws,
+    _queue_segments,
+    _queue_state,
     _utc_now,
+    _with_repeats,
+    check_seconds,
 )
 from mtworkbench.core.model import RANK_RANGE, Judgment, ModelError, Project
-from mtworkbench.core.queue_state import QUEUE_FORMAT, JudgeQueue, QueueEntry
+from mtworkbench.core.queue_state import JudgeQueue, QueueEntry
 
 RANK_SCALE = "rank"
 RANKS: tuple[int, ...] = tuple(range(RANK_RANGE[0], RANK_RANGE[1] + 1))
@@ -179,11 +183,7 @@ def build_ranking_queue(project: Project, judge: str, config: QueueConfig) -> Ju
     systems = list(config.systems) if config.systems is not None else [s.id for s in project.systems]
     if len(systems) < 2:
         raise ModelError("relative ranking needs at least 2 systems")
-    if config.documents is not None:
-        wanted = set(config.documents)
-        segments = [s.id for s in project.segments if project.document_of(s.id) in wanted]
-    else:
-        segments = project.segment_ids
+    segments = _queue_segments(project, config)
     groups: list[tuple[str, list[str]]] = []
     for segment in segments:
         present = [s for s in systems if project.system(s).texts.get(segment) is not None]
@@ -201,39 +201,8 @@ def build_ranking_queue(project: Project, judge: str, config: QueueConfig) -> Ju
                    systems=list(groups[k][1]))
         for k in order
     ]
-    n_repeats = int(round(config.repeat_share * len(items)))
-    if n_repeats:
-        draws = _Draws(config.seed, judge, "ranking-repeats")
-        originals = list(range(len(items)))
-        draws.shuffle(originals)
-        n = len(items)
-        # Base item i sorts at i; a repeat of item p sorts just before base item t, drawn
-        # from [p + 1 + gap, n] (n: the end), so the gap holds where the queue is long enough.
-        keyed = [(float(i), 0, item) for i, item in enumerate(items)]
-        for k, p in enumerate(sorted(originals[:n_repeats]), 1):
-            low = min(p + 1 + config.min_repeat_gap, n)
-            t = low + draws.below(n - low + 1)
-            keyed.append((t - 0.5, k, replace(items[p], repeat=True, systems=list(items[p].systems or []))))
-        keyed.sort(key=lambda entry: (entry[0], entry[1]))
-        items = [item for _, _, item in keyed]
-    return JudgeQueue(
-        format=QUEUE_FORMAT,
-        seed=config.seed,
-        repeat_share=config.repeat_share,
-        min_repeat_gap=config.min_repeat_gap,
-        reference_mode=config.reference_mode,
-        reference=config.reference,
-        systems=None if config.systems is None else list(config.systems),
-        documents=None if config.documents is None else list(config.documents),
-        show_source=config.show_source,
-        highlight_overlap=config.highlight_overlap,
-        items=items,
-        position=0,
-        protocol="rank",
-        da_basis=config.da_basis,
-        max_errors=config.max_errors,
-        max_systems=config.max_systems,
-    )
+    items = _with_repeats(items, config, judge, "ranking-repeats")
+    return _queue_state(config, items, protocol="rank", max_systems=config.max_systems)
 
 
 # --- rating -----------------------------------------------------------------------------------
@@ -360,8 +329,7 @@ class RankingSession(JudgeSession):
         """
         if self.finished:
             raise ModelError("the queue is finished; there is no item to rank")
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0:
-            raise ModelError(f"seconds must be a non-negative number, not {seconds!r}")
+        check_seconds(seconds)
         index = self.position
         raw = self.state.items[index]
         systems = tuple(raw.systems or ())

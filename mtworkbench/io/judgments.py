@@ -30,7 +30,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -235,6 +235,47 @@ def resolve_segment(project: Project, value: str) -> str | None:
     return None
 
 
+def read_csv_header(path: str | Path) -> tuple[Any, list[str]]:
+    """A strict csv reader over the file (a BOM dropped) and its header, stripped and
+    lowercased; the reader stands at the first data row (``numbered_rows``)."""
+    reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
+    try:
+        header = [h.strip().lower() for h in next(reader, [])]
+    except csv.Error as exc:
+        raise DataError(f"{path}:1: {exc}") from None
+    return reader, header
+
+
+def row_rater(get: dict[str, str], where: str) -> str:
+    """The row's ``rater`` column, which must not be empty."""
+    rater = get["rater"].strip()
+    if not rater:
+        raise DataError(f"{where}, column 'rater': must not be empty")
+    return rater
+
+
+def row_segment_and_reference(project: Project, get: dict[str, str], where: str) -> tuple[str, str | None]:
+    """The segment the row's ``segment`` column names (id or 1-based number) and its
+    optional ``reference`` (empty: none), both checked against the project."""
+    segment = resolve_segment(project, get["segment"].strip())
+    if segment is None:
+        raise DataError(f"{where}, column 'segment': no segment {get['segment']!r} in the project")
+    reference = get.get("reference", "").strip() or None
+    if reference is not None and not project.has_reference(reference):
+        raise DataError(f"{where}, column 'reference': no reference {reference!r} in the project")
+    return segment, reference
+
+
+def fresh_id(new: Callable[[], str], taken: set[str]) -> str:
+    """An id from ``new`` not in ``taken`` (the ids an import has handed out already,
+    which the project does not know yet); added to ``taken``."""
+    candidate = new()
+    while candidate in taken:
+        candidate = new()
+    taken.add(candidate)
+    return candidate
+
+
 def plan_import(project: Project, rows: Sequence[JudgmentRow], path: str | Path) -> JudgmentImport:
     """Check rows against the project; nothing is changed."""
     plan = JudgmentImport()
@@ -255,10 +296,7 @@ def plan_import(project: Project, rows: Sequence[JudgmentRow], path: str | Path)
         if r.judge not in known_judges:
             known_judges.add(r.judge)
             plan.judges.append(r.judge)
-        judgment_id = project.new_id("j")
-        while judgment_id in taken:
-            judgment_id = project.new_id("j")
-        taken.add(judgment_id)
+        judgment_id = fresh_id(lambda: project.new_id("j"), taken)
         plan.judgments.append(
             Judgment(
                 id=judgment_id,
@@ -484,10 +522,7 @@ def plan_scores(
             adequacy = int(value) if scale == "adequacy" else None
             fluency = int(value) if scale == "fluency" else None
             score, score_scale = None, None
-        judgment_id = project.new_id("j")
-        while judgment_id in taken:
-            judgment_id = project.new_id("j")
-        taken.add(judgment_id)
+        judgment_id = fresh_id(lambda: project.new_id("j"), taken)
         plan.judgments.append(
             Judgment(
                 id=judgment_id,

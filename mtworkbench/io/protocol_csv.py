@@ -69,16 +69,11 @@ def _number(value: str, where: str, column: str, lo: float | None = None, hi: fl
 
 def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     """The judges and judgments an ESA or DA CSV adds (nothing is changed yet)."""
-    from mtworkbench.io.judgments import JudgmentImport, numbered_rows, resolve_segment
-    from mtworkbench.io.plaintext import read_text
+    from mtworkbench.io.judgments import JudgmentImport, fresh_id, numbered_rows, read_csv_header
+    from mtworkbench.io.judgments import row_rater, row_segment_and_reference
 
     required, optional = COLUMNS[protocol]
-    text = read_text(path, strip_bom=True)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = [h.strip().lower() for h in next(reader, [])]
-    except csv.Error as exc:
-        raise DataError(f"{path}:1: {exc}") from None
+    reader, header = read_csv_header(path)
     missing = [c for c in required if c not in header]
     if missing:
         raise DataError(f"{path}:1: header lacks column {missing[0]!r}; expected {','.join(required)} "
@@ -93,17 +88,10 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     for start, fields in numbered_rows(reader, path, len(header)):
         where = f"{path}:{start}"
         get = dict(zip(header, fields))
-        rater, system = get["rater"].strip(), get["system"].strip()
-        if not rater:
-            raise DataError(f"{where}, column 'rater': must not be empty")
+        rater, system = row_rater(get, where), get["system"].strip()
         if not project.has_system(system):
             raise DataError(f"{where}, column 'system': no system {system!r} in the project")
-        segment = resolve_segment(project, get["segment"].strip())
-        if segment is None:
-            raise DataError(f"{where}, column 'segment': no segment {get['segment']!r} in the project")
-        reference = get.get("reference", "").strip() or None
-        if reference is not None and not project.has_reference(reference):
-            raise DataError(f"{where}, column 'reference': no reference {reference!r} in the project")
+        segment, reference = row_segment_and_reference(project, get, where)
         qc = get.get("qc", "").strip().lower()
         if qc not in ("", "bad"):
             raise DataError(f"{where}, column 'qc': expected empty or bad, found {get['qc']!r}")
@@ -120,12 +108,8 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
         if rater not in known:
             known.add(rater)
             plan.judges.append(rater)
-        judgment_id = project.new_id("j")
-        while judgment_id in taken:
-            judgment_id = project.new_id("j")
-        taken.add(judgment_id)
         plan.judgments.append(Judgment(
-            judgment_id, rater, system, segment, reference,
+            fresh_id(lambda: project.new_id("j"), taken), rater, system, segment, reference,
             score=_number(get["score"], where, "score", *SCORE_RANGE), scale=protocol, protocol=protocol,
             errors=errors, qc=qc, text=shown,
             seconds=_number(get["seconds"], where, "seconds", 0.0) if get.get("seconds", "").strip() else 0.0,

@@ -67,16 +67,11 @@ def _rank(value: str, where: str, column: str) -> int:
 
 def plan_ranking_file(project: Project, path: str | Path):
     """The judges and judgments a rankings CSV adds (nothing is changed yet)."""
-    from mtworkbench.io.judgments import JudgmentImport, numbered_rows, resolve_segment
-    from mtworkbench.io.plaintext import read_text
+    from mtworkbench.io.judgments import JudgmentImport, fresh_id, numbered_rows, read_csv_header
+    from mtworkbench.io.judgments import row_rater, row_segment_and_reference
     from mtworkbench.io.protocol_csv import _number
 
-    text = read_text(path, strip_bom=True)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = [h.strip().lower() for h in next(reader, [])]
-    except csv.Error as exc:
-        raise DataError(f"{path}:1: {exc}") from None
+    reader, header = read_csv_header(path)
     expected = f"{','.join(REQUIRED)},system1,rank1,system2,rank2,... (optionally {','.join(OPTIONAL)})"
     for column in REQUIRED:
         if column not in header:
@@ -104,15 +99,8 @@ def plan_ranking_file(project: Project, path: str | Path):
     for start, fields in numbered_rows(reader, path, len(header)):
         where = f"{path}:{start}"
         get = dict(zip(header, fields))
-        rater = get["rater"].strip()
-        if not rater:
-            raise DataError(f"{where}, column 'rater': must not be empty")
-        segment = resolve_segment(project, get["segment"].strip())
-        if segment is None:
-            raise DataError(f"{where}, column 'segment': no segment {get['segment']!r} in the project")
-        reference = get.get("reference", "").strip() or None
-        if reference is not None and not project.has_reference(reference):
-            raise DataError(f"{where}, column 'reference': no reference {reference!r} in the project")
+        rater = row_rater(get, where)
+        segment, reference = row_segment_and_reference(project, get, where)
         systems: list[str] = []
         ranks: list[int] = []
         for n in range(1, width + 1):
@@ -134,17 +122,8 @@ def plan_ranking_file(project: Project, path: str | Path):
         if rater not in known:
             known.add(rater)
             plan.judges.append(rater)
-        ranking_id = new_ranking_id(project)
-        while ranking_id in taken_rankings:
-            ranking_id = new_ranking_id(project)
-        taken_rankings.add(ranking_id)
-        ids = []
-        for _ in systems:
-            judgment_id = project.new_id("j")
-            while judgment_id in taken_judgments:
-                judgment_id = project.new_id("j")
-            taken_judgments.add(judgment_id)
-            ids.append(judgment_id)
+        ranking_id = fresh_id(lambda: new_ranking_id(project), taken_rankings)
+        ids = [fresh_id(lambda: project.new_id("j"), taken_judgments) for _ in systems]
         seconds = get.get("seconds", "").strip()
         ranking = Ranking(
             id=ranking_id, judge=rater, segment=segment, reference=reference, systems=tuple(systems),

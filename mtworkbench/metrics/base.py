@@ -153,6 +153,10 @@ class Metric(ABC):
     # plain Python, and ``corpus_score`` goes through ``corpus_value`` too, so
     # both give the same number.
     lean: ClassVar[bool] = False
+    # True when ``prepare_references`` builds numpy structures (BLEU's corpus-wide
+    # n-gram tables): ``corpus_totals`` then gives ``statistics_row`` each segment's
+    # ``extract_reference`` instead, so the plain-Python path never builds them.
+    references_need_numpy: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -279,16 +283,25 @@ class Metric(ABC):
         for batch in self.batches(n, progress, cancel, every):
             yield from batch
 
+    def before_segments(self) -> None:
+        """Load what scoring needs (a metric's resources) before the first segment, so
+        progress starts with the segments; nothing by default."""
+
     def _rows(
         self,
         data: ScoringInput,
         row: Callable[[int, str, Any], Any],
         progress: ProgressCallback | None = None,
         cancel: CancelCheck | None = None,
+        stream: bool = False,
     ) -> Iterator[Any]:
-        """``row(i, hypothesis_i, prepared_i)`` for every segment in order."""
+        """``row(i, hypothesis_i, prepared_i)`` for every segment in order; ``stream``:
+        ``prepared_i`` is ``extract_reference`` of segment i, never ``prepare_references``."""
+        self.before_segments()
         hypotheses = data.hypotheses
-        if data.n_segments > self.stream_above and type(self).prepare_references is Metric.prepare_references:
+        if stream or (
+            data.n_segments > self.stream_above and type(self).prepare_references is Metric.prepare_references
+        ):
             streams = data.references
             for batch in self.batches(data.n_segments, progress, cancel):
                 for i in batch:
@@ -361,7 +374,7 @@ class Metric(ABC):
         ``statistics_row`` added in segment order, as numpy adds the rows of an
         (n, k) array along axis 0, so the floats are the same."""
         totals: list[float] | None = None
-        for values in self._rows(data, self.statistics_row, progress, cancel):
+        for values in self._rows(data, self.statistics_row, progress, cancel, stream=self.references_need_numpy):
             if totals is None:
                 totals = [float(x) for x in values]
             else:

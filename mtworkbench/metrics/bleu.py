@@ -232,29 +232,16 @@ class BLEU(Metric):
     # --- the plain-Python path (score on files; no numpy) ---------------------------
     lean: ClassVar[bool] = True
 
-    def corpus_totals(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> list[float]:
-        """``segment_statistics(data).sum(axis=0)`` segment by segment with sets and
-        counters (integers, so the sums are exact in any order)."""
+    references_need_numpy: ClassVar[bool] = True  # prepare_references builds ReferenceNgrams
+
+    def statistics_row(self, segment: int, hypothesis: str, prepared: list[list[str]]) -> list[int]:
+        """One segment's statistics from its reference token lists, with sets and
+        counters (``corpus_totals`` adds these; integers, so the sums are exact)."""
         order = self.max_order
-        hyp_len = ref_len = 0
-        correct = [0] * order
-        total = [0] * order
-        streams, hypotheses = data.references, data.hypotheses
-        for i in self.segments(data.n_segments, progress, cancel):
-            refs = self.extract_reference(i, [s[i] for s in streams])
-            hyp = self.tokens(hypotheses[i])
-            n = len(hyp)
-            hyp_len += n
-            ref_len += closest_length(n, [len(r) for r in refs])[1]
-            for k, found in enumerate(clipped_matches(hyp, refs, order)):
-                correct[k] += found
-                total[k] += max(0, n - k)
-        return [float(x) for x in (hyp_len, ref_len, *correct, *total)]
+        hyp = self.tokens(hypothesis)
+        n = len(hyp)
+        ref_len = closest_length(n, [len(r) for r in prepared])[1]
+        return [n, ref_len, *clipped_matches(hyp, prepared, order), *(max(0, n - k) for k in range(order))]
 
     def corpus_value(self, totals: Sequence[float]) -> float:
         """BLEU of one row of summed statistics with ``math`` (as sacrebleu computes

@@ -14,9 +14,9 @@ from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segm
 from mtworkbench.core.ranking import rankings_of
 from mtworkbench.gui.judge import queue_dialog
 from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.workspaces import judge as judge_module
 from mtworkbench.io.bundle import load_bundle, save_bundle
+from tests.gui.test_judge_rating import open_judge_window
 
 SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs regenerates the README screenshot
 K = Qt.Key
@@ -46,13 +46,7 @@ def ranking_project() -> Project:
 def window(qtbot, tmp_path):
     path = tmp_path / "rank.mtwb.json"
     save_bundle(ranking_project(), path)
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    assert w.open_path(path)
-    w.tabs.setCurrentWidget(w.workspaces["Judge"])
+    w = open_judge_window(qtbot, path)
     w.test_path = path
     return w
 

@@ -56,16 +56,21 @@ class FakeTime:
         return self.t
 
 
-@pytest.fixture
-def window(qtbot, legacy_demo_copy):
+def open_judge_window(qtbot, path) -> MainWindow:
+    """A main window on screen with the bundle at ``path`` open in the Judge workspace."""
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(legacy_demo_copy)
+    assert w.open_path(path)
     w.tabs.setCurrentWidget(w.workspaces["Judge"])
     return w
+
+
+@pytest.fixture
+def window(qtbot, legacy_demo_copy):
+    return open_judge_window(qtbot, legacy_demo_copy)
 
 
 @pytest.fixture

@@ -11,13 +11,15 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import QApplication
 
 from mtworkbench.core.judging import QueueConfig
-from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Segment, System
+from mtworkbench.core.model import ErrorSpan, Judgment
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
 from mtworkbench.gui.judge import typology_dialog
 from mtworkbench.gui.judge.protocol_rating import CategoryPicker
 from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
 from mtworkbench.gui.judge.typology_dialog import TypologyDialog
 from mtworkbench.gui.session import ProjectSession
+from tests.core.test_mqm_typology import project_with_errors
+from tests.gui.test_judge_protocols import rate  # noqa: F401
 from tests.gui.test_judge_rating import K, add_judge, fake_time, keys, start_queue, window, workspace  # noqa: F401
 
 SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")
@@ -25,14 +27,8 @@ SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")
 
 @pytest.fixture
 def session(qtbot):
-    p = Project([Document("d", [Paragraph("p", [Segment("a", "Der Hund"), Segment("b", "bellt")])])],
-                systems=[System("S", texts={"a": "The dog", "b": "barks"})])
-    p.add_judge("r1")
-    p.add_judgment(Judgment("j1", "r1", "S", "a", protocol="mqm", errors=(
-        ErrorSpan(0, 3, "Minor", "Fluency/Grammar"), ErrorSpan(4, 7, "Major", "Accuracy/Mistranslation"))))
-    p.add_judgment(Judgment("j2", "r1", "S", "b", protocol="mqm", errors=(ErrorSpan(0, 5, "Minor", "Fluency/Grammar"),)))
     s = ProjectSession()
-    s.replace_project(p, None)
+    s.replace_project(project_with_errors(), None)
     return s
 
 
@@ -228,15 +224,6 @@ def test_picker_slash_searches_by_name(qtbot):
     assert picker.visible_names() == ["Locale convention", "Locale convention/Date format"]
     qtbot.keyClick(picker.filter, K.Key_Return)
     assert picker.chosen == "Locale convention/Date format"
-
-
-@pytest.fixture
-def rate(qtbot, workspace, monkeypatch, fake_time):  # noqa: F811
-    def start(config: QueueConfig):
-        add_judge(qtbot, workspace, monkeypatch, "ann")
-        start_queue(qtbot, workspace, monkeypatch, config)
-        return workspace.rating
-    return start
 
 
 def test_rating_picks_from_the_projects_typology_by_keys(qtbot, window, rate):  # noqa: F811

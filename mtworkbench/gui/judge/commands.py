@@ -30,34 +30,57 @@ class StartQueueCommand(QUndoCommand):
         self.project.set_judge_queue(self.judge, self.old)
 
 
-class RateItemCommand(QUndoCommand):
-    """Add (or, for an item rated before, replace) the judgment of queue item
-    ``index`` and move the queue from ``before`` to ``after``.
+class QueueItemCommand(QUndoCommand):
+    """Store what queue item ``index`` produced (``_apply``/``_revert``), record its id
+    ``recorded`` in the queue and move the queue from ``before`` to ``after``.
 
-    The position is set before the judgment changes, so views refreshing on
-    the judgment event already see the new position.
+    The position is set before the judgments change, so views refreshing on
+    the judgment events already see the new position.
     """
 
-    def __init__(
-        self, project: Project, judge: str, judgment: Judgment, index: int, before: int, after: int, replacing: bool
-    ) -> None:
-        super().__init__("Change rating" if replacing else "Rate item")
-        self.project, self.judge, self.judgment = project, judge, judgment
+    def __init__(self, text: str, project: Project, judge: str, recorded: str, index: int, before: int,
+                 after: int) -> None:
+        super().__init__(text)
+        self.project, self.judge, self.recorded = project, judge, recorded
         self.index, self.before, self.after = index, before, after
-        self.replaced: Judgment | None = None
 
     def _move_to(self, position: int) -> None:
         state = self.project.judge_queues.get(self.judge)
         if state is not None and 0 <= position <= len(state.items):
             self.project.move_judge_queue(self.judge, position)
-            self.project.record_queue_judgment(self.judge, self.index, self.judgment.id)
+            self.project.record_queue_judgment(self.judge, self.index, self.recorded)
+
+    def _apply(self) -> None:
+        raise NotImplementedError
+
+    def _revert(self) -> None:
+        raise NotImplementedError
 
     def redo(self) -> None:
         self._move_to(self.after)
-        self.replaced = apply_judgment(self.project, self.judgment)
+        self._apply()
 
     def undo(self) -> None:
         self._move_to(self.before)
+        self._revert()
+
+
+class RateItemCommand(QueueItemCommand):
+    """Add (or, for an item rated before, replace) the judgment of queue item
+    ``index`` and move the queue from ``before`` to ``after``."""
+
+    def __init__(
+        self, project: Project, judge: str, judgment: Judgment, index: int, before: int, after: int, replacing: bool
+    ) -> None:
+        super().__init__("Change rating" if replacing else "Rate item", project, judge, judgment.id, index, before,
+                         after)
+        self.judgment = judgment
+        self.replaced: Judgment | None = None
+
+    def _apply(self) -> None:
+        self.replaced = apply_judgment(self.project, self.judgment)
+
+    def _revert(self) -> None:
         revert_judgment(self.project, self.judgment, self.replaced)
 
 

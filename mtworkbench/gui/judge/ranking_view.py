@@ -15,38 +15,13 @@ System names are never shown. Every change goes through the undo stack
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
-from PySide6.QtWidgets import (
-    QButtonGroup,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QProgressBar,
-    QPushButton,
-    QScrollArea,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from mtworkbench.core.events import (
-    AFFECTS_JUDGMENTS,
-    JUDGE_ROSTER,
-    QUEUE_EVENTS,
-    TEXT_EVENTS,
-    JudgeQueueChanged,
-    ReferenceRemoved,
-    SystemRemoved,
-)
-from mtworkbench.core.judging import ItemClock
-from mtworkbench.core.model import ModelError, ProjectEvent
-from mtworkbench.core.ranking import RANKS, RankEntry, RankingItem, RankingSession
-from mtworkbench.gui import dialogs
+from mtworkbench.core.model import Project
+from mtworkbench.core.ranking import RANKS, RankEntry, Ranking, RankingItem, RankingSession
+from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.judge.ranking_commands import RankItemCommand
 from mtworkbench.gui.session import ProjectSession
 
@@ -54,12 +29,8 @@ ACCENT = "#1d4ed8"
 RANK_LABELS = {1: "Best", 2: "", 3: "", 4: "", 5: "Worst"}
 DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in RANKS}
 CLEAR_KEYS = (Qt.Key.Key_0, Qt.Key.Key_Delete)
-SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
 HINTS = ("↑/↓ or Tab choose a translation · 1–5 rank it (1 best, ties allowed) · 0 clears · "
          "Enter submit when all are ranked · Backspace or ← previous item · → skip · C comment")
-_RELEVANT = AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS | {SystemRemoved, ReferenceRemoved}
-_REOPEN = JUDGE_ROSTER | {JudgeQueueChanged, SystemRemoved}
 
 
 def _plain_label(name: str, point_size: int | None = None, colour: str | None = None) -> QLabel:
@@ -137,38 +108,19 @@ class CandidateRow(QFrame):
         )
 
 
-class RankingView(QWidget):
+class RankingView(JudgeQueueView):
     """Rank the current item of one judge's relative-ranking queue."""
 
-    item_shown = Signal(int)
-    """A (different) queue item is on screen; payload: its index (-1 when none)."""
+    queue: RankingSession | None
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(session, parent)
         self.setObjectName("ranking-view")
-        self.session = session
-        self.judge: str | None = None
-        self.queue: RankingSession | None = None
         self.entry = RankEntry([])
-        self.now: Callable[[], float] = time.monotonic  # injectable (tests)
-        self.clock = ItemClock(lambda: self.now())
-        self._shown: tuple | None = None
-        self._active = True
-        self._problem = ""
         self.rows: list[CandidateRow] = []
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
-        self.position_label = QLabel()
-        self.position_label.setObjectName("ranking-position")
+        top = self._top_row("ranking-position", "ranking-progress", "%v of %m ranked")
         self.position_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.progress = QProgressBar()
-        self.progress.setObjectName("ranking-progress")
-        self.progress.setFormat("%v of %m ranked")
-        self.progress.setMinimumWidth(260)
-        top = QHBoxLayout()
-        top.addWidget(self.position_label)
-        top.addStretch(1)
-        top.addWidget(self.progress)
 
         self.source_caption = QLabel("SOURCE")
         self.source = _plain_label("ranking-source", 13, "#3f3f46")
@@ -189,109 +141,36 @@ class RankingView(QWidget):
         body_layout.addSpacing(8)
         body_layout.addWidget(self.candidates)
         body_layout.addStretch(1)
-        self.scroll_area = QScrollArea()
-        self.scroll_area.setWidget(body)
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.scroll_area = self._scroll_area(body)
 
         self.message = _plain_label("ranking-message", 14)
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
-        self.comment = QLineEdit()
-        self.comment.setObjectName("ranking-comment")
-        self.comment.setPlaceholderText("Optional comment (C to type, Enter submits, Esc returns to the ranking keys)")
-        self.comment.returnPressed.connect(self.submit)
-        self.comment.installEventFilter(self)
-        self.back_button = QPushButton("◀  Previous  (Backspace)")
-        self.back_button.clicked.connect(self.back)
-        self.skip_button = QPushButton("Skip  (→)  ▶")
-        self.skip_button.clicked.connect(self.forward)
-        self.submit_button = QPushButton("Submit and next  (Enter)")
-        self.submit_button.setObjectName("ranking-submit")
-        self.submit_button.clicked.connect(self.submit)
-        for button in (self.back_button, self.skip_button, self.submit_button):
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        actions = QHBoxLayout()
-        actions.addWidget(self.comment, 1)
-        actions.addWidget(self.back_button)
-        actions.addWidget(self.skip_button)
-        actions.addWidget(self.submit_button)
-
-        self.hints = QLabel(HINTS)
-        self.hints.setObjectName("ranking-hints")
+        actions = self._action_row(
+            "ranking-comment", "Optional comment (C to type, Enter submits, Esc returns to the ranking keys)",
+            "◀  Previous  (Backspace)", "Skip  (→)  ▶", "Submit and next  (Enter)", "ranking-submit",
+        )
+        footer = self._footer_row(HINTS, "ranking-hints", "ranking-status")
         self.hints.setTextFormat(Qt.TextFormat.PlainText)
-        self.hints.setWordWrap(True)
-        self.hints.setStyleSheet("color:#3f3f46;")
-        self.status = QLabel()
-        self.status.setObjectName("ranking-status")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setStyleSheet("color:#b45309;")
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(6)
-        layout.addLayout(top)
-        layout.addWidget(self.scroll_area, 1)
-        layout.addWidget(self.message, 1)
-        layout.addLayout(actions)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.hints, 1)
-        bottom.addWidget(self.status)
-        layout.addLayout(bottom)
-
-        session.project_changed.connect(self._on_project_changed)
-        session.project_replaced.connect(self._on_project_replaced)
-        self.refresh()
+        self._assemble(top, self.scroll_area, self.message, (), actions, footer)
 
     # --- the judge and their queue ------------------------------------------------------------
-    def set_judge(self, judge: str | None) -> None:
-        self.judge = judge
-        self._open_queue()
-        self.refresh()
-
-    def _open_queue(self) -> None:
-        self.queue, self._problem = None, ""
-        project = self.session.project
-        judge = self.judge
-        state = project.judge_queues.get(judge) if judge is not None and judge in project.judges else None
-        if judge is None or state is None or state.protocol != "rank":
-            return
-        try:
-            self.queue = RankingSession(project, judge)
-        except ModelError as exc:
-            self._problem = str(exc)
-
-    def _on_project_replaced(self, _project) -> None:
-        self.judge, self.queue, self._shown = None, None, None
-        self.refresh()
-
-    def _on_project_changed(self, event: ProjectEvent) -> None:
-        if type(event) not in _RELEVANT:
-            return
-        if type(event) in _REOPEN:
-            self._open_queue()
-        self.refresh()
+    def _session_for(self, project: Project, judge: str) -> RankingSession | None:
+        state = project.judge_queues.get(judge) if judge in project.judges else None
+        if state is None or state.protocol != "rank":
+            return None
+        return RankingSession(project, judge)
 
     # --- showing --------------------------------------------------------------------------------
     def current_item(self) -> RankingItem | None:
         return self.queue.current_ranking if self.queue is not None else None
 
-    def refresh(self) -> None:
-        item = self.current_item()
-        stored = item.ranking if item is not None else None
-        shown = None if item is None else (self.judge, item.index, stored)
-        if shown != self._shown:
-            self._shown = shown
-            self.entry = RankEntry.for_item(len(item.systems) if item else 0, stored)
-            self.comment.setText(stored.comment if stored is not None else "")
-            self.clock.start()
-            if not self._active:
-                self.clock.pause()
-            self.status.clear()
-            self._build_rows(item)
-            self.item_shown.emit(item.index if item else -1)
-        self._show(item)
+    def _stored(self, item: RankingItem) -> Ranking | None:
+        return item.ranking
+
+    def _start_item(self, item: RankingItem | None, stored: Ranking | None) -> None:
+        self.entry = RankEntry.for_item(len(item.systems) if item else 0, stored)
+        self._build_rows(item)
 
     def _build_rows(self, item: RankingItem | None) -> None:
         n = len(item.systems) if item is not None else 0
@@ -312,9 +191,8 @@ class RankingView(QWidget):
         self.message.setVisible(not has_item)
         for control in (self.comment, self.skip_button):
             control.setEnabled(has_item)
-        self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
-        self.progress.setVisible(self.queue is not None)
-        if self.queue is None:
+        progress = self._show_progress()
+        if self.queue is None or progress is None:
             self.position_label.setText("")
             if self._problem:
                 self.message.setText(self._problem)
@@ -324,9 +202,6 @@ class RankingView(QWidget):
                 self.message.setText(f"{self.judge} has no ranking queue.")
             self._show_entry()
             return
-        progress = self.queue.progress
-        self.progress.setRange(0, max(progress.total, 1))
-        self.progress.setValue(progress.done)
         if item is None:
             self.position_label.setText(f"Finished · {progress.done} of {progress.total} done")
             pending = self.queue.first_pending()
@@ -395,15 +270,9 @@ class RankingView(QWidget):
             self.move_focus(1)
         elif key == Qt.Key.Key_Up:
             self.move_focus(-1)
-        elif key in SUBMIT_KEYS:
-            self.submit()
-        elif key in BACK_KEYS:
-            self.back()
-        elif key == Qt.Key.Key_Right:
-            self.forward()
         elif key == Qt.Key.Key_C and self.comment.isEnabled():
             self.comment.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        else:
+        elif not self._navigate(key):
             super().keyPressEvent(event)
 
     def focusNextPrevChild(self, next_: bool) -> bool:
@@ -413,58 +282,17 @@ class RankingView(QWidget):
             return True
         return super().focusNextPrevChild(next_)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.comment and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
-            if event.key() == Qt.Key.Key_Escape:
-                self.setFocus()
-                return True
-        return super().eventFilter(watched, event)
-
     # --- actions ----------------------------------------------------------------------------------
-    def submit(self) -> None:
-        item = self.current_item()
-        if item is None or self.queue is None or self.judge is None:
-            return
+    def _submit(self, item: RankingItem) -> None:
         if not self.entry.complete:
             missing = self.entry.missing
             self.status.setText(f"Rank every translation first: {missing} still without a rank (keys 1–5).")
             return
-        before = self.queue.position
-        try:
-            ranking = self.queue.submit_ranking(
-                [int(r) for r in self.entry.ranks if r is not None], self.comment.text().strip(), self.clock.seconds)
-        except ModelError as exc:
-            dialogs.error(self, "Cannot record the ranking", str(exc))
-            return
-        self.session.push(RankItemCommand(self.session.project, self.judge, ranking, item.index, before,
-                                          self.queue.position, replacing=item.ranking is not None))
-        self.setFocus()
-        self.refresh()
-
-    def back(self) -> None:
-        if self.queue is not None and self.queue.position > 0:
-            self.queue.back()
-            self.refresh()
-
-    def forward(self) -> None:
-        if self.queue is None:
-            return
-        if self.queue.finished:
-            pending = self.queue.first_pending()
-            if pending is not None:
-                self.queue.go_to(pending)
-        else:
-            self.queue.forward()
-        self.refresh()
-
-    def go_to(self, index: int) -> None:
-        if self.queue is not None:
-            self.queue.go_to(index)
-            self.refresh()
-
-    def set_active(self, active: bool) -> None:
-        self._active = active
-        if active:
-            self.clock.resume()
-        else:
-            self.clock.pause()
+        ranks, queue, judge = [int(r) for r in self.entry.ranks if r is not None], self.queue, self.judge
+        assert queue is not None and judge is not None, "submit() checked both"
+        self._record(
+            "Cannot record the ranking",
+            lambda comment, seconds: queue.submit_ranking(ranks, comment, seconds),
+            lambda ranking, before, after: RankItemCommand(self.session.project, judge, ranking, item.index, before,
+                                                           after, replacing=item.ranking is not None),
+        )

@@ -14,35 +14,24 @@ the view only remembers what is on screen.
 from __future__ import annotations
 
 import html
-import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QProgressBar,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from mtworkbench.core.events import (
-    AFFECTS_JUDGMENTS,
-    JUDGE_ROSTER,
-    QUEUE_EVENTS,
-    TEXT_EVENTS,
     AnnotationsReset,
-    JudgeQueueChanged,
-    ReferenceRemoved,
     SystemAdded,
-    SystemRemoved,
     TargetLanguageChanged,
 )
 from mtworkbench.core.judging import (
@@ -50,24 +39,20 @@ from mtworkbench.core.judging import (
     ADEQUACY_QUESTION,
     FLUENCY_LABELS,
     FLUENCY_QUESTION,
-    ItemClock,
     JudgeSession,
     QueueItem,
     RatingEntry,
     fluency_labels,
 )
-from mtworkbench.core.model import ModelError, ProjectEvent
+from mtworkbench.core.model import Judgment, Project
 from mtworkbench.core.overlap import word_overlap
-from mtworkbench.gui import dialogs
 from mtworkbench.gui.judge.commands import RateItemCommand
 from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
+from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
 
 DIGIT_KEYS = {Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3, Qt.Key.Key_4: 4, Qt.Key.Key_5: 5}
-SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
-FORWARD_KEYS = (Qt.Key.Key_Right,)
 KEY_HINTS = (
     "<b>1</b>–<b>5</b> rate adequacy, then fluency &nbsp;·&nbsp; <b>Enter</b> submit and go on &nbsp;·&nbsp; "
     "<b>Backspace</b> or <b>←</b> previous item &nbsp;·&nbsp; <b>→</b> skip &nbsp;·&nbsp; "
@@ -78,12 +63,10 @@ ACCENT = "#1d4ed8"
 
 # Events that can change what the view shows.
 _RELEVANT = (
-    AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | TEXT_EVENTS
-    | {SystemAdded, SystemRemoved, ReferenceRemoved, AnnotationsReset}
+    JudgeQueueView.relevant
+    | {SystemAdded, AnnotationsReset}
     | {TargetLanguageChanged}  # the fluency scale names the target language
 )
-# Events after which the judge's queue is opened again.
-_REOPEN = JUDGE_ROSTER | {JudgeQueueChanged, SystemRemoved}
 
 # Fluency labels by target language code, looked up once per language and process: the
 # first lookup loads langcodes' name tables, which stalled opening a project for 100-250 ms.
@@ -204,41 +187,20 @@ class _TextBlock(QWidget):
         self.text.setText(body)
 
 
-class RatingView(QWidget):
+class RatingView(JudgeQueueView):
     """Rate the current item of one judge's queue."""
 
-    item_shown = Signal(int)
-    """A (different) queue item is on screen; payload: its index (-1 when none)."""
+    relevant = _RELEVANT
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(session, parent)
         self.setObjectName("rating-view")
-        self.session = session
-        self.judge: str | None = None
-        self.queue: JudgeSession | None = None
         self.entry = RatingEntry()
-        # Injectable time source (tests replace it); the clock asks it on every reading.
-        self.now: Callable[[], float] = time.monotonic
-        self.clock = ItemClock(self._now)
-        self._shown: tuple | None = None  # (judge, index, stored judgment) on screen
-        self._active = True  # the window is in front and the view visible
-        self._queue_problem = ""
         self._protocol_shown: tuple | None = None  # the item the protocol panel was filled for
         self._labels_language: str | None = None  # the target language the fluency labels name
         self._label_lookup: JobWorker | None = None  # a language-name lookup on the worker
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
-        self.position_label = QLabel()
-        self.position_label.setObjectName("position-label")
-        self.progress = QProgressBar()
-        self.progress.setObjectName("judge-progress")
-        self.progress.setTextVisible(True)
-        self.progress.setFormat("%v of %m judged")
-        self.progress.setMinimumWidth(260)
-        top = QHBoxLayout()
-        top.addWidget(self.position_label)
-        top.addStretch(1)
-        top.addWidget(self.progress)
+        top = self._top_row("position-label", "judge-progress", "%v of %m judged")
 
         self.candidate = _TextBlock("TRANSLATION", 17)
         self.candidate.setObjectName("candidate")
@@ -255,11 +217,7 @@ class RatingView(QWidget):
         texts_layout.addWidget(self.reference)
         texts_layout.addWidget(self.source)
         texts_layout.addStretch(1)
-        self.texts_scroll = QScrollArea()
-        self.texts_scroll.setWidget(texts)
-        self.texts_scroll.setWidgetResizable(True)
-        self.texts_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.texts_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.texts_scroll = self._scroll_area(texts)
 
         self.message = QLabel()
         self.message.setObjectName("rating-message")
@@ -274,110 +232,36 @@ class RatingView(QWidget):
         self.adequacy.rating_clicked.connect(self._adequacy_clicked)
         self.fluency.rating_clicked.connect(self._fluency_clicked)
 
-        self.comment = QLineEdit()
-        self.comment.setObjectName("comment")
-        self.comment.setPlaceholderText("Optional comment (Tab to type, Enter submits, Esc returns to rating keys)")
-        self.comment.returnPressed.connect(self.submit)
-        self.comment.installEventFilter(self)
-
-        self.back_button = QPushButton("◀  &Previous  (Backspace)")
-        self.back_button.clicked.connect(self.back)
-        self.skip_button = QPushButton("S&kip  (→)  ▶")
-        self.skip_button.clicked.connect(self.forward)
-        self.submit_button = QPushButton("S&ubmit and next  (Enter)")
-        self.submit_button.setObjectName("submit")
-        self.submit_button.clicked.connect(self.submit)
-        for button in (self.back_button, self.skip_button, self.submit_button):
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        actions = QHBoxLayout()
-        actions.addWidget(self.comment, 1)
-        actions.addWidget(self.back_button)
-        actions.addWidget(self.skip_button)
-        actions.addWidget(self.submit_button)
-
-        self.hints = QLabel(KEY_HINTS)
-        self.hints.setObjectName("key-hints")
-        self.hints.setStyleSheet("color:#3f3f46;")
-        self.hints.setWordWrap(True)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
-        self.status.setObjectName("rating-status")
-        self.status.setStyleSheet("color:#b45309;")
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(6)
-        layout.addLayout(top)
-        layout.addWidget(self.texts_scroll, 1)
-        layout.addWidget(self.message, 1)
-        layout.addWidget(self.adequacy)
-        layout.addWidget(self.fluency)
+        actions = self._action_row(
+            "comment", "Optional comment (Tab to type, Enter submits, Esc returns to rating keys)",
+            "◀  &Previous  (Backspace)", "S&kip  (→)  ▶", "S&ubmit and next  (Enter)", "submit",
+        )
+        footer = self._footer_row(KEY_HINTS, "key-hints", "rating-status")
         # DA, ESA and MQM queues are rated here instead of the LDC scales.
         self.protocol_panel = ProtocolPanel()
         self.protocol_panel.setVisible(False)
-        layout.addWidget(self.protocol_panel)
-        layout.addLayout(actions)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.hints, 1)
-        bottom.addWidget(self.status)
-        layout.addLayout(bottom)
-
-        session.project_changed.connect(self._on_project_changed)
-        session.project_replaced.connect(self._on_project_replaced)
-        self.refresh()
+        self._assemble(top, self.texts_scroll, self.message, (self.adequacy, self.fluency, self.protocol_panel),
+                       actions, footer)
 
     # --- the judge and their queue ------------------------------------------------------
-    def _now(self) -> float:
-        return self.now()
-
-    def set_judge(self, judge: str | None) -> None:
-        self.judge = judge
-        self._open_queue()
-        self.refresh()
-
-    def _open_queue(self) -> None:
-        self.queue = None
-        self._queue_problem = ""
-        project = self.session.project
-        if self.judge is None or self.judge not in project.judges or self.judge not in project.judge_queues:
-            return
-        try:
-            self.queue = JudgeSession(project, self.judge)
-        except ModelError as exc:
-            self._queue_problem = str(exc)
-
-    def _on_project_replaced(self, _project) -> None:
-        self.judge = None
-        self.queue = None
-        self._shown = None
-        self.refresh()
-
-    def _on_project_changed(self, event: ProjectEvent) -> None:
-        if type(event) not in _RELEVANT:
-            return
-        if type(event) in _REOPEN:
-            self._open_queue()
-        self.refresh()
+    def _session_for(self, project: Project, judge: str) -> JudgeSession | None:
+        if judge not in project.judges or judge not in project.judge_queues:
+            return None
+        return JudgeSession(project, judge)
 
     # --- showing --------------------------------------------------------------------------
     def current_item(self) -> QueueItem | None:
         return self.queue.current if self.queue is not None else None
 
     def refresh(self) -> None:
-        item = self.current_item()
-        self._update_fluency_labels(needed_now=item is not None and not self._protocol_active())
-        shown = None if item is None else (self.judge, item.index, item.judgment)
-        if shown != self._shown:
-            # A different item (or its stored rating changed, e.g. by undo): start afresh.
-            self._shown = shown
-            self.entry = RatingEntry.from_judgment(item.judgment if item else None)
-            self.comment.setText(item.judgment.comment if item and item.judgment else "")
-            self.clock.start()
-            if not self._active:
-                self.clock.pause()
-            self.status.clear()
-            self.item_shown.emit(item.index if item else -1)
-        self._show(item)
+        self._update_fluency_labels(needed_now=self.current_item() is not None and not self._protocol_active())
+        super().refresh()
+
+    def _stored(self, item: QueueItem) -> Judgment | None:
+        return item.judgment
+
+    def _start_item(self, item: QueueItem | None, stored: Judgment | None) -> None:
+        self.entry = RatingEntry.from_judgment(stored)
 
     def _show(self, item: QueueItem | None) -> None:
         has_item = item is not None
@@ -391,15 +275,13 @@ class RatingView(QWidget):
         self.message.setVisible(not has_item)
         for control in (self.adequacy, self.fluency, self.comment, self.submit_button, self.skip_button):
             control.setEnabled(has_item)
-        self.back_button.setEnabled(self.queue is not None and self.queue.position > 0)
-        # No queue: no progress bar ("0 of 1 judged" would be untrue).
-        self.progress.setVisible(self.queue is not None)
-        if self.queue is None:
+        progress = self._show_progress()
+        if self.queue is None or progress is None:
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
             self.position_label.setText("")
-            if getattr(self, "_queue_problem", ""):
-                self.message.setText(html.escape(self._queue_problem))
+            if self._problem:
+                self.message.setText(html.escape(self._problem))
             elif self.judge is None:
                 self.message.setText("Choose who you are above, or add a new judge, to start judging.")
             else:
@@ -408,9 +290,6 @@ class RatingView(QWidget):
                 )
             self._show_entry()
             return
-        progress = self.queue.progress
-        self.progress.setRange(0, max(progress.total, 1))
-        self.progress.setValue(progress.done)
         if item is None:
             self.position_label.setText(f"<b>Finished</b> &nbsp;·&nbsp; {progress.done} of {progress.total} done")
             pending = self.queue.first_pending()
@@ -547,13 +426,7 @@ class RatingView(QWidget):
             super().keyPressEvent(event)
         elif key in DIGIT_KEYS:
             self.rate_key(DIGIT_KEYS[key])
-        elif key in SUBMIT_KEYS:
-            self.submit()
-        elif key in BACK_KEYS:
-            self.back()
-        elif key in FORWARD_KEYS:
-            self.forward()
-        else:
+        elif not self._navigate(key):
             super().keyPressEvent(event)
 
     def focusNextPrevChild(self, next_: bool) -> bool:
@@ -564,18 +437,8 @@ class RatingView(QWidget):
             return True
         return super().focusNextPrevChild(next_)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.comment and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
-            if event.key() == Qt.Key.Key_Escape:
-                self.setFocus()
-                return True
-        return super().eventFilter(watched, event)
-
     # --- actions ------------------------------------------------------------------------------
-    def submit(self) -> None:
-        item = self.current_item()
-        if item is None or self.queue is None or self.judge is None:
-            return
+    def _submit(self, item: QueueItem) -> None:
         if self._protocol_active():
             self._submit_protocol(item)
             return
@@ -583,21 +446,16 @@ class RatingView(QWidget):
             missing = self.entry.expecting
             self.status.setText(f"Rate {missing} first (keys 1–5).")
             return
-        before = self.queue.position
-        try:
-            judgment = self.queue.submit(
-                self.entry.adequacy, self.entry.fluency, self.comment.text().strip(), self.clock.seconds
-            )
-        except ModelError as exc:
-            dialogs.error(self, "Cannot record the rating", str(exc))
-            return
-        after = self.queue.position
-        command = RateItemCommand(
-            self.session.project, self.judge, judgment, item.index, before, after, replacing=item.judgment is not None
-        )
-        self.session.push(command)
-        self.setFocus()  # the next item starts on the rating keys, also after a comment
-        self.refresh()
+        adequacy, fluency, queue = self.entry.adequacy, self.entry.fluency, self.queue
+        assert queue is not None, "submit() checked it"
+        self._record_rating(item, lambda comment, seconds: queue.submit(adequacy, fluency, comment, seconds))
+
+    def _record_rating(self, item: QueueItem, submit: Callable[[str, float], Judgment]) -> None:
+        judge = self.judge
+        assert judge is not None, "submit() checked it"
+        self._record("Cannot record the rating", submit, lambda judgment, before, after: RateItemCommand(
+            self.session.project, judge, judgment, item.index, before, after, replacing=item.judgment is not None
+        ))
 
     def _submit_protocol(self, item: QueueItem) -> None:
         assert self.queue is not None and self.judge is not None, "submit() checked both"
@@ -606,45 +464,5 @@ class RatingView(QWidget):
             self.status.setText(missing)
             return
         score, errors = self.protocol_panel.rating()
-        before = self.queue.position
-        try:
-            judgment = self.queue.submit_scored(score, errors, self.comment.text().strip(), self.clock.seconds)
-        except ModelError as exc:
-            dialogs.error(self, "Cannot record the rating", str(exc))
-            return
-        command = RateItemCommand(
-            self.session.project, self.judge, judgment, item.index, before, self.queue.position,
-            replacing=item.judgment is not None,
-        )
-        self.session.push(command)
-        self.setFocus()
-        self.refresh()
-
-    def back(self) -> None:
-        if self.queue is not None and self.queue.position > 0:
-            self.queue.back()
-            self.refresh()
-
-    def forward(self) -> None:
-        if self.queue is None:
-            return
-        if self.queue.finished:
-            pending = self.queue.first_pending()
-            if pending is not None:
-                self.queue.go_to(pending)
-        else:
-            self.queue.forward()
-        self.refresh()
-
-    def go_to(self, index: int) -> None:
-        if self.queue is not None:
-            self.queue.go_to(index)
-            self.refresh()
-
-    # --- time spent only counts while the window is in front -------------------------------------
-    def set_active(self, active: bool) -> None:
-        self._active = active
-        if active:
-            self.clock.resume()
-        else:
-            self.clock.pause()
+        queue = self.queue
+        self._record_rating(item, lambda comment, seconds: queue.submit_scored(score, errors, comment, seconds))

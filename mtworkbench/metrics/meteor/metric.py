@@ -386,6 +386,9 @@ class Meteor(Metric):
             self._chosen_now[segment] = best[0]
         return best[2]
 
+    def before_segments(self) -> None:
+        _ = self.finder  # load WordNet before the first segment (clear progress)
+
     def segment_statistics(
         self,
         data: ScoringInput,
@@ -395,7 +398,6 @@ class Meteor(Metric):
         """The base loop, remembering which reference won per segment (for extras)."""
         import numpy as np
 
-        _ = self.finder  # load WordNet before the first segment (clear progress)
         self._chosen_now = [-1] * data.n_segments
         try:
             stats = super().segment_statistics(data, progress, cancel)
@@ -403,15 +405,6 @@ class Meteor(Metric):
             chosen, self._chosen_now = self._chosen_now, []
         self._chosen = (weakref.ref(data), np.asarray(chosen, dtype=int))
         return stats
-
-    def corpus_totals(
-        self,
-        data: ScoringInput,
-        progress: ProgressCallback | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> list[float]:
-        _ = self.finder  # load WordNet before the first segment (clear progress)
-        return super().corpus_totals(data, progress, cancel)
 
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         import numpy as np
