@@ -211,3 +211,22 @@ def test_a_ranking_judgment_opened_from_the_table_shows_its_screen(qtbot, window
     keys(qtbot, view, K.Key_Right)
     workspace.show_item(first.systems[1], first.segment)  # from the sentence browser
     assert view.current_item().index == 0 and workspace.tabs.currentWidget() is view
+
+
+def test_the_sources_around_the_item_stand_above_and_below_it(qtbot, window, ranking):
+    """Document context: a ranking shows the document's sources before and after the item
+    (with the source shown), as WMT's ranking screens did; the translations stay the item's."""
+    view, workspace = ranking, window.workspaces["Judge"]
+    qtbot.mouseClick(workspace.show_source, Qt.MouseButton.LeftButton)
+    seen = {}
+    for _ in range(3):
+        item = view.current_item()
+        at = int(item.segment[1:]) - 1
+        seen[item.segment] = (view.context_before.isVisible(), view.context_before.text(),
+                              view.context_after.isVisible(), view.context_after.text())
+        assert view.source.text() == SOURCES[at]
+        keys(qtbot, view, K.Key_Right)  # skip to the next item
+    first, middle, last = seen["s1"], seen["s2"], seen["s3"]
+    assert first[:2] == (False, "") and first[2] and SOURCES[1] in first[3] and SOURCES[2] in first[3]
+    assert middle[0] and middle[1].endswith(SOURCES[0]) and middle[2] and middle[3].endswith(SOURCES[2])
+    assert last[0] and SOURCES[0] in last[1] and SOURCES[1] in last[1] and last[2:] == (False, "")

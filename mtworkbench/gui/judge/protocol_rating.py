@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.judging import JudgeSession, QueueItem
-from mtworkbench.core.model import ErrorSpan, Project
+from mtworkbench.core.model import ErrorSpan, Project, Segment
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, NON_TRANSLATION_CATEGORY, PickEntry, Typology
 
 # Background per severity: amber for minor, red for major, grey for neutral.
@@ -305,7 +305,7 @@ class ProtocolPanel(QWidget):
         self.project: Project | None = None  # set by show_item: its typology is read at each pick
         self.spans: list[ErrorSpan] = []
         self.ask_category = ask_category
-        self.context_before = self._context_label("context-before")
+        self.context_before = context_label("context-before")
         self.translation = QPlainTextEdit()
         self.translation.setObjectName("span-text")
         self.translation.setReadOnly(True)
@@ -317,7 +317,7 @@ class ProtocolPanel(QWidget):
         font.setPointSize(17)
         self.translation.setFont(font)
         self.translation.setMaximumHeight(96)
-        self.context_after = self._context_label("context-after")
+        self.context_after = context_label("context-after")
         self.spans_label = QLabel()
         self.spans_label.setObjectName("span-list")
         self.spans_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -337,15 +337,6 @@ class ProtocolPanel(QWidget):
     def typology(self) -> Typology:
         """The typology the rater picks from: the project's, as it is now (it may be edited mid-queue)."""
         return self.project.settings.mqm_typology if self.project is not None else GOOGLE_TYPOLOGY
-
-    @staticmethod
-    def _context_label(name: str) -> QLabel:
-        label = QLabel()
-        label.setObjectName(name)
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setWordWrap(True)
-        label.setStyleSheet("color:#a1a1aa;")  # dimmed: context, not the item
-        return label
 
     # --- showing ------------------------------------------------------------------
     def show_item(self, queue: JudgeSession, item: QueueItem | None) -> None:
@@ -492,17 +483,37 @@ class ProtocolPanel(QWidget):
         return score, tuple(self.spans) if self.protocol in ("esa", "mqm") else ()
 
 
+def context_label(name: str) -> QLabel:
+    """A dimmed plain-text label for the document around the item (context, not the item)."""
+    label = QLabel()
+    label.setObjectName(name)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setStyleSheet("color:#a1a1aa;")
+    return label
+
+
+def neighbours(project: Project, document: str, segment: str) -> tuple[list[Segment], list[Segment]]:
+    """The segments just before and just after ``segment`` in its document."""
+    segments = project.segments_of_document(document)
+    at = [s.id for s in segments].index(segment)
+    return segments[max(0, at - CONTEXT_SEGMENTS):at], segments[at + 1:at + 1 + CONTEXT_SEGMENTS]
+
+
 def document_context(project: Project, item: QueueItem) -> tuple[str, str]:
     """The source/translation pairs of the segments around the item in its document."""
-    segments = project.segments_of_document(item.document)
-    ids = [s.id for s in segments]
-    at = ids.index(item.segment)
 
-    def pair(segment) -> str:
+    def pair(segment: Segment) -> str:
         translation = project.system_text(item.system, segment.id) or ""
         return f"{segment.source}\n→ {translation}"
 
-    before = [pair(s) for s in segments[max(0, at - CONTEXT_SEGMENTS):at]]
-    after = [pair(s) for s in segments[at + 1:at + 1 + CONTEXT_SEGMENTS]]
-    return "\n".join(before), "\n".join(after)
+    before, after = neighbours(project, item.document, item.segment)
+    return "\n".join(pair(s) for s in before), "\n".join(pair(s) for s in after)
+
+
+def source_context(project: Project, document: str, segment: str) -> tuple[str, str]:
+    """The sources around a segment in its document (a ranking item shows several
+    systems' translations, so its context is the source alone, as WMT's ranking showed it)."""
+    before, after = neighbours(project, document, segment)
+    return "\n".join(s.source for s in before), "\n".join(s.source for s in after)
 

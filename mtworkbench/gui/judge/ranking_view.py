@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QButtonGroup, QFrame, QHBoxLayout, QLabel, QPushBu
 
 from mtworkbench.core.model import Project
 from mtworkbench.core.ranking import RANKS, RankEntry, Ranking, RankingItem, RankingSession
+from mtworkbench.gui.judge.protocol_rating import context_label, source_context
 from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.judge.ranking_commands import RankItemCommand
 from mtworkbench.gui.session import ProjectSession
@@ -124,6 +125,9 @@ class RankingView(JudgeQueueView):
 
         self.source_caption = QLabel("SOURCE")
         self.source = _plain_label("ranking-source", 13, "#3f3f46")
+        # The document around the item, dimmed: the sources before and after it.
+        self.context_before = context_label("ranking-context-before")
+        self.context_after = context_label("ranking-context-after")
         self.reference_caption = QLabel("REFERENCE")
         self.reference = _plain_label("ranking-reference", 13)
         for caption in (self.source_caption, self.reference_caption):
@@ -136,7 +140,8 @@ class RankingView(JudgeQueueView):
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(4, 4, 4, 4)
         body_layout.setSpacing(4)
-        for widget in (self.source_caption, self.source, self.reference_caption, self.reference):
+        for widget in (self.source_caption, self.context_before, self.source, self.context_after,
+                       self.reference_caption, self.reference):
             body_layout.addWidget(widget)
         body_layout.addSpacing(8)
         body_layout.addWidget(self.candidates)
@@ -219,6 +224,11 @@ class RankingView(JudgeQueueView):
         self.source_caption.setVisible(show_source)
         self.source.setVisible(show_source)
         self.source.setText(item.source)
+        before, after = source_context(self.queue.project, item.document, item.segment)
+        self.context_before.setText(f"Before, in the same document:\n{before}" if before else "")
+        self.context_after.setText(f"After, in the same document:\n{after}" if after else "")
+        self.context_before.setVisible(show_source and bool(before))
+        self.context_after.setVisible(show_source and bool(after))
         has_reference = item.reference_text is not None
         self.reference_caption.setVisible(has_reference)
         self.reference.setVisible(has_reference)
