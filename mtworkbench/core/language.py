@@ -92,9 +92,17 @@ def normalise_code(code: str | None) -> str | None:
     return _standard_primary(primary) if re.fullmatch(r"[a-z]{2,3}", primary) else _named(code)
 
 
+# Two-letter codes langcodes replaces (deprecated ones); every other two-letter code
+# stays as it is, so the common case needs no langcodes (its tables load in ~15 ms).
+# tests/core/test_language.py checks this list against langcodes for all 676 codes.
+_REPLACED_TWO_LETTER = frozenset({"in", "iw", "ji", "jw", "mo", "sh", "tl"})
+
+
 @lru_cache(maxsize=256)
 def _standard_primary(primary: str) -> str:
     """ISO 639-2/3 codes to the 639-1 code where there is one ('deu' -> 'de')."""
+    if len(primary) == 2 and primary not in _REPLACED_TWO_LETTER:
+        return primary
     try:
         import langcodes
 
@@ -178,7 +186,12 @@ class LanguageProfile:
     meteor: MeteorDefaults
     # NEE: Unicode normalisation before matching ("NFKC" folds full-width forms).
     nee_unicode: str | None
-    display_name: str | None
+
+    @property
+    def display_name(self) -> str | None:
+        # Looked up when asked: langcodes' name tables take ~50 ms to load, a tenth of a
+        # one-shot METEOR run that never shows the name.
+        return display_name(self.code)
 
     @property
     def label(self) -> str:
@@ -198,5 +211,4 @@ def language_profile(code: str | None) -> LanguageProfile | None:
         ter_asian_support=unspaced,
         meteor=meteor_defaults(code),
         nee_unicode="NFKC" if unspaced else None,
-        display_name=display_name(code),
     )

@@ -460,3 +460,32 @@ def test_language_codes_are_normalised(given, code):
     from mtworkbench.core.language import normalise_code
 
     assert normalise_code(given) == code
+
+
+def test_two_letter_codes_skip_langcodes_only_where_it_would_keep_them():
+    """normalise_code answers most two-letter codes without loading langcodes' tables;
+    it must answer every one of the 676 as langcodes does."""
+    import itertools
+    import string
+
+    import langcodes
+
+    from mtworkbench.core import language
+
+    for a, b in itertools.product(string.ascii_lowercase, repeat=2):
+        code = a + b
+        try:
+            expected = langcodes.Language.get(langcodes.standardize_tag(code)).language or code
+        except (ValueError, LookupError):
+            expected = code
+        assert language._standard_primary(code) == expected, code
+
+
+def test_a_language_profile_loads_no_language_names_until_asked():
+    import subprocess
+    import sys
+
+    probe = ("import sys; from mtworkbench.core.language import language_profile; p = language_profile('de'); "
+             "assert p.bleu_tokenizer and 'langcodes' not in sys.modules, sorted(sys.modules); "
+             "assert p.display_name == 'German' and p.label == 'German'")
+    subprocess.run([sys.executable, "-c", probe], check=True)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import snowballstemmer
-
+from mtworkbench.metrics.meteor import snowball
+from mtworkbench.metrics.meteor.snowball import StemWord
 from mtworkbench.metrics.wordnet_data import SynonymTables
 
 EXACT = "exact"
@@ -84,7 +84,7 @@ def _meteor_german(word: str, stem: str) -> str:
 _YO_PLACEHOLDER = "ф"
 
 
-def _meteor_russian(stemmer: snowballstemmer.stemmer, word: str, stem: str) -> str:
+def _meteor_russian(stemmer: StemWord, word: str, stem: str) -> str:
     if "ё" not in word and "Ё" not in word:
         return stem
     masked = word.replace("ё", _YO_PLACEHOLDER).replace("Ё", _YO_PLACEHOLDER)
@@ -97,7 +97,7 @@ def _meteor_russian(stemmer: snowballstemmer.stemmer, word: str, stem: str) -> s
 _FRENCH_DIAERESIS = "ëï"
 
 
-def _meteor_french(stemmer: snowballstemmer.stemmer, word: str, stem: str) -> str:
+def _meteor_french(stemmer: StemWord, word: str, stem: str) -> str:
     where = [i for i, ch in enumerate(word) if ch in _FRENCH_DIAERESIS]
     if not where:
         return stem
@@ -115,7 +115,7 @@ _HUNGARIAN_STAND_INS = {"ő": "\ue000", "ű": "\ue001"}
 _HUNGARIAN_BACK = {v: k for k, v in _HUNGARIAN_STAND_INS.items()}
 
 
-def _meteor_hungarian(stemmer: snowballstemmer.stemmer, word: str, stem: str) -> str:
+def _meteor_hungarian(stemmer: StemWord, word: str, stem: str) -> str:
     if not any(ch in word for ch in _HUNGARIAN_STAND_INS):
         return stem
     masked = "".join(_HUNGARIAN_STAND_INS.get(ch, ch) for ch in word)
@@ -133,11 +133,11 @@ _METEOR_COMPAT = {
 
 
 class _Stemmer:
-    """A Snowball stemmer as snowballstemmer 2.2.0 has it (English = Porter2),
-    as Meteor 1.4's older Snowball build stems, memoised per word."""
+    """A Snowball 2.2.0 stemmer (English = Porter2; snowball.py picks its C or Python
+    build), as Meteor 1.4's older Snowball build stems, memoised per word."""
 
     def __init__(self, language: str = "english") -> None:
-        self._stemmer = snowballstemmer.stemmer(language)
+        self._stemmer = snowball.stemmer(language)
         self._german = language == "german"
         self._compat = _METEOR_COMPAT.get(language)
         self._memo: dict[str, str] = {}

@@ -146,9 +146,9 @@ def _optional_choice(choices: tuple[str, ...]):
 
 
 def _snowball_languages() -> tuple[str, ...]:
-    import snowballstemmer
+    from mtworkbench.metrics.meteor import snowball
 
-    return tuple(snowballstemmer.algorithms())
+    return snowball.languages()
 
 
 def _optional_float(raw: str) -> float | None:

@@ -66,8 +66,8 @@ def meteor_search(
     D = 1 + sum(abs(j - i) for j, row in enumerate(cands.by_ref) for i, _ in row)
     C = (n + 2) * D
 
-    def key(m: int, c: int, d: int) -> int:
-        return -m * C + c * D + d
+    # key(m, c, d) = -m * C + c * D + d, written out below: a call per path costs
+    # an eighth of the search
 
     first = itemgetter(0)
     paths: list[_Path] = [(0, 0, 0, 0, -1, used0, None)]
@@ -80,7 +80,7 @@ def meteor_search(
             for _, m, c, d, end, used, links in beam:
                 if end != -1:
                     c += 1
-                nxt.append((key(m, c, d), m, c, d, end, used, links))
+                nxt.append((-m * C + c * D + d, m, c, d, end, used, links))
             paths = nxt
             break
         f = fixed[j]
@@ -93,7 +93,7 @@ def meteor_search(
                 if end != -1 and i != end:
                     c += 1
                 d += abs(j - i)
-                nxt.append((key(m, c, d), m, c, d, i + 1, used, (j, i, slot, links)))
+                nxt.append((-m * C + c * D + d, m, c, d, i + 1, used, (j, i, slot, links)))
             paths = nxt
             continue
         row = cands.by_ref[j]
@@ -105,12 +105,12 @@ def meteor_search(
                 c2 = c + 1 if (end != -1 and i != end) else c
                 # The new path is copied before this candidate's distance is
                 # added to the parent (Meteor's quirk): it carries ``d`` as is.
-                nxt.append((key(m2, c2, d), m2, c2, d, i + 1, used | 1 << i, (j, i, slot, links)))
+                nxt.append((-m2 * C + c2 * D + d, m2, c2, d, i + 1, used | 1 << i, (j, i, slot, links)))
                 d += abs(j - i)
             # Skip position j: the parent itself, closing its open chunk.
             if end != -1:
                 c += 1
-            nxt.append((key(m, c, d), m, c, d, -1, used, links))
+            nxt.append((-m * C + c * D + d, m, c, d, -1, used, links))
         paths = nxt
     paths.sort(key=first)
     best = paths[0][6]
