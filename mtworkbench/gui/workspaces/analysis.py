@@ -327,9 +327,12 @@ class AnalysisWorkspace(Workspace):
         self.errors_timer.setInterval(0)
         self.errors_timer.timeout.connect(self._recount_errors)
         self._judgments_dirty = False  # judgments changed while hidden: choices and error counts are old
+        self._open_pending = False  # a project opened while hidden: its choices are listed when shown
+        self._errors_stale = False  # the error counts wait for their tab to be shown
+        self.result_tabs.currentChanged.connect(self._result_tab_changed)
         session.project_replaced.connect(self._project_replaced)
         session.project_changed.connect(self._project_changed)
-        self._project_replaced(session.project)
+        self._project_replaced(session.project, at_once=True)
 
     # --- what the window sees ------------------------------------------------------------
     @property
@@ -362,10 +365,13 @@ class AnalysisWorkspace(Workspace):
         if not has_scores:
             self.status.setText("No human judgments in this project.")
 
-    def select_human(self, spec: str) -> None:
+    def _list_choices_if_stale(self) -> None:
         if self.choices_timer.isActive() or self._judgments_dirty:  # judgments just changed: list them first
             self.choices_timer.stop()
             self.fill_human_choices()
+
+    def select_human(self, spec: str) -> None:
+        self._list_choices_if_stale()
         index = self.human_combo.findData(spec)
         if index < 0:
             raise KeyError(spec)
@@ -417,6 +423,7 @@ class AnalysisWorkspace(Workspace):
         """Start the background job; False (with a message) when the inputs are not usable."""
         if self.is_computing():
             return False
+        self._list_choices_if_stale()  # the project's choices, not a project opened before
         request = self.request()
         if not request.human_spec:
             self.status.setText("Pick a human score first.")
@@ -644,7 +651,7 @@ class AnalysisWorkspace(Workspace):
         self.add_metric(self.add_metric_combo.currentText())
 
     # --- following the project ------------------------------------------------------------------
-    def _project_replaced(self, project: Project) -> None:
+    def _project_replaced(self, project: Project, at_once: bool = False) -> None:
         self.choices_timer.stop()
         if self.worker is not None and self.is_computing():
             self.worker.cancel()
@@ -658,21 +665,46 @@ class AnalysisWorkspace(Workspace):
         self.table_title.setText("Correlation with human scores")
         self.set_metric_specs(list(project.settings.metrics))
         self.status.setText("")
-        self._judgments_dirty = False
+        self.errors_timer.stop()
+        if not self.isVisible() and not at_once:
+            # Listing the human choices and counting every error span took 10-55 ms of
+            # opening the TED import in the main window (bench_judge_spans): done when shown.
+            self._judgments_dirty = self._open_pending = True
+            return
+        self._judgments_dirty = self._open_pending = False
         self.fill_human_choices()
         self._recount_errors()
+        self._prompt()
+
+    def _prompt(self) -> None:
         if self.human_combo.count():
             self.status.setText("Pick a human score and metrics, then press Compute.")
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._judgments_dirty:  # judgments changed while hidden
+        if self._judgments_dirty:  # judgments changed (or a project opened) while hidden
             self._judgments_dirty = False
-            self.choices_timer.start()
+            # The choices before the first paint (a few ms): never the old project's page;
+            # the error counts in the next event-loop turn, if their tab is in front.
+            self.choices_timer.stop()
+            self.fill_human_choices()
             self.errors_timer.start()
+            if self._open_pending:
+                self._prompt()
+        self._open_pending = False
 
     def _recount_errors(self) -> None:
+        if not self.error_panel.isVisible():
+            # Counting every span and drawing the bars took 7-20 ms on the TED import:
+            # not for a tab nobody looks at (it counts when shown).
+            self._errors_stale = True
+            return
+        self._errors_stale = False
         self.error_panel.set_judgments(list(self.project.judgments))
+
+    def _result_tab_changed(self, _index: int) -> None:
+        if self._errors_stale:
+            self._recount_errors()
 
     def _project_changed(self, event: ProjectEvent) -> None:
         if type(event) in AFFECTS_JUDGMENTS | JUDGE_ROSTER:
