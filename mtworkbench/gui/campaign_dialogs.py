@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from mtworkbench.core.campaign import campaign_progress, item_has_work, parse_people, set_item_done
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.queue_state import BAD_PROTOCOLS
-from mtworkbench.gui.judge.queue_dialog import PROTOCOL_CHOICES
+from mtworkbench.gui.judge.queue_dialog import PROTOCOL_CHOICES, bad_rate_box
 from mtworkbench.io.bundle import SUFFIX, dumps, loads
 
 
@@ -112,12 +112,7 @@ class SplitDialog(QDialog):
         self.protocol.setObjectName("split-protocol")
         for label, name in PROTOCOL_CHOICES:
             self.protocol.addItem(label, name)
-        self.bad_rate = QSpinBox()
-        self.bad_rate.setObjectName("split-bad-rate")
-        self.bad_rate.setRange(0, 100)
-        self.bad_rate.setSuffix(" %")
-        self.bad_rate.setToolTip("DA and ESA quality control: degraded copies hidden in each judge's queue "
-                                 "(WMT used about 12%); the Agreement tab tests whether each judge scored them lower.")
+        self.bad_rate = bad_rate_box("split-bad-rate")
         self.by.currentIndexChanged.connect(self._kind_changed)
         self.protocol.currentIndexChanged.connect(self._kind_changed)
         self.people = QLineEdit()

@@ -41,6 +41,22 @@ PROTOCOL_CHOICES = (
 )
 
 
+def bad_rate_box(object_name: str, share: float = 0.0) -> QSpinBox:
+    """The share of BAD items (DA, ESA quality control) in whole percent, for the queue
+    and the campaign split dialogs alike."""
+    box = QSpinBox()
+    box.setObjectName(object_name)
+    box.setRange(0, 100)
+    box.setSuffix(" %")
+    box.setValue(round(share * 100))
+    box.setToolTip(
+        "Quality control (WMT used about 12%): degraded copies of items, each with a stretch of words "
+        "replaced, hidden among the others. The rater is not told; a rater paying attention scores "
+        "them lower (Agreement tab: one-sided Wilcoxon test). Their ratings are not human scores."
+    )
+    return box
+
+
 class QueueSetupDialog(QDialog):
     """Ask for a ``QueueConfig``; ``config()`` reads the widgets (also without ``exec``)."""
 
@@ -107,19 +123,8 @@ class QueueSetupDialog(QDialog):
         self.max_systems.setRange(2, 10)
         self.max_systems.setValue(base.max_systems)
         self.max_systems.setToolTip("WMT and Appraise showed five translations of a source at a time.")
-        self.bad_rate = QDoubleSpinBox()
-        self.bad_rate.setObjectName("queue-bad-rate")
-        self.bad_rate.setRange(0, 100)
-        self.bad_rate.setDecimals(0)
-        self.bad_rate.setSuffix(" %")
-        self.bad_rate.setValue(round(base.bad_rate * 100))
-        self.bad_rate.setToolTip(
-            "Quality control (WMT used about 12%): degraded copies of items, each with a stretch of words "
-            "replaced, hidden among the others. The rater is not told; a rater paying attention scores "
-            "them lower (Agreement tab: one-sided Wilcoxon test). Their ratings are not human scores."
-        )
+        self.bad_rate = bad_rate_box("queue-bad-rate", base.bad_rate)
         self.protocol.currentIndexChanged.connect(self._protocol_changed)
-        self.protocol.currentIndexChanged.connect(self._update_summary)
         self.max_systems.valueChanged.connect(self._update_summary)
 
         self.show_source = QCheckBox("Show the source text")
