@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, NoReturn
+from typing import Any
 
-from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.json_reader import JsonReader
 
 NON_TRANSLATION_CATEGORY = "Non-translation"
 SEPARATOR = "/"
@@ -235,59 +236,37 @@ def free_key(name: str, siblings: Iterable[TypologyCategory]) -> str:
 def typology_from_json(value: Any, path: str = "$", file: str | None = None) -> Typology:
     """Check and read a typology object; a problem raises ``BundleError`` naming its JSON path."""
 
-    def fail(message: str, where: str) -> NoReturn:
-        raise BundleError(message, where, file)
-
-    def obj(v: Any, where: str, required: set[str], optional: set[str]) -> dict[str, Any]:
-        if not isinstance(v, dict):
-            fail(f"expected an object, found {type(v).__name__ if v is not None else 'null'}", where)
-        for k in sorted(required):
-            if k not in v:
-                fail(f"missing field {k!r}", where)
-        unknown = sorted(set(v) - required - optional)
-        if unknown:
-            fail(f"unknown field {unknown[0]!r}", f"{where}.{unknown[0]}")
-        return v
-
-    def string(v: Any, where: str) -> str:
-        if not isinstance(v, str):
-            fail(f"expected a string, found {type(v).__name__ if v is not None else 'null'}", where)
-        return v
-
-    def items(v: Any, where: str) -> list[Any]:
-        if not isinstance(v, list):
-            fail(f"expected a list, found {type(v).__name__ if v is not None else 'null'}", where)
-        return v
+    r = JsonReader(file)
 
     def read(v: Any, where: str, top_level: bool, siblings: list[TypologyCategory]) -> TypologyCategory:
-        o = obj(v, where, {"name"}, {"key", "subcategories"} if top_level else {"key"})
-        name = string(o["name"], f"{where}.name")
-        key = string(o.get("key", ""), f"{where}.key")
+        o = r.keys(v, where, {"name"}, {"key", "subcategories"} if top_level else {"key"})
+        name = r.str(o["name"], f"{where}.name")
+        key = r.str(o.get("key", ""), f"{where}.key")
         try:
             check_name(name, top_level)
         except TypologyError as exc:
-            fail(str(exc), f"{where}.name")
+            r.fail(str(exc), f"{where}.name")
         if any(s.name == name for s in siblings):
-            fail(f"duplicate {'category' if top_level else 'subcategory'} {name!r}", f"{where}.name")
+            r.fail(f"duplicate {'category' if top_level else 'subcategory'} {name!r}", f"{where}.name")
         try:
             check_key(key, siblings)
         except TypologyError as exc:
-            fail(str(exc), f"{where}.key")
+            r.fail(str(exc), f"{where}.key")
         subs: list[TypologyCategory] = []
-        for n, s in enumerate(items(o.get("subcategories", []), f"{where}.subcategories")):
+        for n, s in enumerate(r.list(o.get("subcategories", []), f"{where}.subcategories")):
             subs.append(read(s, f"{where}.subcategories[{n}]", False, subs))
         return TypologyCategory(name, key, tuple(subs))
 
-    o = obj(value, path, {"categories"}, {"format", "format_version"})
+    o = r.keys(value, path, {"categories"}, {"format", "format_version"})
     if "format" in o and o["format"] != TYPOLOGY_FORMAT:
-        fail(f"expected format {TYPOLOGY_FORMAT!r}, found {o['format']!r}", f"{path}.format")
+        r.fail(f"expected format {TYPOLOGY_FORMAT!r}, found {o['format']!r}", f"{path}.format")
     if "format_version" in o and o["format_version"] != 1:
-        fail(f"unsupported format_version {o['format_version']!r} (this mtworkbench reads 1)", f"{path}.format_version")
+        r.fail(f"unsupported format_version {o['format_version']!r} (this mtworkbench reads 1)", f"{path}.format_version")
     cats: list[TypologyCategory] = []
-    for n, c in enumerate(items(o["categories"], f"{path}.categories")):
+    for n, c in enumerate(r.list(o["categories"], f"{path}.categories")):
         cats.append(read(c, f"{path}.categories[{n}]", True, cats))
     if not cats:
-        fail("a typology needs at least one category", f"{path}.categories")
+        r.fail("a typology needs at least one category", f"{path}.categories")
     return Typology(tuple(cats))
 
 
