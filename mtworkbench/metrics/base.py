@@ -19,7 +19,7 @@ Metrics are configured with options parsed from a spec string such as
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -148,15 +148,13 @@ class Metric(ABC):
     # The target language whose defaults configured this metric (set by
     # metrics.language_defaults.create_metric_for); None when no language is known.
     language: str | None = None
-    # True when ``corpus_value`` (the scalar aggregate) is implemented and
-    # ``corpus_totals`` needs no numpy: ``corpus_only`` then scores a corpus in
-    # plain Python, and ``corpus_score`` goes through ``corpus_value`` too, so
-    # both give the same number.
+    # The one setting of the plain-Python path: True when ``statistics_row`` needs no
+    # numpy and the score has a plain-Python form (``score_formula``, or ``corpus_value``).
+    # ``corpus_only`` then scores a corpus without numpy, and ``corpus_score`` goes
+    # through ``corpus_value`` too, so both give the same number. A metric whose
+    # ``prepare_references`` is its own (numpy tables) gets each segment's
+    # ``extract_reference`` on that path instead.
     lean: ClassVar[bool] = False
-    # True when ``prepare_references`` builds numpy structures (BLEU's corpus-wide
-    # n-gram tables): ``corpus_totals`` then gives ``statistics_row`` each segment's
-    # ``extract_reference`` instead, so the plain-Python path never builds them.
-    references_need_numpy: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -211,9 +209,18 @@ class Metric(ABC):
             f"{self.name}: implement statistics_row or override segment_statistics"
         )
 
-    @abstractmethod
+    def score_formula(self, t: Sequence[Any], m: Any) -> Any:
+        """The score from summed statistics, written once for both paths
+        (``metrics.formula``): ``t[i]`` is statistic i, a float or an array over the
+        leading axes, and ``m`` the arithmetic (``SCALAR`` or ``ARRAY``). A metric
+        implements this, or ``aggregate`` alone when it has no plain-Python path."""
+        raise NotImplementedError(f"{self.name}: implement score_formula or aggregate")
+
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         """Score from summed statistics; vectorised over all leading axes."""
+        from mtworkbench.metrics.formula import ARRAY, columns
+
+        return ARRAY.result(self.score_formula(columns(totals), ARRAY))
 
     def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> Any:
         """Why segment ``segment`` got its score: a result dataclass a view draws.
@@ -361,8 +368,10 @@ class Metric(ABC):
     # --- the plain-Python path (lean metrics) ----------------------------------
     def corpus_value(self, totals: Sequence[float]) -> float:
         """The corpus score from summed statistics given as plain floats, with
-        ``math`` rather than numpy (a lean metric's scalar ``aggregate``)."""
-        raise NotImplementedError(f"{self.name}: no plain-Python aggregate")
+        ``math`` rather than numpy: ``score_formula`` on the plain-Python path."""
+        from mtworkbench.metrics.formula import SCALAR
+
+        return SCALAR.result(self.score_formula(list(totals), SCALAR))
 
     def corpus_totals(
         self,
@@ -374,7 +383,8 @@ class Metric(ABC):
         ``statistics_row`` added in segment order, as numpy adds the rows of an
         (n, k) array along axis 0, so the floats are the same."""
         totals: list[float] | None = None
-        for values in self._rows(data, self.statistics_row, progress, cancel, stream=self.references_need_numpy):
+        own_references = type(self).prepare_references is not Metric.prepare_references
+        for values in self._rows(data, self.statistics_row, progress, cancel, stream=own_references):
             if totals is None:
                 totals = [float(x) for x in values]
             else:
