@@ -126,9 +126,9 @@ def merge_work(kind: WorkKind, project: Project, package: Project, base: dict[st
             clash = [s for s in project.spans_for(item.reference, item.segment, item.annotator)
                      if overlaps(s, item)]
             if clash:
-                other = clash[0]
-                conflict("span", f"overlaps the {other.type} span {other.start}-{other.end} of the same "
-                                 "annotator already in the project", item, other)
+                span = clash[0]
+                conflict("span", f"overlaps the {span.type} span {span.start}-{span.end} of the same "
+                                 "annotator already in the project", item, span)
                 continue
         else:
             other = elsewhere.get(judgment_key(item))

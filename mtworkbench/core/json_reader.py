@@ -114,7 +114,7 @@ class JsonReader:
         """A number from 0 to 1, returned as written (an int stays an int: saved back byte for byte)."""
         if not 0 <= self.number(value, path) <= 1:
             self.fail(f"expected a share from 0 to 1, found {value}", path)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def ref_to(self, value: Any, path: builtins.str, exists: Callable[[builtins.str], bool],
                what: builtins.str) -> builtins.str:

@@ -34,8 +34,22 @@ class ScalarMath:
         return a / b if b != 0 else undefined
 
     @staticmethod
+    def ieee_div(a: Any, b: Any) -> Any:
+        """``a / b`` as IEEE 754 (and Java, and numpy) divide: x/0 is an infinity, 0/0
+        NaN, where Python raises."""
+        if b == 0:
+            if a == 0 or a != a:
+                return math.nan
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return a / b
+
+    @staticmethod
     def exp(x: Any) -> Any:
         return math.exp(x)
+
+    @staticmethod
+    def pow(x: Any, y: float) -> Any:
+        return math.pow(x, y)
 
     @staticmethod
     def log(x: Any, undefined: float) -> Any:
@@ -69,6 +83,7 @@ class ArrayMath:
             self._np = np
             self._exp = np.frompyfunc(math.exp, 1, 1)
             self._log = np.frompyfunc(math.log, 1, 1)
+            self._pow = np.frompyfunc(math.pow, 2, 1)
         return self._np
 
     def where(self, condition: Any, a: Any, b: Any) -> Any:
@@ -79,9 +94,18 @@ class ArrayMath:
         defined = np.asarray(b) != 0
         return np.where(defined, a / np.where(defined, b, 1.0), undefined)
 
+    def ieee_div(self, a: Any, b: Any) -> Any:
+        np = self.np
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(a, dtype=float) / b
+
     def exp(self, x: Any) -> Any:
         np = self.np
         return np.asarray(self._exp(np.asarray(x, dtype=float)), dtype=float)
+
+    def pow(self, x: Any, y: float) -> Any:
+        np = self.np
+        return np.asarray(self._pow(np.asarray(x, dtype=float), y), dtype=float)
 
     def log(self, x: Any, undefined: float) -> Any:
         np = self.np
