@@ -123,7 +123,7 @@ def _units(project: Project, by: str, seed: int) -> list[tuple[str, str | None, 
         return units
     if not project.systems:
         raise CampaignError("nothing to judge: the project has no systems")
-    # One reference per document (as a seed-000 judge saw it), drawn from the seed.
+    # One reference per document (as the judges of Turian et al. saw it), drawn from the seed.
     refs = [r.id for r in project.references]
     rng = _rng("campaign-reference", seed)
     start = {doc.id: (min(int(rng.random() * len(refs)), len(refs) - 1) if refs else 0)

@@ -6,7 +6,7 @@ give the same queue (``build_queue``); a relative-ranking queue groups several
 systems an item (``build_ranking_queue``). The result is a ``JudgeQueue`` record
 (``core.queue_state``); nothing here changes the project.
 
-Seed 000 (Turian et al.) judged every sentence of a document against one
+Turian et al. (Evaluation of machine translation and its evaluation) judged every sentence of a document against one
 reference translation; ``reference_mode="per-document"`` reproduces that.
 """
 
@@ -43,7 +43,7 @@ class QueueConfig:
     after its original where the queue is long enough, and is shown against
     the same reference. ``systems``/``documents`` restrict the items (None =
     all). ``reference_mode`` chooses the reference shown: one per document
-    (seed 000), a fresh draw per segment, or ``reference`` for everything.
+    (as Turian et al. did), a fresh draw per segment, or ``reference`` for everything.
     ``show_source`` and ``highlight_overlap`` are part of the protocol (they
     change what the judge sees), so they are stored with the queue.
     ``bad_rate`` (DA, ESA) adds BAD copies as a share of the distinct items

@@ -1,4 +1,4 @@
-"""The learned metric of Kulesza & Shieber (2004; seed 001; SPECS "Learned metric").
+"""The learned metric of Kulesza & Shieber (2004, "A learning approach to improving sentence-level MT evaluation").
 
 An SVM with an RBF kernel learns to tell human translations from machine
 translations; a hypothesis's score is the SVM's decision value (signed
@@ -224,7 +224,7 @@ def load_model_file(path: str | Path) -> LearnedModel:
 
 
 class LearnedMetric(Metric):
-    """SVM human-likeness score (seed 001); needs a trained model."""
+    """SVM human-likeness score (Kulesza & Shieber); needs a trained model."""
 
     name = "learned"
     scale = "unbounded"
