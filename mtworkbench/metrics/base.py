@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 
+# Reference sets a metric instance keeps (a few, for switching between test sets).
+REFERENCE_CACHE_SIZE = 4
+
+
 class MetricSpecError(MetricError):
     """Unknown metric or option in a spec; the CLI exits with status 2."""
 
@@ -100,7 +104,7 @@ def parse_float_list(raw: str) -> tuple[float, ...]:
 
 
 class Metric(ABC):
-    """Base class: sufficient statistics plus a pure aggregation.
+    """Base class: sufficient statistics plus a pure score formula.
 
     A metric sets ``name``, ``option_specs``, ``stat_names`` (may be a property
     when it depends on options) and implements three things:
@@ -112,16 +116,19 @@ class Metric(ABC):
       references extracts them once;
     - ``statistics_row(segment, hypothesis, prepared)``: the segment's row of
       sufficient statistics from its hypothesis and its prepared references;
-    - ``aggregate(totals)``: the score from summed statistics.
+    - ``score_formula(t, m)``: the score from summed statistics, written once for
+      the plain-Python and the numpy path (``metrics.formula``); or, for a metric
+      with no plain-Python form, ``aggregate(totals)`` alone.
 
     The base class owns the loop over segments (``segment_statistics``), with
     progress reports and cancel checks every ``progress_step(n)`` segments
-    (``progress_every`` unless overridden). A metric with corpus-level needs
-    overrides ``prepare_references`` (e.g. NIST's information weights) or
-    ``segment_statistics`` (e.g. BLEU's vectorised matching), and then still
-    uses ``references`` (the cache) and ``segments`` or ``batches`` (progress
-    and cancel). It may override ``segment_scores``, ``extras``,
-    ``signature_fields`` and ``explain``.
+    (``progress_every`` unless overridden), and derives ``aggregate`` (bootstrap,
+    documents, segments) and ``corpus_value`` (no numpy) from the one formula. A
+    metric with corpus-level needs overrides ``prepare_references`` (e.g. NIST's
+    information weights) or ``segment_statistics`` (e.g. BLEU's vectorised
+    matching), and then still uses ``references`` (the cache) and ``segments`` or
+    ``batches`` (progress and cancel). It may override ``segment_scores``,
+    ``extras``, ``signature_fields`` and ``explain``.
     """
 
     name: ClassVar[str]
@@ -139,8 +146,6 @@ class Metric(ABC):
     progress_every: ClassVar[int] = 500
     # Options that change what extract_reference returns (the cache key); None = all.
     reference_options: ClassVar[tuple[str, ...] | None] = None
-    # Reference sets kept per instance (a few, for switching between test sets).
-    reference_cache_size: ClassVar[int] = 4
     # Above this many segments the base loop extracts references batch by batch and
     # keeps none: per-segment reference data (chrF's n-gram counters, ~50 KB a
     # segment) would otherwise hold gigabytes for a million segments.
@@ -255,7 +260,7 @@ class Metric(ABC):
             return cache[key]
         prepared = self.prepare_references(data)
         cache[key] = prepared
-        while len(cache) > self.reference_cache_size:
+        while len(cache) > REFERENCE_CACHE_SIZE:
             cache.popitem(last=False)
         return prepared
 
