@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     text_length = None
     if args.bundle:
-        from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.io.bundle.bundle import load_bundle
 
         project = load_bundle(args.bundle)
         judgments = project.judgments
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         def text_length(j):
             return len(j.text if j.text is not None else project.system_text(j.system, j.segment))
     else:
-        from mtworkbench.io.judgments import read_judgments
+        from mtworkbench.io.judgments.judgments import read_judgments
 
         judgments = read_judgments(args.judgments)
         source = args.judgments
