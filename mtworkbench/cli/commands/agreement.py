@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_ratings(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.multi_rater import agreement_stats, default_stats, parse_stat, ratings_table
-    from mtworkbench.io.ratings_table import read_ratings_rows
+    from mtworkbench.io.judgments.ratings_table import read_ratings_rows
 
     if args.bootstrap < 0 or args.bootstrap > 1_000_000:
         raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")

@@ -19,7 +19,7 @@ MISSING = frozenset({"", "na", "n/a", "nan"})
 
 def read_ratings_rows(path: str | Path) -> list[tuple[str, str, str | None]]:
     """(rater, item, value) per data row; value None where missing. Errors name file, line and column."""
-    from mtworkbench.io.plaintext import read_text
+    from mtworkbench.io.corpora.plaintext import read_text
 
     text = read_text(path, strip_bom=True)
     first = text.split("\n", 1)[0]
