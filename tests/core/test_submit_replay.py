@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from mtworkbench.core.judge_session import QueueEdit, RatingEdit
 from mtworkbench.core.judging import JudgeSession, QueueConfig
 from mtworkbench.core.ranking import RankingEdit, RankingSession
-from mtworkbench.io.bundle import project_to_dict
+from mtworkbench.io.bundle.bundle import project_to_dict
 from tests.core.test_judging import make_project
 
 SUBMIT = st.tuples(st.just("submit"), st.integers(1, 5), st.integers(1, 5), st.sampled_from(["", "gut", "很好"]))

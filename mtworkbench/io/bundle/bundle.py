@@ -1,0 +1,337 @@
+"""The JSON project bundle (``*.mtwb.json``).
+
+One UTF-8 file with ``format`` and ``format_version``, keys in a fixed order and
+two-space indentation so that diffs between saves are readable. Loading
+validates everything before building the project and refuses a broken or newer
+file with a message naming the JSON path of the problem (``$.judgments[3].adequacy``);
+nothing is half-loaded. Saving is atomic and keeps the previous file as ``*.bak``.
+
+Format changes: bump ``FORMAT_VERSION`` and add one function to ``MIGRATIONS``
+that turns a version-n dict into version n+1; old files are migrated on load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mtworkbench.core.campaign_json import campaign_to_json
+from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
+from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.json_reader import JsonReader
+from mtworkbench.core.model import ErrorSpan, Project, Settings
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
+from mtworkbench.core.queue_state import MQM_MAX_ERRORS
+from mtworkbench.core.atomic import atomic_write_bytes
+from mtworkbench.io.bundle.bundle_read import read_project
+from mtworkbench.io.bundle.json_checks import parse_json
+from mtworkbench.io.bundle.locking import bundle_lock
+from mtworkbench.io.corpora.plaintext import decode_utf8
+from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+
+FORMAT = "mtworkbench-project"
+FORMAT_VERSION = 2
+SUFFIX = ".mtwb.json"
+
+# Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
+FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 gives every judgment its protocol and error spans (MQM, DA and the others).
+
+    A version-1 judgment was LDC adequacy/fluency or a numeric score on a named
+    scale; its protocol follows from that (``Judgment`` infers it the same way),
+    and it has no error spans, no quality-control role and showed the system's
+    output. Nothing is dropped: every version-1 field keeps its value.
+    """
+    from mtworkbench.core.model import protocol_for_scale
+
+    judgments = []
+    for j in data.get("judgments", []):
+        if isinstance(j, dict):
+            j = dict(j)
+            rated = j.get("adequacy") is not None or j.get("fluency") is not None or j.get("score") is None
+            scale = j.get("scale") if isinstance(j.get("scale"), str) else None
+            j.setdefault("protocol", "ldc" if rated else protocol_for_scale(scale))
+            j.setdefault("errors", [])
+            j.setdefault("qc", "")
+            j.setdefault("text", None)
+        judgments.append(j)  # anything malformed is reported by the loader, naming its path
+    if "judgments" in data:
+        data["judgments"] = judgments
+    return data
+
+
+# MIGRATIONS[n] turns a version-n bundle dict into version n+1.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+# --- saving ---------------------------------------------------------------------------
+def project_to_dict(project: Project) -> dict[str, Any]:
+    out = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": project.name,
+        "source_language": project.source_language,
+        "target_language": project.target_language,
+        "documents": [
+            {
+                "id": doc.id,
+                "attributes": dict(doc.attributes),
+                "paragraphs": [
+                    {"id": par.id, "segments": [{"id": s.id, "source": s.source} for s in par.segments]}
+                    for par in doc.paragraphs
+                ],
+            }
+            for doc in project.documents
+        ],
+        "references": [
+            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(project, r.texts)}
+            for r in project.references
+        ],
+        "systems": [
+            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(project, s.texts)} for s in project.systems
+        ],
+        "judges": list(project.judges),
+        "entity_spans": [
+            {
+                "id": s.id,
+                "reference": s.reference,
+                "segment": s.segment,
+                "start": s.start,
+                "end": s.end,
+                "type": s.type,
+                "annotator": s.annotator,
+            }
+            for s in project.spans
+        ],
+        "judgments": [
+            {
+                "id": j.id,
+                "judge": j.judge,
+                "system": j.system,
+                "segment": j.segment,
+                "reference": j.reference,
+                "adequacy": j.adequacy,
+                "fluency": j.fluency,
+                "score": j.score,
+                "scale": j.scale,
+                "timestamp": j.timestamp,
+                "seconds": j.seconds,
+                "comment": j.comment,
+                "protocol": j.protocol,
+                "errors": [_error_to_dict(e) for e in j.errors],
+                "qc": j.qc,
+                "text": j.text,
+                **({"ranking": j.ranking} if j.ranking else {}),  # relative ranking only: additive
+            }
+            for j in project.judgments
+        ],
+        "settings": {
+            "metrics": list(project.settings.metrics),
+            "baseline": project.settings.baseline,
+            "entity_types": [
+                {"name": t.name, "key": t.key, "color": t.color} for t in project.settings.entity_types
+            ],
+            **_mqm_settings(project.settings),
+        },
+        "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
+        "learned_model": project.learned_model,
+        # Additive in version 2: written once the project has a score file (scoring.store).
+        **({"score_file": project.score_file} if project.score_file else {}),
+        # Additive: only campaign bundles and work packages carry it (core.campaign).
+        **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
+    }
+    if project.external_scores:  # optional: absent keeps older bundles byte-identical
+        from mtworkbench.io.scores.external_scores import bundle_value
+
+        out["external_scores"] = bundle_value(project)
+    return out
+
+
+def _mqm_settings(settings: Settings) -> dict[str, Any]:
+    """The MQM typology and error limit, written only when not Google's defaults (additive
+    in version 2: a bundle without them uses the defaults, so older files stay byte-identical)."""
+    out: dict[str, Any] = {}
+    if settings.mqm_typology != GOOGLE_TYPOLOGY:
+        out["mqm_typology"] = settings.mqm_typology.to_json()
+    if settings.mqm_max_errors != MQM_MAX_ERRORS:
+        out["mqm_max_errors"] = settings.mqm_max_errors
+    return out
+
+
+def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
+    out: dict[str, Any] = {"start": e.start, "end": e.end, "severity": e.severity, "category": e.category,
+                           "comment": e.comment}
+    if e.source_start is not None:  # source-side spans are rare: written only when present
+        out["source_start"], out["source_end"] = e.source_start, e.source_end
+    return out
+
+
+def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
+    return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
+
+
+def _with_score_file(project: Project, path: str | Path) -> None:
+    """Name the score file of the bundle about to be written at ``path``: the default
+    one for a bundle without one, and for a project read from another bundle (saved
+    under a new name, it must not name the original's file)."""
+    name = Path(path).name
+    if not project.score_file or project.score_file_bundle not in ("", name):
+        project.score_file = default_score_file(path)
+    project.score_file_bundle = name
+
+
+def dumps(project: Project) -> str:
+    return json.dumps(project_to_dict(project), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+
+
+def content_hash(data: bytes) -> str:
+    """The sha256 of a bundle's bytes: what a saver compares to see whether the file changed."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def disk_hash(path: str | Path) -> str | None:
+    """The content hash of the file now on disk; None when there is no file."""
+    try:
+        return content_hash(read_regular_bytes(path))
+    except FileNotFoundError:
+        return None
+
+
+def save_bundle(
+    project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
+) -> str:
+    """Write atomically under the bundle's lock; the previous file is kept as ``<path>.bak``.
+
+    With ``expected_hash`` (from ``read_bundle``), refuse with ``BundleChangedOnDisk``
+    and write nothing when the file on disk is no longer what was loaded.
+    ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
+    Returns the content hash of what was written (the next ``expected_hash``).
+    """
+    _with_score_file(project, path)
+    data = dumps(project).encode("utf-8")
+    with bundle_lock(path, timeout):
+        if expected_hash is not None:
+            actual = disk_hash(path)
+            if actual != expected_hash:
+                raise BundleChangedOnDisk(str(path), expected_hash, actual)
+        atomic_write_bytes(path, data, keep_backup=True, locked=True)
+    return content_hash(data)
+
+
+# --- loading ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LoadedBundle:
+    """A loaded project and the hash of the bytes it came from (``save_bundle``'s ``expected_hash``)."""
+
+    project: Project
+    sha256: str
+    path: Path
+
+
+def read_bundle(path: str | Path) -> LoadedBundle:
+    """Load a bundle and remember the hash of the bytes read."""
+    path = Path(path)
+    data = read_regular_bytes(path)  # a FIFO or a device is refused, not waited on
+    text = decode_utf8(data, path, strip_bom=True)  # JSON itself has no BOM
+    return LoadedBundle(loads(text, file=str(path)), content_hash(data), path)
+
+
+def load_bundle(path: str | Path) -> Project:
+    return read_bundle(path).project
+
+
+@contextmanager
+def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterator[Project]:
+    """Read-modify-write a bundle under its exclusive lock: no concurrent update is lost.
+
+    ``with bundle_transaction(path) as project: ...`` locks, loads, yields the
+    project and, when the block ends without an error and the project no longer
+    serialises to the bytes read, saves it atomically before releasing the lock.
+    On an error nothing is written.
+    A second writer waits up to ``timeout`` seconds (default ``MTWB_LOCK_TIMEOUT``
+    or 30) and then fails with ``BundleLocked`` naming who holds the lock.
+    """
+    with bundle_lock(path, timeout):
+        path = Path(path)
+        data = read_regular_bytes(path)
+        project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+        yield project
+        after = dumps(project).encode("utf-8")
+        if after != data and not project.score_file:  # written anyway: name the score file too
+            _with_score_file(project, path)
+            after = dumps(project).encode("utf-8")
+        # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
+        # nothing changed (a hand-formatted one is rewritten in the standard layout).
+        if after != data:
+            atomic_write_bytes(path, after, keep_backup=True, locked=True)
+
+
+def loads(text: str, file: str | None = None) -> Project:
+    project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    if file and project.score_file:
+        project.score_file_bundle = Path(file).name
+    return project
+
+
+def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
+    """Bring a bundle dict of any supported version up to ``FORMAT_VERSION``."""
+    JsonReader(file).obj(data, "$")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise BundleError(f"expected format {FORMAT!r}, found {fmt!r}: this is not an mtworkbench project", "$.format", file)
+    version = data.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BundleError(f"format_version must be an integer, found {version!r}", "$.format_version", file)
+    if version > FORMAT_VERSION:
+        raise BundleError(
+            f"format_version {version} is newer than this mtworkbench supports ({FORMAT_VERSION}); "
+            "open it with a newer mtworkbench",
+            "$.format_version",
+            file,
+        )
+    if version < 1:
+        raise BundleError(f"unknown format_version {version}", "$.format_version", file)
+    while version < FORMAT_VERSION:
+        if version not in MIGRATIONS:
+            raise BundleError(f"no migration from format_version {version}", "$.format_version", file)
+        data = MIGRATIONS[version](dict(data))
+        version += 1
+        data["format_version"] = version
+    return data
+
+
+def project_from_dict(data: Any, file: str | None = None) -> Project:
+    """The project a bundle dict of any supported version describes (``BundleError`` otherwise)."""
+    return read_project(migrate(data, file), file)
+
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MIGRATIONS",
+    "SCORE_FILE_SUFFIX",
+    "SUFFIX",
+    "BundleChangedOnDisk",
+    "BundleLocked",
+    "DataError",
+    "LoadedBundle",
+    "bundle_transaction",
+    "content_hash",
+    "default_score_file",
+    "disk_hash",
+    "dumps",
+    "load_bundle",
+    "loads",
+    "read_bundle",
+    "project_from_dict",
+    "project_to_dict",
+    "save_bundle",
+    "score_file_problem",
+]
