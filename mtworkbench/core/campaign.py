@@ -53,7 +53,7 @@ from mtworkbench.core.campaign_records import (
     protocol_of,
 )
 from mtworkbench.core.queue_drawing import with_bad_items
-from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.model import PROTOCOLS, Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.queue_state import BAD_PROTOCOLS, QUEUE_FORMAT, QUEUE_PROTOCOLS, JudgeQueue, QueueEntry
 
 
@@ -156,12 +156,8 @@ def plan_campaign(project: Project, by: str, people: list[str], overlap: float =
         protocol = ANNOTATION_PROTOCOL
     elif not protocol:
         protocol = DEFAULT_JUDGE_PROTOCOL
-    else:
-        from mtworkbench.core import model
-
-        known = getattr(model, "PROTOCOLS", None)  # the judging protocols the model knows, where it names them
-        if known and protocol not in known:
-            raise CampaignError(f"unknown protocol {protocol!r}; expected one of {', '.join(known)}")
+    elif protocol not in PROTOCOLS:
+        raise CampaignError(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}")
     if isinstance(bad_rate, bool) or not isinstance(bad_rate, (int, float)) or not 0 <= bad_rate <= 1:
         raise CampaignError(f"the BAD rate must be between 0 and 1, not {bad_rate!r}")
     if bad_rate and protocol not in BAD_PROTOCOLS:

@@ -24,7 +24,7 @@ from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.json_reader import JsonReader
-from mtworkbench.core.model import ErrorSpan, Project, Settings
+from mtworkbench.core.model import ErrorSpan, Project, Settings, protocol_for_scale
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS
 from mtworkbench.core.atomic import atomic_write_bytes
@@ -32,6 +32,7 @@ from mtworkbench.io.bundle.bundle_read import read_project
 from mtworkbench.io.bundle.json_checks import parse_json
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
+from mtworkbench.io.scores.external_scores import bundle_value
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 
 FORMAT = "mtworkbench-project"
@@ -49,8 +50,6 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     and it has no error spans, no quality-control role and showed the system's
     output. Nothing is dropped: every version-1 field keeps its value.
     """
-    from mtworkbench.core.model import protocol_for_scale
-
     judgments = []
     for j in data.get("judgments", []):
         if isinstance(j, dict):
@@ -148,8 +147,6 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
     }
     if project.external_scores:  # optional: absent keeps older bundles byte-identical
-        from mtworkbench.io.scores.external_scores import bundle_value
-
         out["external_scores"] = bundle_value(project)
     return out
 

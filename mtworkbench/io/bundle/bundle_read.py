@@ -39,6 +39,7 @@ from mtworkbench.core.model import (
 from mtworkbench.core.mqm_typology import typology_from_json
 from mtworkbench.core.queue_state import JudgeQueue
 from mtworkbench.io.bundle.score_file_name import score_file_problem
+from mtworkbench.io.scores.external_scores import check_bundle_value
 
 TOP_LEVEL_REQUIRED = frozenset({"format", "format_version", "documents", "references", "systems"})
 TOP_LEVEL_OPTIONAL = frozenset({"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
@@ -326,8 +327,6 @@ def read_extras(r: JsonReader, data: dict[str, Any], project: Project) -> None:
     learned = data.get("learned_model")
     project.set_learned_model(None if learned is None else check_learned_model(learned, "$.learned_model", r.file))
     if data.get("external_scores"):
-        from mtworkbench.io.scores.external_scores import check_bundle_value
-
         project.external_scores = check_bundle_value(data["external_scores"], project, r.file)
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, r.file)
