@@ -43,6 +43,7 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, typology_from_json
+from mtworkbench.core.output import not_a_file_target, write_output
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS, JudgeQueue, check_learned_model
 from mtworkbench.io.atomic import atomic_write_bytes
 from mtworkbench.io.json_checks import parse_json
@@ -262,6 +263,11 @@ def save_bundle(
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
     Returns the content hash of what was written (the next ``expected_hash``).
     """
+    if not_a_file_target(path):
+        # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
+        data = dumps(project).encode("utf-8")
+        write_output(path, data)
+        return content_hash(data)
     _with_score_file(project, path)
     data = dumps(project).encode("utf-8")
     with bundle_lock(path, timeout):

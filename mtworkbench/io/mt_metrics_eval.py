@@ -21,6 +21,7 @@ Segment ids are the 1-based line numbers, as in a plain-text import.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,12 +86,35 @@ def _check_length(path: Path, lines: list[str], n: int) -> list[str]:
     return lines
 
 
+def _refuse_outside_links(root: Path, lp: str) -> None:
+    """Refuse links in the test set that lead outside it, naming each: a directory someone
+    handed over must not make the import read (and store) a file from elsewhere."""
+    real_root = Path(os.path.realpath(root))
+    wanted = [root / "sources" / f"{lp}.txt", root / "documents" / f"{lp}.docs",
+              root / "system-outputs" / lp, root / "metric-scores" / lp]
+    for folder, pattern in ((root / "references", f"{lp}.*.txt"), (root / "system-outputs" / lp, "*"),
+                            (root / "human-scores", f"{lp}.*"), (root / "metric-scores" / lp, "*")):
+        wanted.extend(sorted(folder.glob(pattern)) if folder.is_dir() else [])
+    outside = []
+    for path in [root / "sources", root / "documents", root / "references", root / "system-outputs",
+                 root / "human-scores", root / "metric-scores", *wanted]:
+        if not os.path.lexists(path):
+            continue
+        real = Path(os.path.realpath(path))
+        if real != real_root and real_root not in real.parents:
+            outside.append(f"{path} -> {real}")
+    if outside:
+        raise DataError(f"{root}: {len(outside)} link(s) lead outside the test set, refused (copy the files in): "
+                        + "; ".join(outside[:5]) + (f"; …({len(outside) - 5} more)" if len(outside) > 5 else ""))
+
+
 def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
     """Read one language pair of an mt-metrics-eval test-set directory."""
     root = Path(directory)
     if not root.is_dir():
         raise DataError(f"{root}: not a directory (expected an mt-metrics-eval test set such as wmt22/)")
     src_lang, tgt_lang = _languages(lp)
+    _refuse_outside_links(root, lp)
     source_file = root / "sources" / f"{lp}.txt"
     if not source_file.exists():
         raise DataError(f"{source_file}: missing (the source of {lp}; is --lp right?)")

@@ -47,7 +47,7 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.spreadsheet import neutralise, restore
-from mtworkbench.io.atomic import atomic_write_text
+from mtworkbench.core.output import write_output
 from mtworkbench.io.plaintext import read_text, split_lines
 
 STRUCTURE_COLUMNS = ("doc", "para", "id")
@@ -186,5 +186,5 @@ def export_tsv(project: Project, out: str | Path, raw: bool = False) -> list[Pat
         target = target / "corpus.tsv"
     text = render_tsv(project, raw)  # before creating anything: a refused cell leaves no folder
     target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, text, keep_backup=False)
+    write_output(target, text)
     return [target]
