@@ -34,10 +34,12 @@ def check_own_work(plan: Campaign, package: Project, label: str, person: str) ->
         raise CampaignError(f"{label}: made for {person!r}, who is not one of campaign {plan.id}'s people")
     mine = plan.items_of(person)
     for span in package.spans:
-        if plan.by != "annotator" or span.annotator != person:
+        if span.annotator != person:
             raise CampaignError(f"{label}: holds entity span {span.id!r} by {span.annotator!r} on segment "
                                 f"{span.segment!r}; a package carries only {person!r}'s own work; refused")
-        if not any(it.reference == span.reference and it.segment == span.segment for it in mine):
+        # Annotators' items are (reference, segment); a judge may mark entities in the segments they judge.
+        if not any(it.segment == span.segment and (plan.by != "annotator" or it.reference == span.reference)
+                   for it in mine):
             raise CampaignError(f"{label}: holds entity span {span.id!r} on segment {span.segment!r} of reference "
                                 f"{span.reference!r}, which is not one of {person!r}'s items; refused")
     for j in package.judgments:
