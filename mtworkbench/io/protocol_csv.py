@@ -19,8 +19,6 @@ refused with file, line and column; nothing is imported from such a file.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from pathlib import Path

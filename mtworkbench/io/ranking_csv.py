@@ -15,14 +15,13 @@ and judgment ids.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import RANK_RANGE, Project
 from mtworkbench.core.ranking import Ranking, new_ranking_id, rankings_of
+from mtworkbench.core.spreadsheet import restore, table_text
 
 REQUIRED = ("rater", "segment")
 OPTIONAL = ("reference", "seconds", "timestamp", "comment")
