@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from mtworkbench.core.errors import DataError
+
 BACKUP_SUFFIX = ".bak"
 
 
@@ -106,8 +108,8 @@ def atomic_write_stream(
     try:
         # mkstemp opens with O_CREAT | O_EXCL: always a new file, never through a link left at its name.
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise named_error(exc, path) from None
+    except OSError as exc:  # named by the target: the temporary name would only puzzle
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     try:
         # mkstemp creates 0600; give the file the mode a plain open() would (or the old file's).
         os.chmod(tmp_name, _target_mode(path, follow_link))
@@ -148,7 +150,19 @@ def atomic_write_bytes(
 def atomic_write_text(
     path: str | Path, text: str, keep_backup: bool = True, locked: bool = False, follow_link: bool = True
 ) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup, locked=locked, follow_link=follow_link)
+    atomic_write_bytes(path, encode_text(text, path), keep_backup=keep_backup, locked=locked,
+                       follow_link=follow_link)
+
+
+def encode_text(text: str, path: str | Path) -> bytes:
+    """``text`` as UTF-8; a lone surrogate (a file name or argument that was not UTF-8 on its
+    way in) is refused with a message naming the file and the text around it."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        around = text[max(0, exc.start - 30):exc.end + 30].encode("utf-8", "backslashreplace").decode("utf-8")
+        raise DataError(f"{path}: cannot be written: {around!r} is not valid text (a file name or argument "
+                        "that is not UTF-8?); rename it") from None
 
 
 def write_side_file(path: str | Path, text: str) -> None:

@@ -40,3 +40,10 @@ def first_difference(expected: str, found: str, context: int = 20) -> str:
         return ("…" if start else "") + repr(part) + ("…" if k + context < len(text) else "")
 
     return f"at character {k + 1}: expected {snippet(expected)}, found {snippet(found)}"
+
+
+def file_name_text(name: str | Path) -> str:
+    """A file name as text to store and use as a file name again: bytes that are not UTF-8
+    become U+FFFD (a character every file system takes, unlike the backslash of ``shown``)."""
+    raw = os.fsencode(name)
+    return raw.decode("utf-8", "replace")

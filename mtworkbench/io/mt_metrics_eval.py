@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import (
     Document,
     Judgment,
@@ -121,12 +122,12 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
     sources = read_lines(source_file)
     n = len(sources)
     project = Project(documents=_documents(root / "documents" / f"{lp}.docs", sources),
-                      source_language=src_lang, target_language=tgt_lang, name=f"{root.name} {lp}")
+                      source_language=src_lang, target_language=tgt_lang, name=f"{shown(root.name)} {lp}")
     seg_ids = project.segment_ids
     ref_names = []
     for path in sorted((root / "references").glob(f"{lp}.*.txt")):
-        name = path.name[len(lp) + 1: -len(".txt")]
-        project.add_reference(Reference(name, translator=path.name,
+        name = shown(path.name[len(lp) + 1: -len(".txt")])
+        project.add_reference(Reference(name, translator=shown(path.name),
                                         texts=dict(zip(seg_ids, _check_length(path, read_lines(path), n)))))
         ref_names.append(name)
     if not ref_names:
@@ -136,7 +137,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
     if not system_files:
         raise DataError(f"{out_dir}: no system outputs (NAME.txt)")
     for path in system_files:
-        name = path.name[: -len(".txt")]
+        name = shown(path.name[: -len(".txt")])
         project.add_system(System(name, kind="human" if name in ref_names else "machine",
                                   texts=dict(zip(seg_ids, _check_length(path, read_lines(path), n)))))
     result = MtmeImport(project)
@@ -147,7 +148,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
         if level not in ("seg", "sys"):
             result.notes.append(f"{path.name}: {level}-level metric scores are not read")
             continue
-        name = path.name[: -len(f".{level}.score")]
+        name = shown(path.name[: -len(f".{level}.score")])
         rep = import_mt_metrics_eval(project, name, path)
         if name not in result.metrics:
             result.metrics.append(name)
@@ -159,7 +160,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
 def _human_scores(directory: Path, lp: str, result: MtmeImport) -> None:
     project = result.project
     for path in sorted(directory.glob(f"{lp}.*.score")) if directory.is_dir() else []:
-        parts = path.name[len(lp) + 1:].split(".")
+        parts = shown(path.name[len(lp) + 1:]).split(".")
         name, level = ".".join(parts[:-2]), parts[-2]
         if level not in ("seg", "sys"):
             result.notes.append(f"{path.name}: {level}-level human scores are not read")
