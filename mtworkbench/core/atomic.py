@@ -161,7 +161,7 @@ def encode_text(text: str, path: str | Path) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:
         around = text[max(0, exc.start - 30):exc.end + 30].encode("utf-8", "backslashreplace").decode("utf-8")
-        raise DataError(f"{path}: cannot be written: {around!r} is not valid text (a file name or argument "
+        raise DataError(f"{path}: cannot be written: '{around}' is not valid text (a file name or argument "
                         "that is not UTF-8?); rename it") from None
 
 

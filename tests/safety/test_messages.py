@@ -132,3 +132,12 @@ def test_file_names_that_are_not_utf8_are_named(tmp_path):
     assert b"missing.csv" in missing.stderr
     refused = run(b"judgments", b"export", out, b"-o", folder + b"/no-folder/\xfc.csv")
     assert refused.returncode == 1 and b"codec" not in refused.stderr and b".csv" in refused.stderr
+
+
+def test_text_that_cannot_be_encoded_is_refused_naming_the_file(tmp_path):
+    from mtworkbench.core.errors import DataError
+
+    target = tmp_path / "out.csv"
+    with pytest.raises(DataError, match=r"out\.csv: cannot be written: .*name-\\udcff-here"):
+        atomic.atomic_write_text(target, "a long line before the name-\udcff-here and after", keep_backup=False)
+    assert not target.exists()

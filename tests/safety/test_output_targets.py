@@ -112,7 +112,7 @@ def test_dash_is_standard_output_for_every_writer(bundle, capsys):
         assert "wrote" not in out  # messages go to stderr when the data goes to stdout
 
 
-@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1"])
+@pytest.mark.parametrize("name", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
 def test_dev_stdout_reaches_the_pipe(bundle, tmp_path, name):
     if not os.path.exists(name):
         pytest.skip(f"no {name} here")
