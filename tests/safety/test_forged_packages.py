@@ -11,8 +11,8 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.campaign import CampaignError
 from mtworkbench.core.model import Judgment
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.packages import merge_packages, split_project
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.packages import merge_packages, split_project
 
 from .helpers import project
 

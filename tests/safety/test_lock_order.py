@@ -10,8 +10,8 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
-from mtworkbench.io import locking
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle import locking
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 from .helpers import cli, env, project
 

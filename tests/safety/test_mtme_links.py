@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from mtworkbench.cli import main
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 
 from ..io.test_mt_metrics_eval import write_testset
 

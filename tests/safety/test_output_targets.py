@@ -12,7 +12,7 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.model import EntitySpan, Judgment
 from mtworkbench.core.output import write_output
-from mtworkbench.io.bundle import load_bundle, loads, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, loads, save_bundle
 
 from .helpers import cli, project
 

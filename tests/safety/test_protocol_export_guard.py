@@ -8,9 +8,9 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.model import Judgment
 from mtworkbench.core.ranking import Ranking
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.protocol_csv import plan_protocol_csv
-from mtworkbench.io.ranking_csv import plan_ranking_file
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.judgments.protocol_csv import plan_protocol_csv
+from mtworkbench.io.judgments.ranking_csv import plan_ranking_file
 
 from .helpers import project
 

@@ -10,9 +10,9 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import EntitySpan
-from mtworkbench.io import locking
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.recovery import recovery_path, write_recovery
+from mtworkbench.io.bundle import locking
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.recovery import recovery_path, write_recovery
 
 from .helpers import cli, project
 

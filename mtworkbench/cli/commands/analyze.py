@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.compare_systems import compare_systems
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.scoring.project_scores import score_project
 
     if len(args.system) != 2:

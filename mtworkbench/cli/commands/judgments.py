@@ -87,9 +87,9 @@ TABLE_FORMATS = ("csv", "tsv")
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
+    from mtworkbench.io.bundle.bundle import bundle_transaction
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import apply_import
+    from mtworkbench.io.judgments.judgments import apply_import
 
     fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
     # Locked from read to write: a concurrent import waits instead of losing this one.
@@ -105,9 +105,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from mtworkbench.core.output import describe_target, to_stdout, write_output
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import judgments_table, ordered_judgments
+    from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
     fmt = args.format or "csv"
@@ -134,8 +134,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import_scores(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 
     if args.format == "lines":
         if args.file_system:

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.output import write_output
-    from mtworkbench.io.bundle import bundle_transaction, load_bundle
+    from mtworkbench.io.bundle.bundle import bundle_transaction, load_bundle
     from mtworkbench.metrics.learned import Tokenisation, project_examples, train_learned
 
     if not 0 < args.validation < 1:
