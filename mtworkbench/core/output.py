@@ -16,6 +16,7 @@ Every failure is an ``OSError`` naming the file.
 from __future__ import annotations
 
 import os
+from contextlib import AbstractContextManager, nullcontext, redirect_stdout
 import re
 import stat
 import sys
@@ -50,6 +51,12 @@ def not_a_file_target(target: str | Path) -> bool:
 def to_stdout(target: str | Path) -> bool:
     """Whether writing ``target`` writes this process's standard output (so messages go to stderr)."""
     return is_stdout(target) or _own_descriptor(str(target)) == 1
+
+
+def messages_for(target: str | Path) -> AbstractContextManager[object]:
+    """Where a command's messages go once its output is written: standard error when the
+    output itself went to standard output (so the two never mix), else where they were."""
+    return redirect_stdout(sys.stderr) if to_stdout(target) else nullcontext()
 
 
 def describe_target(target: str | Path) -> str:

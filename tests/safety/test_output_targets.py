@@ -138,3 +138,16 @@ def test_a_regular_file_is_still_replaced_atomically(bundle, tmp_path):
     assert main(["judgments", "export", str(bundle), "--format", "da", "-o", str(out)]) == 0
     assert out.read_text().startswith("rater,system") and stat.S_ISREG(os.lstat(out).st_mode)
     assert load_bundle(bundle).judgments  # the bundle itself untouched
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdout"])
+def test_a_bundle_to_standard_output_is_only_the_bundle(tmp_path, name):
+    if name != "-" and not os.path.exists(name):
+        pytest.skip(f"no {name} here")
+    src = tmp_path / "src.txt"
+    src.write_text("Guten Morgen\n早上好\nДоброе утро\n", encoding="utf-8")
+    result = cli("import", "--source", str(src), "--ref", str(src), "-o", name)
+    assert result.returncode == 0, result.stderr
+    assert [s.source for s in loads(result.stdout).segments] == ["Guten Morgen", "早上好", "Доброе утро"]
+    assert "wrote" in result.stderr
+    assert not (tmp_path / "-").exists() and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
