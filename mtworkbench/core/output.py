@@ -16,10 +16,10 @@ Every failure is an ``OSError`` naming the file.
 from __future__ import annotations
 
 import os
-from contextlib import AbstractContextManager, nullcontext, redirect_stdout
 import re
 import stat
 import sys
+from contextlib import AbstractContextManager, nullcontext, redirect_stdout
 from pathlib import Path
 from typing import TextIO
 
