@@ -52,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
                           args.ngrams, args.sentences)
     if args.html:
         from mtworkbench.analysis.compare_html import render_html
-        from mtworkbench.core.atomic import atomic_write_text
+        from mtworkbench.core.output import write_output
 
-        atomic_write_text(args.html, render_html(cmp), keep_backup=False)
+        write_output(args.html, render_html(cmp))
     if args.json:
         print(json.dumps(cmp.to_json(), ensure_ascii=False))
         return 0

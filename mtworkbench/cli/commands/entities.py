@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 
 from mtworkbench.cli import UsageError
@@ -80,12 +81,12 @@ def _format(args: argparse.Namespace) -> str:
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.annotations.annotations import import_entities
     from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
-    from mtworkbench.io.bundle.locking import bundle_lock
+    from mtworkbench.io.bundle.locking import bundle_locks
 
     fmt = _format(args)
     out = Path(args.output or args.bundle)
     # Locked from read to write (the bundle, and the output when it is another file).
-    with bundle_lock(args.bundle), bundle_lock(out):
+    with bundle_locks(args.bundle, out):
         project = load_bundle(args.bundle)
         summary = import_entities(
             project,
@@ -113,6 +114,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from mtworkbench.core.output import describe_target, to_stdout
     from mtworkbench.io.annotations.annotations import default_annotator, export_entities
     from mtworkbench.io.bundle.bundle import load_bundle
 
@@ -121,7 +123,8 @@ def run_export(args: argparse.Namespace) -> int:
     annotator = args.annotator or default_annotator(project, args.reference)
     written = export_entities(project, args.reference, annotator, fmt, args.file)
     count = sum(1 for s in project.spans if s.reference == args.reference and s.annotator == annotator)
-    print(f"wrote {count} entities of {annotator} on {args.reference} to {', '.join(map(str, written))}")
+    print(f"wrote {count} entities of {annotator} on {args.reference} to {', '.join(map(describe_target, written))}",
+          file=sys.stderr if to_stdout(args.file) else sys.stdout)  # not into the data on stdout
     return 0
 
 

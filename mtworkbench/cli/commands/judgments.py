@@ -104,7 +104,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import describe_target, to_stdout, write_output
     from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.formats import JUDGMENT_FORMATS
     from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments
@@ -112,23 +112,12 @@ def run_export(args: argparse.Namespace) -> int:
     project = load_bundle(args.bundle)
     fmt = args.format or "csv"
     if fmt not in TABLE_FORMATS:
-        if args.output == "-":
-            if fmt == "mqm":
-                from mtworkbench.io.judgments.mqm import mqm_table
-
-                sys.stdout.write(mqm_table(project))
-            elif fmt == "rank":
-                from mtworkbench.io.judgments.ranking_csv import ranking_table
-
-                sys.stdout.write(ranking_table(project))
-            else:
-                from mtworkbench.io.judgments.protocol_csv import protocol_table
-
-                sys.stdout.write(protocol_table(project, fmt))
-            return 0
-        n = JUDGMENT_FORMATS.get(fmt).write(project, args.output)
+        write = JUDGMENT_FORMATS.get(fmt).write
+        # Every CSV but Google's MQM TSV (whose readers expect its cells as they are) guards formulas.
+        n = write(project, args.output) if fmt == "mqm" else write(project, args.output, raw=args.raw)
         what = {"mqm": "MQM rows", "rank": "rankings"}.get(fmt, fmt.upper() + " judgments")
-        print(f"{args.output}: {n} {what}")
+        if not to_stdout(args.output):
+            print(f"{describe_target(args.output)}: {n} {what}")
         return 0
     # The table has no columns for error spans: MQM judgments without a score of their own
     # would come out as empty rows that cannot be read back, so they go to --format mqm.
@@ -137,12 +126,10 @@ def run_export(args: argparse.Namespace) -> int:
     if len(kept) < len(judgments):
         print(f"note: {len(judgments) - len(kept)} MQM judgments with error spans are left out; "
               "export them with --format mqm", file=sys.stderr)
-    if args.output == "-":
-        sys.stdout.write(judgments_table(kept, raw=args.raw))
-        return 0
     tab = fmt == "tsv" or str(args.output).lower().endswith(".tsv")
-    atomic_write_text(args.output, judgments_table(kept, "\t" if tab else ",", raw=args.raw), keep_backup=False)
-    print(f"{args.output}: {len(kept)} judgments")
+    write_output(args.output, judgments_table(kept, "\t" if tab else ",", raw=args.raw))
+    if not to_stdout(args.output):
+        print(f"{describe_target(args.output)}: {len(kept)} judgments")
     return 0
 
 

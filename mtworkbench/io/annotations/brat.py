@@ -107,10 +107,16 @@ def format_brat(records: Sequence[AnnotatedText]) -> tuple[str, str]:
 
 
 def write_brat(path: str | Path, records: Sequence[AnnotatedText]) -> list[Path]:
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.atomic import write_side_file
+    from mtworkbench.core.output import write_output
 
     txt_path, ann_path = brat_paths(path)
     txt, ann = format_brat(records)
-    atomic_write_text(txt_path, txt, keep_backup=False)
-    atomic_write_text(ann_path, ann, keep_backup=False)
+    # The file the user named is an output like any other; its companion's name is derived,
+    # so a link found there is replaced, never written through.
+    for file, text in ((txt_path, txt), (ann_path, ann)):
+        if file == Path(path):
+            write_output(file, text)
+        else:
+            write_side_file(file, text)
     return [txt_path, ann_path]

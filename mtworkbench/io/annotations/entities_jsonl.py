@@ -99,6 +99,6 @@ def format_record(record: AnnotatedText) -> str:
 
 
 def write_entities_jsonl(path: str | Path, records: Sequence[AnnotatedText]) -> None:
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
-    atomic_write_text(path, "".join(format_record(r) + "\n" for r in records), keep_backup=False)
+    write_output(path, "".join(format_record(r) + "\n" for r in records))

@@ -402,11 +402,11 @@ def ordered_judgments(project: Project) -> list[Judgment]:
 
 def export_judgments(project: Project, path: str | Path, raw: bool = False) -> int:
     """Write the project's judgments (``ordered_judgments``); returns how many."""
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
     judgments = ordered_judgments(project)
     delimiter = "\t" if str(path).lower().endswith(".tsv") else ","
-    atomic_write_text(path, judgments_table(judgments, delimiter, raw), keep_backup=False)
+    write_output(path, judgments_table(judgments, delimiter, raw))
     return len(judgments)
 
 

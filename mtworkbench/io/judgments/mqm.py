@@ -643,8 +643,8 @@ def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str
 
 def export_mqm(project: Project, path: str | Path) -> int:
     """Write the project's MQM judgments as Google's TSV; returns the number of rows."""
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
     rows = mqm_rows(project)
-    atomic_write_text(path, mqm_table(project, rows), keep_backup=False)
+    write_output(path, mqm_table(project, rows))
     return len(rows)
