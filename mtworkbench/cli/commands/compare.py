@@ -26,7 +26,7 @@ import json
 import sys
 from typing import Any
 
-from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, paired_test
+from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, SIGNIFICANCE_LEVEL, paired_test
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         .format()
     )
     rows = [
-        {"system": r.system, "score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}
+        {"system": r.system, "score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci,
+         "identical": r.identical, "significant": r.significant()}
         for r in result.systems
     ]
     if args.json:
@@ -186,10 +187,10 @@ def _print_table(rows: list[dict[str, Any]], baseline: str, signature: str) -> N
     for r in rows:
         mean = "-" if r["mean"] is None else f"{r['mean']:.4f} (+/- {r['ci']:.4f})"
         p = r["p_value"]
-        mark = "" if p is None else (" *" if p < 0.05 else "")
+        mark = " *" if r["significant"] else (" (identical to the baseline)" if r["identical"] else "")
         name = f"Baseline: {r['system']}" if r["system"] == baseline else r["system"]
         table.append((name, _fmt(r["score"]), mean, _fmt(p) + mark))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
-    print(f"* p < 0.05 against the baseline\n{signature}")
+    print(f"* p < {SIGNIFICANCE_LEVEL} against the baseline (identical segment statistics: p = 1)\n{signature}")

@@ -317,7 +317,7 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
         for comparison in result.systems:
             if comparison.p_value is None:
                 continue
-            if comparison.score == baseline_score:
+            if comparison.identical or comparison.score == baseline_score:
                 # A test of no difference says nothing (the bootstrap would print p = 0.001).
                 identical.add((comparison.system, spec))
                 continue
