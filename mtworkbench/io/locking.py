@@ -27,7 +27,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from mtworkbench.core.atomic import atomic_write_text
+from mtworkbench.core.atomic import atomic_write_text, remove_stale_temp_files
 from mtworkbench.core.errors import BundleLocked
 
 # Long enough for another command's save of a 40 MB bundle; short enough to answer.
@@ -121,6 +121,9 @@ def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[No
                 held.lock.acquire(timeout=wait)
             except Timeout:
                 raise BundleLocked(str(bundle), _holder_text(bundle), wait) from None
+            # Every writer of the bundle holds this lock, so a temporary file of it found now was
+            # left by a killed writer: gone, whether or not this holder writes the bundle.
+            remove_stale_temp_files(_real(bundle), all_stale=True)
             try:
                 atomic_write_text(info_path(bundle), json.dumps(_me()) + "\n", keep_backup=False, locked=True)
             except OSError:
