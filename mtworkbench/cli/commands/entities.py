@@ -161,6 +161,7 @@ def run_compare(args: argparse.Namespace) -> int:
         b = ranked[0] if ranked else None
         if a is None or b is None:
             raise DataError(f"{args.bundle}: reference {args.reference!r} needs two annotator layers to compare")
+    segments: list[str] | None
     if args.all_segments:
         segments = [sid for sid in project.segment_ids if sid in project.reference(args.reference).texts]
     else:  # a campaign's annotators: the segments it gave to both; else where both annotated
