@@ -90,6 +90,9 @@ def test_the_only_reference_as_a_system_gets_no_reference_based_score(tmp_path, 
     (res,) = json.loads(out.out)["results"]
     assert res["n"] == 2 * len(SOURCES)  # mt1 and mt2 only, not refA's 6 items
     assert "left out" in out.err
+    assert main(["compare", str(bundle), "--metric", "bleu"]) == 1
+    assert "the project's only reference" in capsys.readouterr().err
+    assert main(["compare", str(bundle), "--metric", "bleu", "--system", "mt1", "--system", "mt2"]) == 0
 
 
 def test_identical_copy_of_the_baseline_is_not_significant(tmp_path, capsys):

@@ -155,7 +155,7 @@ def _file_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
 
 
 def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringInput]], str | None]:
-    from mtworkbench.core.scoring import scoring_input
+    from mtworkbench.core.scoring import scoring_input, unscored_reason
     from mtworkbench.io.bundle import load_bundle
 
     if args.ref:
@@ -175,6 +175,10 @@ def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringIn
             )
     if not project.references:
         raise DataError(f"{args.bundle}: the project has no references")
+    for sid in ids:
+        why = unscored_reason(project, sid)
+        if why:
+            raise DataError(f"{args.bundle}: {why}; leave it out (--system)")
     return [(sid, scoring_input(project, sid)) for sid in ids], project.target_language or None
 
 
