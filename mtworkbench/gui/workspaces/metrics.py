@@ -569,7 +569,7 @@ class MetricsWorkspace(Workspace):
         specs = self.specs
         self._fill_baseline_combo()
         self.corpus_table.set_content(
-            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors),
+            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors, self.unscored),
             project.settings.baseline,
         )
         # Room for up to five systems without scrolling; more scroll inside the table.
