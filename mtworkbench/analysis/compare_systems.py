@@ -23,7 +23,7 @@
   systems with identical segment statistics get p = 1.
 
 Metric scores (corpus, buckets, sentences) use every reference a system is
-scored against (:func:`~mtworkbench.core.scoring.scoring_reference_ids`), and
+scored against (:func:`~mtworkbench.core.project_input.scoring_reference_ids`), and
 the report lists them; the word, n-gram and length analyses use one reference
 (the first unless chosen), named as such.
 
@@ -44,7 +44,7 @@ import numpy as np
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
-from mtworkbench.core.scoring import scoring_reference_ids
+from mtworkbench.core.project_input import scoring_reference_ids
 
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
 FREQ_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
@@ -190,7 +190,7 @@ def _clean(value: Any) -> Any:
 # --- the analyses -----------------------------------------------------------------------
 def read_frequency_file(path: str | Path) -> Counter:
     """compare-mt's count file: ``word<TAB>count`` per line."""
-    from mtworkbench.io.plaintext import read_text, split_lines
+    from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
     counts: Counter = Counter()
     for i, line in enumerate(split_lines(read_text(path, strip_bom=True)), 1):

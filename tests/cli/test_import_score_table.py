@@ -7,7 +7,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 
 def bundle(tmp_path):

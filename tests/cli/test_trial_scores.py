@@ -9,8 +9,8 @@ import json
 import pytest
 
 from mtworkbench.cli import main
-from mtworkbench.core.scoring import scoring_input, scoring_reference_ids, unscored_reason
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.core.project_input import scoring_input, scoring_reference_ids, unscored_reason
+from mtworkbench.io.bundle.bundle import load_bundle
 
 SOURCES = ["今天天气很好。", "我们明天去北京。", "他在看书。", "这个问题很难。", "她喜欢喝茶。", "会议推迟了。"]
 REF_A = ["The weather is nice today .", "We go to Beijing tomorrow .", "He is reading a book .",

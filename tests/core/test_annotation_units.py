@@ -19,7 +19,7 @@ from mtworkbench.core.annotation import (
     unit_spans,
 )
 from mtworkbench.core.model import Document, EntitySpan, Paragraph, Project, Reference, Segment
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 
 ZH = ["习近平主席在北京会见了联合国秘书长古特雷斯。", "上海是中国最大的城市。", "李明昨天去了东京。",
       "欧盟委员会发表了声明。"]

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 
 REF = ["今天天气很好。", "我们明天去北京。", "他在看书。"]
 MT = ["今天天气好。", "我们明天去北京。", "他看书。"]

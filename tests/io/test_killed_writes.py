@@ -14,7 +14,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import bundle_transaction, save_bundle
+from mtworkbench.io.bundle.bundle import bundle_transaction, save_bundle
 
 KILLED_WRITER = """
 import sys, time

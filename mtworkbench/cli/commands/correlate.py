@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         payload["williams"] = tests
     if args.bleu_orders:
         from mtworkbench.analysis.prediction_error import prediction_error_curve
-        from mtworkbench.core.scoring import scoring_input
+        from mtworkbench.core.project_input import scoring_input
 
         sys_human = human.system_scores()[rows]
         curve = prediction_error_curve([scoring_input(project, s) for s in rated], sys_human, rated,
@@ -162,7 +162,7 @@ def _note_unscored(project, rated: list[str]) -> None:
     """Say which rated systems reference-based metrics leave out (a system that is the only reference)."""
     import sys
 
-    from mtworkbench.core.scoring import unscored_reason
+    from mtworkbench.core.project_input import unscored_reason
 
     for system in rated:
         why = unscored_reason(project, system)

@@ -73,7 +73,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _format(args: argparse.Namespace) -> str:
-    from mtworkbench.io.annotations import guess_format
+    from mtworkbench.io.annotations.annotations import guess_format
 
     fmt = args.format or guess_format(args.file)
     if fmt is None:
@@ -82,9 +82,9 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.annotations import import_entities
-    from mtworkbench.io.bundle import load_bundle, save_bundle
-    from mtworkbench.io.locking import bundle_lock
+    from mtworkbench.io.annotations.annotations import import_entities
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_lock
 
     fmt = _format(args)
     out = Path(args.output or args.bundle)
@@ -117,8 +117,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from mtworkbench.io.annotations import default_annotator, export_entities
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.annotations.annotations import default_annotator, export_entities
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     fmt = _format(args)
     project = load_bundle(args.bundle)
@@ -130,7 +130,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(args.bundle)
     counts: dict[tuple[str, str], int] = {}
@@ -146,8 +146,8 @@ def run_list(args: argparse.Namespace) -> int:
 def run_compare(args: argparse.Namespace) -> int:
     from mtworkbench.core.annotation import compare_annotators, ranked_layers
     from mtworkbench.core.campaign import shared_segments
-    from mtworkbench.core.scoring import ADJUDICATED_LAYER
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.core.project_input import ADJUDICATED_LAYER
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(args.bundle)
     if not project.has_reference(args.reference):

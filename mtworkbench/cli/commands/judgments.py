@@ -89,9 +89,9 @@ TABLE_FORMATS = ("csv", "tsv")
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
+    from mtworkbench.io.bundle.bundle import bundle_transaction
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import apply_import
+    from mtworkbench.io.judgments.judgments import apply_import
 
     fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
     # Locked from read to write: a concurrent import waits instead of losing this one.
@@ -106,25 +106,25 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from mtworkbench.io.atomic import atomic_write_text
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import judgments_table, ordered_judgments
+    from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
     fmt = args.format or "csv"
     if fmt not in TABLE_FORMATS:
         if args.output == "-":
             if fmt == "mqm":
-                from mtworkbench.io.mqm import mqm_table
+                from mtworkbench.io.judgments.mqm import mqm_table
 
                 sys.stdout.write(mqm_table(project))
             elif fmt == "rank":
-                from mtworkbench.io.ranking_csv import ranking_table
+                from mtworkbench.io.judgments.ranking_csv import ranking_table
 
                 sys.stdout.write(ranking_table(project))
             else:
-                from mtworkbench.io.protocol_csv import protocol_table
+                from mtworkbench.io.judgments.protocol_csv import protocol_table
 
                 sys.stdout.write(protocol_table(project, fmt))
             return 0
@@ -149,8 +149,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import_scores(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 
     if args.system is None:
         return _import_score_table(args)
@@ -171,9 +171,9 @@ def run_import_scores(args: argparse.Namespace) -> int:
 
 def _import_score_table(args: argparse.Namespace) -> int:
     """``import-scores`` without ``--system``: one table scoring every system."""
-    from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.judgments import apply_import
-    from mtworkbench.io.score_table import plan_all_systems, score_column
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.judgments.judgments import apply_import
+    from mtworkbench.io.scores.score_table import plan_all_systems, score_column
 
     if args.file_system:
         raise UsageError("--file-system goes with --system")
