@@ -42,6 +42,7 @@ from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
 
 DEFAULT_SEED = 12345
+SIGNIFICANCE_LEVEL = 0.05
 DEFAULT_SAMPLES = {"paired-bs": 1000, "paired-ar": 10000}
 
 
@@ -67,6 +68,13 @@ class SystemComparison:
     p_value: float | None  # None for the baseline itself
     mean: float | None
     ci: float | None
+    # Its segment statistics equal the baseline's: there is no difference to test, and p is 1
+    # (resampling would otherwise count no sample "as extreme" and report the smallest p).
+    identical: bool = False
+
+    def significant(self, alpha: float = SIGNIFICANCE_LEVEL) -> bool:
+        """Whether the test found a difference from the baseline at level ``alpha``."""
+        return self.p_value is not None and not self.identical and self.p_value < alpha
 
 
 @dataclass(frozen=True)
@@ -192,6 +200,9 @@ def paired_test(
             score = metric.corpus_score(all_stats[k])
             scores = _scores(metric, resampled_totals(all_stats[k], indices))
             mean, ci, _, _ = estimate_ci(scores)
+            if np.array_equal(all_stats[k], baseline_stats):
+                rows.append(SystemComparison(names[k], score, 1.0, mean, ci, identical=True))
+                continue
             diffs = np.abs(scores - baseline_scores)
             p = _p_value(diffs - diffs.mean(), abs(baseline_score - score))
             rows.append(SystemComparison(names[k], score, p, mean, ci))
@@ -215,14 +226,18 @@ def paired_test(
             )
             sys_stats = all_stats[k]
             score = metric.corpus_score(sys_stats)
-            scores_a, scores_b = _shuffled_scores(metric, swap, baseline_stats, sys_stats)
-            p = _p_value(np.abs(scores_a - scores_b), abs(baseline_score - score))
+            identical = bool(np.array_equal(sys_stats, baseline_stats))
+            if identical:
+                p = 1.0
+            else:
+                scores_a, scores_b = _shuffled_scores(metric, swap, baseline_stats, sys_stats)
+                p = _p_value(np.abs(scores_a - scores_b), abs(baseline_score - score))
             if conf_indices is not None:
                 scores = _scores(metric, resampled_totals(sys_stats, conf_indices))
                 mean, ci, _, _ = estimate_ci(scores)
-                rows.append(SystemComparison(names[k], score, p, mean, ci))
+                rows.append(SystemComparison(names[k], score, p, mean, ci, identical))
             else:
-                rows.append(SystemComparison(names[k], score, p, None, None))
+                rows.append(SystemComparison(names[k], score, p, None, None, identical))
     report(progress, len(systems) - 1, len(systems) - 1)
     return PairedTestResult(method, names[0], n_samples, seed, rows)
 

@@ -54,16 +54,18 @@ def temp_pattern(target_name: str) -> re.Pattern[str]:
     return re.compile(r"\." + re.escape(target_name) + r"\.(?:bak\.)?[a-z0-9_]{8}\.tmp")
 
 
-def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[Path]:
+def remove_stale_temp_files(path: str | Path, all_stale: bool = False,
+                            pattern: re.Pattern[str] | None = None) -> list[Path]:
     """Delete temporary files that an interrupted write of ``path`` left; returns them.
 
     Normally only files older than this process go (a concurrent writer's file is
     younger); ``all_stale`` is for callers holding a lock that every writer of
-    ``path`` takes (bundles), for whom any leftover is stale.
+    ``path`` takes (bundles), for whom any leftover is stale. ``pattern``: the
+    names of another writer's temporary files of ``path`` (default :func:`temp_pattern`).
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    pattern = temp_pattern(path.name)
+    pattern = pattern or temp_pattern(path.name)
     removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))

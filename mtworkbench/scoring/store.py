@@ -394,8 +394,13 @@ def _not_a_plain_file(path: Path) -> str | None:
 def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Temp file, then rename: a reader never sees half a file. The temp file is
     created new (never through a link someone left at its name)."""
+    import re
     import secrets
 
+    from mtworkbench.core.atomic import remove_stale_temp_files
+
+    # a killed save left its temporary file: the next save of this file takes it away
+    remove_stale_temp_files(path, pattern=re.compile(re.escape(path.name) + r"\.[0-9a-f]{12}\.tmp"))
     tmp = path.with_name(f"{path.name}.{secrets.token_hex(6)}.tmp")
     # O_EXCL: a new file, never one (or a link) already there; 0o666 less the umask, like
     # any file the user saves (mkstemp's 0o600 would hide the scores from a team's folder)

@@ -440,7 +440,12 @@ def read_system_scores(
 ) -> dict[str, dict[str, float | None]]:
     """The ``system<TAB>seg_id<TAB>SCORE`` table: system -> segment id -> score (None =
     not rated), in file order; SCORE is one of ``columns``."""
-    reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    text = _read_text(path)
+    # WMT's files are tab-separated; a spreadsheet's export of the same table may be comma-separated
+    if _delimiter(path, text.split("\n", 1)[0]) == "\t":
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=",")
     try:
         return _system_scores(path, reader, columns)
     except csv.Error as exc:  # e.g. a field longer than the csv module's limit (named in the message)
@@ -451,7 +456,7 @@ def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[s
     header = [h.strip() for h in next(reader, None) or []]
     if len(header) != 3 or header[:2] != ["system", "seg_id"] or header[2].lower() not in columns:
         raise DataError(
-            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab-separated), "
+            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab- or comma-separated), "
             f"found {repr(header)[:200]}"
         )
     scores: dict[str, dict[str, float | None]] = {}
@@ -460,7 +465,7 @@ def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[s
         if not fields:
             continue
         if len(fields) != 3:
-            raise DataError(f"{path}:{line}: expected 3 tab-separated fields, found {len(fields)}")
+            raise DataError(f"{path}:{line}: expected 3 fields (system, seg_id, score), found {len(fields)}")
         system, segment, value = (f.strip() for f in fields)
         if not system or not segment:
             raise DataError(f"{path}:{line}: the system and seg_id must not be empty")
