@@ -27,6 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from mtworkbench.core.files import check_output_size
+
 BACKUP_SUFFIX = ".bak"
 
 
@@ -99,6 +101,7 @@ def atomic_write_stream(
         os.chmod(tmp_name, _target_mode(path))
         with os.fdopen(fd, "wb") as handle:
             write(handle)
+            check_output_size(path, handle.tell())  # before the rename: the old file stays
             handle.flush()
             os.fsync(handle.fileno())
         if keep_backup and path.exists():
@@ -114,6 +117,7 @@ def atomic_write_stream(
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False) -> None:
+    check_output_size(path, len(data))  # refused before a temporary file is made
     atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked)
 
 

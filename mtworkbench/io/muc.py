@@ -20,6 +20,7 @@ from pathlib import Path
 from mtworkbench.io.entity_records import (
     AnnotatedText,
     FormatError,
+    check_graphemes,
     check_mentions,
     check_one_line,
     read_utf8,
@@ -159,7 +160,9 @@ def read_muc(path: str | Path) -> list[AnnotatedText]:
             text, mentions = parse_inline(line)
         except FormatError as exc:
             raise exc.at(path, lineno) from None
-        records.append(AnnotatedText(text, mentions, line=lineno))
+        record = AnnotatedText(text, mentions, line=lineno)
+        check_graphemes(record, path)
+        records.append(record)
     return records
 
 
