@@ -270,6 +270,10 @@ def read_mqm_file(path: str | Path) -> MqmFile:
         def get(name: str) -> str:
             return fields[index[name]] if name in index else ""
 
+        stray = next((k for k, f in enumerate(fields) if "\r" in f), None) if not quoted else None
+        if stray is not None:
+            raise DataError(f"{path}:{line}, column {stray + 1}: a carriage return inside a field, which an "
+                            "unquoted MQM TSV cannot write back; expected tab-separated text on one line")
         for name in ("system", "seg_id", "rater"):
             if not get(name).strip():
                 raise DataError(f"{path}:{line}, column {name!r}: must not be empty")

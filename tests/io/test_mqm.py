@@ -378,3 +378,12 @@ def test_mqm_ratings_import_is_undoable_and_emits_events(tmp_path):
     revert_import(project, plan)
     assert project.judgments == [] and project.judges == []
     assert events.count("judgment_removed") == 8
+
+
+def test_a_carriage_return_inside_an_unquoted_field_is_refused(tmp_path):
+    """Found by the readers' fuzz suite: a lone CR in a raw field imported, then the export refused it."""
+    path = tmp_path / "cr.tsv"
+    path.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+                    "sysA\td\t1\t1\tr1\tQuelle\tZiel\rmehr\tAccuracy/Mistranslation\tMajor\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"cr.tsv:2, column 7: a carriage return"):
+        read_mqm_file(path)
