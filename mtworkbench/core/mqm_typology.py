@@ -163,7 +163,8 @@ class Typology:
         appearance, after the existing ones); blank names are skipped."""
         # Built in one pass with per-level sets (not one ``add`` a name, each copying the
         # tree): linear in the number of names.
-        cats = [[c, list(c.subcategories)] for c in self.categories]
+        cats: list[tuple[TypologyCategory, list[TypologyCategory]]] = [
+            (c, list(c.subcategories)) for c in self.categories]
         where = {c.name: n for n, c in enumerate(self.categories)}
         subs = [{s.name for s in c.subcategories} for c in self.categories]
         top_keys = {c.key.casefold() for c in self.categories if c.key}
@@ -179,7 +180,7 @@ class Typology:
                 key = _free_key(top, top_keys)
                 top_keys.add(key.casefold())
                 where[top] = len(cats)
-                cats.append([TypologyCategory(top, key), []])
+                cats.append((TypologyCategory(top, key), []))
                 subs.append(set())
                 sub_keys.append(set())
                 changed = True
