@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from mtworkbench.io.brat import read_brat
-from mtworkbench.io.entities_jsonl import read_entities_jsonl
-from mtworkbench.io.entity_records import FormatError, grapheme_cut
-from mtworkbench.io.muc import read_muc
+from mtworkbench.io.annotations.brat import read_brat
+from mtworkbench.io.annotations.entities_jsonl import read_entities_jsonl
+from mtworkbench.io.annotations.entity_records import FormatError, grapheme_cut
+from mtworkbench.io.annotations.muc import read_muc
 
 JOSE = "Jose\u0301 wohnt in Zürich"
 

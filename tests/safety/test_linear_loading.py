@@ -10,7 +10,7 @@ import time
 
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.mqm_typology import typology_from_json
-from mtworkbench.io.bundle import dumps, loads
+from mtworkbench.io.bundle.bundle import dumps, loads
 
 
 def _bundle_text(n_systems: int) -> str:
@@ -101,7 +101,7 @@ def test_duplicates_in_a_large_typology_file_are_still_refused(tmp_path):
 
 
 def test_typology_import_of_100000_categories_runs_in_seconds(tmp_path):
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
     from .helpers import cli, project
 

@@ -9,7 +9,7 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core import files
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 from .helpers import project, temp_leftovers
 

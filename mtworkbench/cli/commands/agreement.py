@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_ratings(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.multi_rater import agreement_stats, default_stats, parse_stat, ratings_table
-    from mtworkbench.io.ratings_table import read_ratings_rows
+    from mtworkbench.io.judgments.ratings_table import read_ratings_rows
 
     if args.bootstrap < 0 or args.bootstrap > 1_000_000:
         raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     text_length = None
     if args.bundle:
-        from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.io.bundle.bundle import load_bundle
 
         project = load_bundle(args.bundle)
         judgments = project.judgments
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         def text_length(j):
             return len(j.text if j.text is not None else project.system_text(j.system, j.segment))
     else:
-        from mtworkbench.io.judgments import read_judgments
+        from mtworkbench.io.judgments.judgments import read_judgments
 
         judgments = read_judgments(args.judgments)
         source = args.judgments
