@@ -61,6 +61,7 @@ from mtworkbench.core.files import MIB, input_limit, read_regular_bytes
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
 from mtworkbench.io.bundle.bundle import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 from mtworkbench.metrics.base import Metric
+from mtworkbench.scoring.npz_members import CacheProblem, read_member
 
 STORE_FORMAT = "mtworkbench-scores"
 STORE_VERSION = 1
@@ -251,7 +252,7 @@ class ScoreStore:
         try:
             data = read_regular_bytes(self.path)
             with zipfile.ZipFile(io.BytesIO(data)) as npz:
-                header = json.loads(bytes(_member(npz, "header", len(data))).decode("utf-8"))
+                header = json.loads(bytes(read_member(npz, "header", len(data))).decode("utf-8"))
                 if not isinstance(header, dict) or header.get("format") != STORE_FORMAT:
                     notice(f"{self.path}: not a score cache; ignored (scores are recomputed)")
                     return
@@ -271,13 +272,13 @@ class ScoreStore:
                     return
                 for k, item in enumerate(header["entries"]):
                     system, spec, fp = item["key"]
-                    segments = np.asarray(_member(npz, f"seg{k}", len(data)), dtype=float)
-                    stats = np.asarray(_member(npz, f"stats{k}", len(data)), dtype=float)
+                    segments = np.asarray(read_member(npz, f"seg{k}", len(data)), dtype=float)
+                    stats = np.asarray(read_member(npz, f"stats{k}", len(data)), dtype=float)
                     if stats.ndim != 2 or segments.ndim != 1 or len(segments) != len(stats):
                         raise ValueError(f"entry {k}: arrays do not fit")
                     extras = dict(item["extras"])
                     for name in item["array_extras"]:
-                        extras[str(name)] = _member(npz, f"extra{k}.{name}", len(data))
+                        extras[str(name)] = read_member(npz, f"extra{k}.{name}", len(data))
                     self.entries[(str(system), str(spec), str(fp))] = StoredScore(
                         signature=str(item["signature"]), corpus=float(item["corpus"]),
                         segments=segments, stats=stats, extras=extras,
@@ -372,40 +373,6 @@ class ScoreStore:
                 except OSError:
                     pass
             notice(f"{self.path}: could not save the score cache ({exc.strerror or exc})")
-
-
-class CacheProblem(ValueError):
-    """Why a member of the score file is not read (said in the one-line notice)."""
-
-
-def _member(npz: zipfile.ZipFile, name: str, file_size: int) -> np.ndarray:
-    """The array ``name`` of the file, read only after its header shows it plain numbers
-    no larger than the file itself: a forged header declaring 10^11 values must not make
-    numpy allocate them, and an object array (a pickle) is never loaded."""
-    member = f"{name}.npy"
-    try:
-        info = npz.getinfo(member)
-    except KeyError:
-        raise CacheProblem(f"no array {name!r}") from None
-    if info.file_size > file_size:
-        raise CacheProblem(f"array {name!r} claims more bytes than the file has")
-    with npz.open(info) as fh:
-        version = np.lib.format.read_magic(fh)
-        if version == (1, 0):
-            shape, _fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-        elif version == (2, 0):
-            shape, _fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-        else:
-            raise CacheProblem(f"array {name!r} has an unknown format version")
-        if dtype.hasobject:
-            raise CacheProblem(f"array {name!r} holds Python objects, which are never loaded")
-        count = 1
-        for n in shape:
-            count *= int(n)
-        if count * dtype.itemsize > info.file_size:
-            raise CacheProblem(f"array {name!r} declares {count} values, more than the file holds")
-    with npz.open(info) as fh:
-        return np.lib.format.read_array(fh, allow_pickle=False)
 
 
 def read_entries(path: Path) -> dict[Key, StoredScore]:
@@ -573,7 +540,7 @@ def _ours(path: Path, owner: str) -> bool:
         return False
     try:
         with zipfile.ZipFile(path) as npz:
-            header = json.loads(bytes(_member(npz, "header", path.stat().st_size)).decode("utf-8"))
+            header = json.loads(bytes(read_member(npz, "header", path.stat().st_size)).decode("utf-8"))
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, UnicodeDecodeError):
         return False
     return isinstance(header, dict) and header.get("bundle") == owner

@@ -71,6 +71,7 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Reference, Segment, System
 from mtworkbench.io.judgments.mqm_markers import CLOSE, OPEN, field_markers, insert_markers, strip_markers
+from mtworkbench.io.judgments.mqm_records import split_records
 
 __all__ = ["CLOSE", "OPEN", "insert_markers", "strip_markers"]  # the marker helpers, kept importable here
 DEFAULT_COLUMNS: tuple[str, ...] = (
@@ -137,71 +138,6 @@ class MqmFile:
 
 
 # --- reading -------------------------------------------------------------------------------
-def _well_quoted(value: str) -> bool:
-    """A field as csv's minimal quoting writes it: wrapped in quotes, its own quotes
-    doubled, and quoted because it has one (so a raw ``"Thank you."`` is not)."""
-    inner = value[1:-1]
-    return len(value) >= 2 and value[0] == '"' and value[-1] == '"' and '""' in inner \
-        and '"' not in inner.replace('""', "")
-
-
-def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], str]:
-    """(line number, fields) per non-empty record, and the file's quoting: ``""`` (raw
-    text), ``"csv"`` (csv's minimal quoting) or ``"csv-all"`` (every field quoted)."""
-    lines = text.split("\n")
-    raw = [(i, line[:-1] if line.endswith("\r") else line) for i, line in enumerate(lines, 1)]
-    records = [(i, line.split("\t")) for i, line in raw if line.strip()]
-    if records:
-        records[0] = (records[0][0], _header_without_notes(records[0][1]))
-    starting = [f for _, fields in records for f in fields if f.startswith('"')]
-    ragged = not _even(records)
-    every = bool(records) and len(starting) == sum(len(fields) for _, fields in records) \
-        and all(len(f) >= 2 and f.endswith('"') for f in starting)
-    if starting and (every or all(_well_quoted(f) for f in starting) or ragged):
-        quoted = _csv_records(text)
-        if quoted is not None and _even(quoted):
-            return quoted, "csv-all" if every else "csv"
-    return records, ""
-
-
-def _even(records: list[tuple[int, list[str]]]) -> bool:
-    """Every row one width, and the header that width or one less (a last column the
-    header does not name, as in Unbabel's files)."""
-    if not records:
-        return True
-    widths = {len(fields) for _, fields in records[1:]}
-    if not widths:
-        return True
-    if len(widths) > 1:
-        return False
-    width = widths.pop()
-    return len(records[0][1]) in (width, width - 1)
-
-
-def _header_without_notes(header: list[str]) -> list[str]:
-    """The header without trailing ``# ...`` fields: the 2023 side-by-side releases end
-    the header with a ``# Documentation: URL`` note that no row has a field for."""
-    names = list(header)
-    while len(names) > 1 and names[-1].lstrip().startswith("#"):
-        names.pop()
-    return names
-
-
-def _csv_records(text: str) -> list[tuple[int, list[str]]] | None:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quotechar='"', strict=True)
-    out: list[tuple[int, list[str]]] = []
-    line = 0
-    try:
-        for fields in reader:
-            start = line + 1
-            line = reader.line_num
-            if fields and any(f.strip() for f in fields):
-                out.append((start, _header_without_notes(fields) if not out else fields))
-    except csv.Error:
-        return None
-    return out
-
-
 def misc_mqm(value: str) -> float | None:
     """The ``mqm`` number of a misc field (``{"mqm": -5.0, ...}``), else None. A field
     still in csv quotes (a quoted file read as raw text) is unquoted first."""
@@ -226,7 +162,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
 
     path = str(path)
     text = read_text(path, strip_bom=True)
-    records, quoting = _split_records(text, path)
+    records, quoting = split_records(text, path)
     quoted = bool(quoting)
     if not records:
         raise DataError(f"{path}: empty file; expected a header {chr(9).join(DEFAULT_COLUMNS)!r}")
