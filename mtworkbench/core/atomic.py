@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import check_output_size
 
 BACKUP_SUFFIX = ".bak"
 
@@ -117,6 +118,7 @@ def atomic_write_stream(
         os.chmod(tmp_name, _target_mode(path, follow_link))
         with os.fdopen(fd, "wb") as handle:
             write(handle)
+            check_output_size(path, handle.tell())  # before the rename: the old file stays
             handle.flush()
             os.fsync(handle.fileno())
         if keep_backup and path.exists():
@@ -145,6 +147,7 @@ def named_error(exc: OSError, path: str | Path) -> OSError:
 def atomic_write_bytes(
     path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False, follow_link: bool = True
 ) -> None:
+    check_output_size(path, len(data))  # refused before a temporary file is made
     atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked,
                         follow_link=follow_link)
 

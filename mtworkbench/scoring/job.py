@@ -384,7 +384,8 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
         if system not in digests:
             digests[system] = InputDigests(pickle.loads(blob))
         key = (system, spec, metric_fingerprint(metric, digests[system]))
-        found = store.get(key, metric)
+        # An entry must fit this project's segments (a file can be edited by hand).
+        found = store.get(key, metric, n_segments=len(digests[system].data.hypotheses))
         if found is None:
             keys[(system, spec)] = key
             rest.append((system, spec))

@@ -99,7 +99,7 @@ def run_import(args: argparse.Namespace) -> int:
         plan = JUDGMENT_FORMATS.get(fmt).read(project, args.file)
         apply_import(project, plan)
     print(
-        f"{args.bundle}: imported {len(plan.judgments)} judgments"
+        f"{args.bundle}: {plan.summary()}"
         + (f"; new judges: {', '.join(plan.judges)}" if plan.judges else "")
     )
     return 0
@@ -152,7 +152,8 @@ def run_import_scores(args: argparse.Namespace) -> int:
         else:
             plan = plan_score_lines(project, args.judge, args.system, args.scores, args.scale)
         apply_import(project, plan)
-    print(f"{args.bundle}: {len(plan.judgments)} scores of {args.system} as judge {args.judge!r}")
+    print(f"{args.bundle}: {len(plan.judgments)} scores of {args.system} as judge {args.judge!r}"
+          + (f"; {plan.already_present} already in the project were not added again" if plan.already_present else ""))
     return 0
 
 

@@ -32,7 +32,8 @@ import io
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
@@ -71,6 +72,19 @@ class JudgmentImport:
     judgments: list[Judgment] = field(default_factory=list)
     # The project's MQM typology before the import added the categories it lacked (None: none added).
     typology_before: Any = None
+    # Judgments of the file the project holds already, record for record (a file imported
+    # twice): left out by ``apply_import`` rather than counted twice.
+    already_present: int = 0
+
+    def summary(self) -> str:
+        """What the import added, in words, saying what it left out as already there."""
+        if not self.judgments and self.already_present:
+            return (f"nothing imported: all {self.already_present} judgments are in the project already "
+                    "(the same records were imported before)")
+        text = f"imported {len(self.judgments)} judgments"
+        if self.already_present:
+            text += f"; {self.already_present} already in the project (the same records) were not added again"
+        return text
 
 
 def _delimiter(path: str | Path, header_line: str) -> str:
@@ -316,8 +330,35 @@ def plan_import(project: Project, rows: Sequence[JudgmentRow], path: str | Path)
     return plan
 
 
+def judgment_record(j: Judgment) -> Judgment:
+    """A judgment as a record, its id aside: two judgments with the same record are one
+    rating imported twice (same judge, item, ratings, errors, comment and time)."""
+    return replace(j, id="")
+
+
+def drop_already_present(project: Project, plan: JudgmentImport) -> None:
+    """Leave out of ``plan`` each judgment whose record the project holds already, one
+    for one (a file with two equal rows imported again adds neither). A judge's other
+    rating of the same item (another session, another file) is kept: a real repeat."""
+    held = Counter(judgment_record(j) for j in project.judgments)
+    kept = []
+    for j in plan.judgments:
+        record = judgment_record(j)
+        if held[record] > 0:
+            held[record] -= 1
+            plan.already_present += 1
+        else:
+            kept.append(j)
+    if plan.already_present:
+        plan.judgments = kept
+        used = {j.judge for j in kept}
+        plan.judges = [judge for judge in plan.judges if judge in used]
+
+
 def apply_import(project: Project, plan: JudgmentImport) -> None:
-    """Add the planned judges and judgments. All or nothing: on an error the project is restored."""
+    """Add the planned judges and judgments, but for those already present (see
+    ``drop_already_present``). All or nothing: on an error the project is restored."""
+    drop_already_present(project, plan)
     added_judges: list[str] = []
     added: list[str] = []
     try:
