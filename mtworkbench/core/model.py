@@ -50,6 +50,7 @@ from mtworkbench.core.records import (
     SystemRemoval,
     check_error_spans,
     check_judgment_values,
+    check_span_in_text,
     protocol_for_scale,
 )
 
@@ -71,6 +72,10 @@ class Project:
         self.documents: list[Document] = documents or []
         self.references: list[Reference] = []
         self.systems: list[System] = []
+        # id -> object, so that looking a system or reference up does not scan the list
+        # (loading 100,000 systems would otherwise be quadratic); only add/remove change them.
+        self._system_by_id: dict[str, System] = {}
+        self._reference_by_id: dict[str, Reference] = {}
         self.judges: list[str] = []
         self.settings = Settings()
         self._spans: dict[str, EntitySpan] = {}
@@ -182,13 +187,13 @@ class Project:
 
     # --- references -------------------------------------------------------------
     def reference(self, reference_id: str) -> Reference:
-        for ref in self.references:
-            if ref.id == reference_id:
-                return ref
-        raise ModelError(f"unknown reference {reference_id!r}")
+        ref = self._reference_by_id.get(reference_id)
+        if ref is None:
+            raise ModelError(f"unknown reference {reference_id!r}")
+        return ref
 
     def has_reference(self, reference_id: str) -> bool:
-        return any(r.id == reference_id for r in self.references)
+        return reference_id in self._reference_by_id
 
     def add_reference(self, ref: Reference, index: int | None = None) -> None:
         if not ref.id:
@@ -197,6 +202,7 @@ class Project:
             raise ModelError(f"duplicate reference id {ref.id!r}")
         self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
         self.references.insert(len(self.references) if index is None else index, ref)
+        self._reference_by_id[ref.id] = ref
         self._emit(ev.ReferenceAdded(ref))
 
     def remove_reference(self, reference_id: str) -> ReferenceRemoval:
@@ -209,6 +215,7 @@ class Project:
         for j in judgments:
             del self._judgments[j.id]
         self.references.remove(ref)
+        del self._reference_by_id[ref.id]
         self._emit(ev.ReferenceRemoved(ref))
         return ReferenceRemoval(ref, index, spans, judgments)
 
@@ -262,13 +269,13 @@ class Project:
 
     # --- systems -----------------------------------------------------------------
     def system(self, system_id: str) -> System:
-        for sys_ in self.systems:
-            if sys_.id == system_id:
-                return sys_
-        raise ModelError(f"unknown system {system_id!r}")
+        system = self._system_by_id.get(system_id)
+        if system is None:
+            raise ModelError(f"unknown system {system_id!r}")
+        return system
 
     def has_system(self, system_id: str) -> bool:
-        return any(s.id == system_id for s in self.systems)
+        return system_id in self._system_by_id
 
     def add_system(self, system: System, index: int | None = None) -> None:
         if not system.id:
@@ -279,6 +286,7 @@ class Project:
             raise ModelError(f"system {system.id!r}: kind must be machine or human, not {system.kind!r}")
         self._check_texts(f"system {system.id!r}", system.texts, complete=True)
         self.systems.insert(len(self.systems) if index is None else index, system)
+        self._system_by_id[system.id] = system
         self._emit(ev.SystemAdded(system))
 
     def remove_system(self, system_id: str) -> SystemRemoval:
@@ -288,6 +296,7 @@ class Project:
         for j in judgments:
             del self._judgments[j.id]
         self.systems.remove(system)
+        del self._system_by_id[system.id]
         if self.settings.baseline == system_id:
             self.settings.baseline = None
         self._emit(ev.SystemRemoved(system))
@@ -372,21 +381,7 @@ class Project:
             raise ModelError(f"duplicate entity span id {span.id!r}")
         text = self.reference(span.reference).texts.get(span.segment)
         self.segment(span.segment)
-        if text is None:
-            raise ModelError(
-                f"reference {span.reference!r} has no text for segment {span.segment!r}"
-            )
-        if not (0 <= span.start < span.end <= len(text)):
-            raise ModelError(
-                f"span {span.start}-{span.end} is outside the text of segment "
-                f"{span.segment!r} (0-{len(text)})"
-            )
-        if span.type not in self.entity_type_names:
-            raise ModelError(
-                f"unknown entity type {span.type!r}; expected one of {', '.join(self.entity_type_names)}"
-            )
-        if not span.annotator:
-            raise ModelError("an entity span needs an annotator")
+        text = check_span_in_text(span, text, self.entity_type_names)
         for other in self.spans_for(span.reference, span.segment, span.annotator):
             if span.start < other.end and other.start < span.end:
                 raise ModelError(
@@ -594,5 +589,6 @@ __all__ = [
     "DEFAULT_ENTITY_TYPES", "DEFAULT_METRICS", "Document", "EntitySpan", "EntityTypeStyle", "ErrorSpan",
     "Judgment", "MUC7_TYPES", "ModelError", "PROTOCOLS", "Paragraph", "Project", "ProjectEvent", "QC_KINDS",
     "RANK_RANGE", "RATING_RANGE", "Reference", "ReferenceRemoval", "SPAN_PROTOCOLS", "SYSTEM_KINDS", "Segment",
-    "Settings", "System", "SystemRemoval", "check_error_spans", "check_judgment_values", "protocol_for_scale",
+    "Settings", "System", "SystemRemoval", "check_error_spans", "check_judgment_values", "check_span_in_text",
+    "protocol_for_scale",
 ]

@@ -276,3 +276,19 @@ def check_error_spans(j: Judgment, shown: str, source: str) -> None:
                     f"error {k + 1} of judgment {j.id!r}: span {lo}-{hi} is outside the {where} "
                     f"of segment {j.segment!r} (0-{len(text)})"
                 )
+
+
+def check_span_in_text(span: EntitySpan, text: str | None, type_names: list[str]) -> str:
+    """The checks of an entity span against the text it marks (None: the reference has no
+    text for its segment) and the project's entity types; returns the text."""
+    if text is None:
+        raise ModelError(f"reference {span.reference!r} has no text for segment {span.segment!r}")
+    if not (0 <= span.start < span.end <= len(text)):
+        raise ModelError(
+            f"span {span.start}-{span.end} is outside the text of segment {span.segment!r} (0-{len(text)})"
+        )
+    if span.type not in type_names:
+        raise ModelError(f"unknown entity type {span.type!r}; expected one of {', '.join(type_names)}")
+    if not span.annotator:
+        raise ModelError("an entity span needs an annotator")
+    return text

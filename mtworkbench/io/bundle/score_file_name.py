@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mtworkbench.core.text_display import file_name_text
+
 # The score cache a bundle names (``score_file``): a plain file name beside the bundle.
 SCORE_FILE_SUFFIX = ".scores.npz"
 # Names Windows keeps for devices whatever their extension (``NUL.scores.npz`` is the device).
@@ -18,7 +20,7 @@ _DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in rang
 
 def default_score_file(bundle_path: str | Path) -> str:
     """The score file a bundle without ``score_file`` uses: ``x.mtwb.json`` -> ``x.mtwb.scores.npz``."""
-    name = Path(bundle_path).name
+    name = file_name_text(Path(bundle_path).name)  # stored in the bundle: text, even for a name not in UTF-8
     return (name[: -len(".json")] if name.endswith(".json") else name) + SCORE_FILE_SUFFIX
 
 
