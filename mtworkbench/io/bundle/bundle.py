@@ -13,7 +13,6 @@ that turns a version-n dict into version n+1; old files are migrated on load.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,7 +30,8 @@ from mtworkbench.core.queue_state import MQM_MAX_ERRORS
 from mtworkbench.core.text_display import file_name_text
 from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.io.bundle.bundle_read import read_project
-from mtworkbench.io.bundle.json_checks import parse_json
+from mtworkbench.io.bundle.json_checks import parse_json, parse_json_bytes
+from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
 from mtworkbench.io.scores.external_scores import bundle_value
@@ -187,7 +187,16 @@ def _with_score_file(project: Project, path: str | Path) -> None:
 
 
 def dumps(project: Project) -> str:
-    return json.dumps(project_to_dict(project), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    value = project_to_dict(project)
+    data = fast_dumps(value)
+    return dumps_text(value) if data is None else data.decode("utf-8")
+
+
+def dumps_bytes(project: Project, path: str | Path) -> bytes:
+    """``dumps`` as the UTF-8 bytes written to ``path`` (named by the error for text that is not UTF-8)."""
+    value = project_to_dict(project)
+    data = fast_dumps(value)
+    return encode_text(dumps_text(value), path) if data is None else data
 
 
 def content_hash(data: bytes) -> str:
@@ -215,11 +224,11 @@ def save_bundle(
     """
     if not_a_file_target(path):
         # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
-        data = encode_text(dumps(project), path)
+        data = dumps_bytes(project, path)
         write_output(path, data)
         return content_hash(data)
     _with_score_file(project, path)
-    data = encode_text(dumps(project), path)
+    data = dumps_bytes(project, path)
     with bundle_lock(path, timeout):
         if expected_hash is not None:
             actual = disk_hash(path)
@@ -243,8 +252,10 @@ def read_bundle(path: str | Path) -> LoadedBundle:
     """Load a bundle and remember the hash of the bytes read."""
     path = Path(path)
     data = read_regular_bytes(path)  # a FIFO or a device is refused, not waited on
-    text = decode_utf8(data, path, strip_bom=True)  # JSON itself has no BOM
-    return LoadedBundle(loads(text, file=str(path)), content_hash(data), path)
+    sha256 = content_hash(data)
+    tree = _parse_bytes(data, path)
+    del data  # the bytes go before the project is built: the peak is the tree and the project
+    return LoadedBundle(_project_from_tree(tree, str(path)), sha256, path)
 
 
 def load_bundle(path: str | Path) -> Project:
@@ -265,12 +276,12 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
     with bundle_lock(path, timeout):
         path = Path(path)
         data = read_regular_bytes(path)
-        project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+        project = _project_from_tree(_parse_bytes(data, path), str(path))
         yield project
-        after = encode_text(dumps(project), path)
+        after = dumps_bytes(project, path)
         if after != data and not project.score_file:  # written anyway: name the score file too
             _with_score_file(project, path)
-            after = encode_text(dumps(project), path)
+            after = dumps_bytes(project, path)
         # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
         # nothing changed (a hand-formatted one is rewritten in the standard layout).
         if after != data:
@@ -278,7 +289,22 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    return _project_from_tree(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file)
+
+
+def loads_bytes(data: bytes, file: str | None = None) -> Project:
+    """``loads`` of a file's bytes: the fast decoder for a valid file, the same messages for any other."""
+    return _project_from_tree(_parse_bytes(data, file), file)
+
+
+def _parse_bytes(data: bytes, file: str | Path | None) -> Any:
+    """The decoded tree of a bundle file's bytes (JSON itself has no BOM: a UTF-8 one is skipped)."""
+    return parse_json_bytes(data, lambda raw: decode_utf8(raw, file or "<bundle>", strip_bom=True),
+                            file=None if file is None else str(file), free_form=FREE_FORM_FIELDS)
+
+
+def _project_from_tree(tree: Any, file: str | None) -> Project:
+    project = project_from_dict(tree, file=file)
     if file and project.score_file:
         project.score_file_bundle = file_name_text(Path(file).name)
     return project
@@ -331,8 +357,10 @@ __all__ = [
     "default_score_file",
     "disk_hash",
     "dumps",
+    "dumps_bytes",
     "load_bundle",
     "loads",
+    "loads_bytes",
     "read_bundle",
     "project_from_dict",
     "project_to_dict",
