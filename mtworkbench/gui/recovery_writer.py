@@ -18,7 +18,6 @@ Untitled projects write to a per-user folder (``recovery_folder``).
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
 import threading
@@ -30,7 +29,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle.bundle import dumps, project_to_dict
+from mtworkbench.io.bundle.bundle import project_to_dict
+from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.recovery import recovery_path
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,10 @@ def project_items(project: Project) -> int:
 
 
 def encode(document: dict) -> bytes:
-    """The bytes ``bundle.dumps`` writes for the ``project_to_dict`` document (a test keeps them equal)."""
-    return (json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+    """The bytes ``bundle.dumps`` writes for the ``project_to_dict`` document (a test keeps them equal):
+    msgspec's encoder where it writes them exactly, else the standard library's."""
+    data = fast_dumps(document)
+    return dumps_text(document).encode("utf-8") if data is None else data
 
 
 class _QueuesApart:
@@ -165,7 +167,7 @@ class RecoveryWriter(QObject):
             large = project_items(project) > BACKGROUND_ITEMS
             # A large project: a snapshot now, its text later (on the writer thread).
             snapshot = Snapshot.of(project) if large else None
-            data = b"" if large else dumps(project).encode("utf-8")
+            data = b"" if large else encode(project_to_dict(project))
         except Exception as exc:  # noqa: BLE001 - an autosave must never take the app down
             log.error("recovery copy not written", exc_info=exc)
             self.failed.emit(f"{type(exc).__name__}: {exc}")

@@ -215,18 +215,25 @@ def disk_hash(path: str | Path) -> str | None:
 def save_bundle(
     project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
 ) -> str:
+    """``write_bundle``, returning only the content hash of what was written."""
+    return write_bundle(project, path, expected_hash, timeout)[0]
+
+
+def write_bundle(
+    project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
+) -> tuple[str, bytes]:
     """Write atomically under the bundle's lock; the previous file is kept as ``<path>.bak``.
 
     With ``expected_hash`` (from ``read_bundle``), refuse with ``BundleChangedOnDisk``
     and write nothing when the file on disk is no longer what was loaded.
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
-    Returns the content hash of what was written (the next ``expected_hash``).
+    Returns the content hash of what was written (the next ``expected_hash``) and the bytes.
     """
     if not_a_file_target(path):
         # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
         data = dumps_bytes(project, path)
         write_output(path, data)
-        return content_hash(data)
+        return content_hash(data), data
     _with_score_file(project, path)
     data = dumps_bytes(project, path)
     with bundle_lock(path, timeout):
@@ -235,7 +242,7 @@ def save_bundle(
             if actual != expected_hash:
                 raise BundleChangedOnDisk(str(path), expected_hash, actual)
         atomic_write_bytes(path, data, keep_backup=True, locked=True)
-    return content_hash(data)
+    return content_hash(data), data
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -365,5 +372,6 @@ __all__ = [
     "project_from_dict",
     "project_to_dict",
     "save_bundle",
+    "write_bundle",
     "score_file_problem",
 ]

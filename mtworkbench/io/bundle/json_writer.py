@@ -77,9 +77,9 @@ def _floats_as_python(value: Any) -> Any:
         if not math.isfinite(value):
             raise _Slow
         return msgspec.Raw(float.__repr__(value).encode("ascii"))
-    if isinstance(value, (dict, list, tuple)):  # a subclass: as json.dumps sees it
-        raise _Slow
-    return value
+    if isinstance(value, (str, int)) and not isinstance(value, (dict, list, tuple)):
+        return value  # a subclass (an enum): both write its value
+    raise _Slow  # a set, a record, a dict subclass: json.dumps refuses or writes it its own way
 
 
 __all__ = ["dumps_text", "fast_dumps"]
