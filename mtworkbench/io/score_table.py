@@ -26,6 +26,7 @@ class SystemScoresImport:
     plan: JudgmentImport
     systems: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    skipped_rows: int = 0  # scored rows of the systems left out
 
 
 def plan_all_systems(project: Project, judge: str, path: str | Path, scale: str) -> SystemScoresImport:
@@ -43,4 +44,5 @@ def plan_all_systems(project: Project, judge: str, path: str | Path, scale: str)
         plan.judgments += part.judgments  # ids stay unique: the project's id counter only moves on
         plan.judges = plan.judges or part.judges
     skipped = [name for name in table if name not in matched]
-    return SystemScoresImport(plan, matched, skipped)
+    skipped_rows = sum(1 for name in skipped for value in table[name].values() if value is not None)
+    return SystemScoresImport(plan, matched, skipped, skipped_rows)

@@ -99,7 +99,8 @@ def maximal_run(hits: set[tuple[int, int]], i: int, j: int) -> tuple[int, int, i
 
 
 VIEW_EXTRA_HEIGHT = 480  # controls, numbers, legend, hint and the two text panes
-MAX_GRID_PIXELS = 3800  # within the render command's largest canvas (4000)
+MAX_GRID_PIXELS = 3800
+NARROW_GRID_WIDTH = 300  # the least a pane's grid keeps when it fits the pane's width  # within the render command's largest canvas (4000)
 PAN_KEYS = {
     Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
     Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1),
@@ -112,6 +113,9 @@ class GTMGridView(MetricDetailView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # True: the view widens for a label on every reference token (exports, the render
+        # command); a workspace pane sets False and the grid fits its width.
+        self.grow_wide = True
         self.cells: GridCells | None = None
         self.selected_cell: tuple[int, int] | None = None
 
@@ -122,13 +126,17 @@ class GTMGridView(MetricDetailView):
         self.exponent_box.setDecimals(2)
         self.exponent_box.setValue(2.0)
         self.exponent_box.setToolTip("GTM exponent e >= 1: higher rewards longer runs")
-        self.exact_box = QCheckBox("E&xact maximum (instead of GTM 1.4's greedy)")
+        self.exact_box = QCheckBox("E&xact maximum")
+        self.exact_box.setToolTip("The exact maximum matching, instead of GTM 1.4's greedy choice of runs")
         self.reset_button = QPushButton("Fit &grid")  # Alt+F is the File menu
         self.reset_button.setToolTip("Show the whole grid (0 or Home); + and − zoom, arrow keys pan, "
                                      "the mouse wheel zooms and dragging pans")
         self.scores_label = QLabel()
         self.scores_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.cap_label = QLabel()
+        # Lines wrap in a narrow pane rather than run out of it (and out of sight).
+        self.scores_label.setWordWrap(True)
+        self.cap_label.setWordWrap(True)
         controls = QHBoxLayout()
         exponent_label = QLabel("&Exponent e:")
         exponent_label.setBuddy(self.exponent_box)  # also leaves exported figures with its box
@@ -144,6 +152,7 @@ class GTMGridView(MetricDetailView):
             f'<span style="color:{GREY}">▮</span> barrier between references &nbsp; '
             f'<span style="color:{INK}">▢</span> selected'
         )
+        self.legend.setWordWrap(True)
 
         # The grid.
         self.x_axis = TokenAxis("bottom")
@@ -154,7 +163,11 @@ class GTMGridView(MetricDetailView):
             axis.setPen(pg.mkPen(INK))
             axis.setTextPen(pg.mkPen(INK))
         self.plot.setLabel("bottom", "reference tokens (references joined, ‖ = barrier)")
-        self.plot.setLabel("left", "candidate tokens")
+        # Named in a line above the grid, not along the left axis: a grid taller than its
+        # pane would scroll half of a vertical title out of sight ("ndidate tokens").
+        self.axes_label = QLabel("Rows: candidate tokens, top to bottom · columns: reference tokens")
+        self.axes_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.axes_label.setWordWrap(True)
         self.plot.invertY(True)  # the first candidate token at the top, as text reads
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -206,6 +219,7 @@ class GTMGridView(MetricDetailView):
         top_layout.addWidget(self.scores_label)
         top_layout.addWidget(self.cap_label)
         top_layout.addWidget(self.legend)
+        top_layout.addWidget(self.axes_label)
         top_layout.addWidget(self.plot, 1)
         top_layout.addWidget(self.hover_label)
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -306,6 +320,10 @@ class GTMGridView(MetricDetailView):
         width = max(self.y_axis.width(), 120) + n_columns * self.x_axis.room_per_token + 40
         height = n_rows * self.y_axis.room_per_token + self.x_axis.height() + 24
         plot_w, plot_h = int(min(width, MAX_GRID_PIXELS)), int(min(max(height, 260), MAX_GRID_PIXELS))
+        if not self.grow_wide:
+            # Hosted in a pane: the grid takes the pane's width (labels thinned, every one
+            # back when zoomed or popped out), so the options and numbers above it stay in view.
+            plot_w = min(plot_w, NARROW_GRID_WIDTH)
         self.plot.setMinimumSize(plot_w, plot_h)
         # Said explicitly on the view too (with room for the rows above and below the
         # grid and the text panes): the scroll area of its tab honours it at once.
