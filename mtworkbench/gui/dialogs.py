@@ -24,7 +24,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui.plain import message_box, show_message
 from mtworkbench.gui.reference_names import ReferenceTable, apply_reference_names
-from mtworkbench.io.recovery import RecoveryOffer
+from mtworkbench.io.bundle.recovery import RecoveryOffer
 
 
 def error(parent: QWidget | None, title: str, message: str) -> None:
@@ -195,7 +195,7 @@ class NewProjectDialog(QDialog):
         target.addItems(names)
 
     def build_project(self) -> Project:
-        from mtworkbench.io.corpus import import_corpus
+        from mtworkbench.io.corpora.corpus import import_corpus
 
         systems = []
         for i in range(self.systems.count()):

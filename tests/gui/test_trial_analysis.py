@@ -20,7 +20,7 @@ from mtworkbench.gui.analysis.error_counts_view import ErrorBarsView
 from mtworkbench.gui.analysis.import_scores import ImportScoresDialog
 from mtworkbench.gui.analysis.reliability_view import ReliabilityView
 from mtworkbench.gui.dialogs import NewProjectDialog
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from tests.gui.test_trial_layout import click_tab, header_fits, make_window
 from tests.gui.wmt21_project import SYSTEMS, wmt21_project
 

@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from tests.gui.wmt21_project import SYSTEMS, wmt21_project
 
 

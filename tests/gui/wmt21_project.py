@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from mtworkbench.core.model import Project
-from mtworkbench.io.corpus import import_corpus
-from mtworkbench.io.judgments import apply_import
-from mtworkbench.io.score_table import plan_all_systems
+from mtworkbench.io.corpora.corpus import import_corpus
+from mtworkbench.io.judgments.judgments import apply_import
+from mtworkbench.io.scores.score_table import plan_all_systems
 
 SYSTEMS = ("Facebook-AI", "HuaweiTSC", "NVIDIA-NeMo", "Online-W", "UEdin", "VolcTrans-AT", "VolcTrans-GLAT",
            "eTranslation")
