@@ -35,7 +35,7 @@ class PaneWindow(QWidget):
 
     def __init__(self, title: str, parent: QWidget) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle(f"{title} — MT Workbench")
+        self.setWindowTitle(f"{title} — mtworkbench")
         self.put_back_button = QToolButton()
         self.put_back_button.setText("Put &back")
         self.put_back_button.setToolTip("Return this view to its place in the workspace (or close this window)")

@@ -206,3 +206,27 @@ def test_new_project_from_files_names_references(qtbot, shared_dir, tmp_path):
     assert [r.id for r in dialog.project.references] == ["ref-A", "译者B"]
     assert dialog.project.reference("译者B").texts == {
         str(i + 1): line for i, line in enumerate((data / "ref-B.zh").read_text(encoding="utf-8").splitlines())}
+
+
+def test_import_status_names_what_was_skipped(qtbot, shared_dir, tmp_path, monkeypatch):
+    from mtworkbench.gui.analysis import import_scores
+    from mtworkbench.io.scores.score_table import plan_all_systems
+
+    path = tmp_path / "plain.mtwb.json"
+    project = wmt21_project(shared_dir, tmp_path / "texts", n=1002, metrics=("bleu",), with_mqm=False)
+    save_bundle(project, path)
+    window = make_window(qtbot, path)
+    workspace = window.workspaces["Analysis"]
+    click_tab(qtbot, window.tabs, workspace)
+    table = shared_dir / "data" / "wmt21-en-de-mqm" / "mqm.tsv"
+
+    def ask(parent, proj):  # the dialog's answer, as it builds it for this file
+        result = plan_all_systems(proj, "mqm", table, "mqm")
+        dialog = import_scores.ImportScoresDialog(proj)
+        dialog.skipped, dialog.skipped_rows = result.skipped, result.skipped_rows
+        return result.plan, str(table), dialog.summary()
+
+    monkeypatch.setattr(import_scores, "ask_import_plan", ask)
+    qtbot.mouseClick(workspace.empty_import_button, Qt.MouseButton.LeftButton)
+    assert workspace.status.text() == ("Imported 4,216 scores from mqm.tsv; skipped 1,581 rows of systems not in "
+                                       "the project: ref-A, ref-C, ref-D. Press Compute.")

@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QDoubleSpinBox,
+    QFrame,
     QGraphicsPathItem,
     QGraphicsRectItem,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -99,8 +101,8 @@ def maximal_run(hits: set[tuple[int, int]], i: int, j: int) -> tuple[int, int, i
 
 
 VIEW_EXTRA_HEIGHT = 480  # controls, numbers, legend, hint and the two text panes
-MAX_GRID_PIXELS = 3800
-NARROW_GRID_WIDTH = 300  # the least a pane's grid keeps when it fits the pane's width  # within the render command's largest canvas (4000)
+MAX_GRID_PIXELS = 3800  # within the render command's largest canvas (4000)
+NARROW_VIEW_WIDTH = 320  # the least a pane keeps for the view when the grid scrolls inside it
 PAN_KEYS = {
     Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
     Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1),
@@ -114,7 +116,8 @@ class GTMGridView(MetricDetailView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # True: the view widens for a label on every reference token (exports, the render
-        # command); a workspace pane sets False and the grid fits its width.
+        # command). A workspace pane sets False: the view keeps the pane's width and the
+        # grid alone scrolls sideways, so the options and numbers above it stay in view.
         self.grow_wide = True
         self.cells: GridCells | None = None
         self.selected_cell: tuple[int, int] | None = None
@@ -220,7 +223,13 @@ class GTMGridView(MetricDetailView):
         top_layout.addWidget(self.cap_label)
         top_layout.addWidget(self.legend)
         top_layout.addWidget(self.axes_label)
-        top_layout.addWidget(self.plot, 1)
+        self.grid_area = QScrollArea()
+        self.grid_area.setObjectName("gtm-grid-area")
+        self.grid_area.setWidgetResizable(True)
+        self.grid_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.grid_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the tab scrolls down
+        self.grid_area.setWidget(self.plot)
+        top_layout.addWidget(self.grid_area, 1)
         top_layout.addWidget(self.hover_label)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(top)
@@ -320,14 +329,13 @@ class GTMGridView(MetricDetailView):
         width = max(self.y_axis.width(), 120) + n_columns * self.x_axis.room_per_token + 40
         height = n_rows * self.y_axis.room_per_token + self.x_axis.height() + 24
         plot_w, plot_h = int(min(width, MAX_GRID_PIXELS)), int(min(max(height, 260), MAX_GRID_PIXELS))
-        if not self.grow_wide:
-            # Hosted in a pane: the grid takes the pane's width (labels thinned, every one
-            # back when zoomed or popped out), so the options and numbers above it stay in view.
-            plot_w = min(plot_w, NARROW_GRID_WIDTH)
         self.plot.setMinimumSize(plot_w, plot_h)
         # Said explicitly on the view too (with room for the rows above and below the
         # grid and the text panes): the scroll area of its tab honours it at once.
-        self.setMinimumSize(plot_w + 16, plot_h + VIEW_EXTRA_HEIGHT)
+        bar = self.grid_area.horizontalScrollBar().sizeHint().height()
+        self.grid_area.setMinimumHeight(plot_h + (0 if self.grow_wide else bar))
+        self.setMinimumSize(plot_w + 16 if self.grow_wide else NARROW_VIEW_WIDTH,
+                            plot_h + (0 if self.grow_wide else bar) + VIEW_EXTRA_HEIGHT)
 
     # --- zoom and pan with the keyboard (the mouse wheel zooms, dragging pans) ----------
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
