@@ -220,11 +220,13 @@ def test_import_status_names_what_was_skipped(qtbot, shared_dir, tmp_path, monke
     click_tab(qtbot, window.tabs, workspace)
     table = shared_dir / "data" / "wmt21-en-de-mqm" / "mqm.tsv"
 
-    def ask(parent, proj):  # the dialog's answer, as it builds it for this file
-        result = plan_all_systems(proj, "mqm", table, "mqm")
+    def ask(parent, proj):  # the dialog's answer for this file, as the user fills it in
         dialog = import_scores.ImportScoresDialog(proj)
-        dialog.skipped, dialog.skipped_rows = result.skipped, result.skipped_rows
-        return result.plan, str(table), dialog.summary()
+        dialog.format.setCurrentIndex(dialog.format.findData("mqm-tsv"))
+        dialog.path.setText(str(table))
+        plan = dialog.build_plan()
+        assert len(plan.judgments) == len(plan_all_systems(proj, "mqm", table, "mqm").plan.judgments)
+        return plan, str(table), dialog.summary()
 
     monkeypatch.setattr(import_scores, "ask_import_plan", ask)
     qtbot.mouseClick(workspace.empty_import_button, Qt.MouseButton.LeftButton)

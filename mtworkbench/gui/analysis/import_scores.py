@@ -30,7 +30,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui import dialogs
 from mtworkbench.io.formats import SCORE_FORMATS
-from mtworkbench.io.scores.score_table import plan_all_systems
+from mtworkbench.io.scores.score_table import plan_all_systems, read_system_scores
 from mtworkbench.io.judgments.judgments import (
     JudgmentImport,
     apply_import,
@@ -148,7 +148,10 @@ class ImportScoresDialog(QDialog):
         scale = self.scale.currentText().strip()
         if system == ALL_SYSTEMS:
             result = plan_all_systems(self.project, judge, path, scale or "mqm")
-            self.skipped, self.skipped_rows = result.skipped, result.skipped_rows
+            self.skipped = result.skipped
+            # Rows with a score (the import counts scored rows too; empty and NA ones say nothing).
+            table = read_system_scores(path)
+            self.skipped_rows = sum(1 for name in result.skipped for v in table[name].values() if v is not None)
             return result.plan
         if self.format.currentData() == "mqm-tsv":
             return plan_mqm_tsv(self.project, judge, system, path, scale=scale or "mqm")

@@ -124,6 +124,8 @@ class MetricsWorkspace(Workspace):
         self.paired_method = "paired-bs"
         self.paired: dict[str, tuple[tuple, object]] = {}
         self.errors: dict[str, str] = {}
+        # (system, spec) pairs the scoring left without a score on purpose (a system that is the only reference)
+        self.unscored: dict[tuple[str, str], str] = {}
         self.worker: JobWorker | None = None
         self._restart_after_worker = False
         self._texts_dirty = True
@@ -402,11 +404,13 @@ class MetricsWorkspace(Workspace):
         for spec, (key, result) in outcome.paired.items():
             self.paired[spec] = (key, result)
         self.errors = dict(outcome.errors)
+        self.unscored = dict(outcome.unscored)
         for spec, message in outcome.errors.items():
             self.status.setText(f"{spec}: {message}")
         if not outcome.errors:
             where = "worker processes" if outcome.used_processes else "a background thread"
-            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where}).")
+            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where})."
+                                + "".join(f" {why}." for why in dict.fromkeys(outcome.unscored.values())))
         self.refresh()
 
     def _on_failed(self, message: str) -> None:
@@ -437,7 +441,8 @@ class MetricsWorkspace(Workspace):
         if not self.project.references or not self.project.systems:
             return False
         # A metric that failed on these inputs (e.g. NEE without entities) waits for an edit.
-        if any(spec not in self.errors for _system, spec in self.cache.missing(self.system_ids, self.specs)):
+        if any(spec not in self.errors and (system, spec) not in self.unscored
+               for system, spec in self.cache.missing(self.system_ids, self.specs)):
             return True
         baseline = self.project.settings.baseline
         if baseline and len(self.system_ids) > 1:
@@ -597,7 +602,7 @@ class MetricsWorkspace(Workspace):
             self._human_dirty = False
             self._load_human_scores()
         self.corpus_table.set_content(
-            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors),
+            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors, self.unscored),
             project.settings.baseline, human=self.human_systems, human_label=self.human_label,
         )
         self._fit_corpus_table(len(systems))
