@@ -55,7 +55,7 @@ class MetaTable(QTableWidget):
             for c, stat in enumerate(STAT_TITLES, start=1):
                 value = row.values.get(stat, math.nan)
                 item = QTableWidgetItem("–" if not math.isfinite(value) else f"{value:.4f}")
-                item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 n = row.counts.get(stat, 0)
                 why = "" if math.isfinite(value) else " (too few systems or items)"
                 item.setToolTip(tooltip(f"{row.metric}: {STAT_TITLES[stat]}, {n} {UNIT[stat]}{why}"))
