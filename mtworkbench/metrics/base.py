@@ -146,7 +146,7 @@ class Metric(ABC):
     # segment) would otherwise hold gigabytes for a million segments.
     stream_above: ClassVar[int] = 50_000
     # The target language whose defaults configured this metric (set by
-    # metrics.language_defaults.create_metric_for); None when no language is known.
+    # metrics.registry.create_metric); None when no language is known.
     language: str | None = None
     # True when ``corpus_value`` (the scalar aggregate) is implemented and
     # ``corpus_totals`` needs no numpy: ``corpus_only`` then scores a corpus in

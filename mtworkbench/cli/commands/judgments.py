@@ -114,7 +114,7 @@ def run_export(args: argparse.Namespace) -> int:
     if fmt not in TABLE_FORMATS:
         if args.output == "-":
             if fmt == "mqm":
-                from mtworkbench.io.judgments.mqm import mqm_table
+                from mtworkbench.io.judgments.mqm_export import mqm_table
 
                 sys.stdout.write(mqm_table(project))
             elif fmt == "rank":

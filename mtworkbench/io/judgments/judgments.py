@@ -361,7 +361,7 @@ def import_judgments(project: Project, path: str | Path) -> JudgmentImport:
 
 
 # --- export ------------------------------------------------------------------------------
-def _number(value: float) -> str:
+def number_text(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
@@ -385,7 +385,7 @@ def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",", raw: bo
             j.reference or "",
             "" if j.adequacy is None else str(j.adequacy),
             "" if j.fluency is None else str(j.fluency),
-            _number(j.seconds),
+            number_text(j.seconds),
             j.comment,
         ]
         for name in extra:
