@@ -151,9 +151,9 @@ ANNOTATION_FORMATS = FormatRegistry("annotation", (
 #   read(project, path) -> JudgmentImport; write(project, path) -> int (rows written)
 JUDGMENT_FORMATS = FormatRegistry("judgment", (
     FileFormat("csv", "judgments table, comma-separated", (".csv",),
-               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments:export_judgments"),
+               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments_export:export_judgments"),
     FileFormat("tsv", "judgments table, tab-separated", (".tsv",),
-               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments:export_judgments"),
+               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments_export:export_judgments"),
     FileFormat("mqm", "Google's MQM ratings TSV, error spans per rater", (".tsv",),
                "mtworkbench.io.judgments.mqm:plan_mqm_file", "mtworkbench.io.judgments.mqm_export:export_mqm"),
     FileFormat("esa", "ESA error spans and 0-100 scores, CSV", (".csv",),

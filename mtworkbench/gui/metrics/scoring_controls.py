@@ -44,6 +44,7 @@ class ScoringControls:
     paired_method: str
     paired: dict[str, tuple[tuple, object]]
     errors: dict[str, str]
+    unscored: dict[tuple[str, str], str]
     last_outcome: object
     status: QLabel
     progress: QProgressBar
@@ -181,11 +182,13 @@ class ScoringControls:
         for spec, (key, result) in outcome.paired.items():
             self.paired[spec] = (key, result)
         self.errors = dict(outcome.errors)
+        self.unscored = dict(outcome.unscored)
         for spec, message in outcome.errors.items():
             self.status.setText(f"{spec}: {message}")
         if not outcome.errors:
             where = "worker processes" if outcome.used_processes else "a background thread"
-            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where}).")
+            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where})."
+                                + "".join(f" {why}." for why in dict.fromkeys(outcome.unscored.values())))
         self.refresh()
 
     def _on_failed(self, message: str) -> None:

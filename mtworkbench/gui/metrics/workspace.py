@@ -83,6 +83,8 @@ class MetricsWorkspace(Workspace, ScoringControls):
         self.paired_method = "paired-bs"
         self.paired: dict[str, tuple[tuple, object]] = {}
         self.errors: dict[str, str] = {}
+        # (system, spec) pairs the scoring left without a score on purpose (a system that is the only reference)
+        self.unscored: dict[tuple[str, str], str] = {}
         self.worker: JobWorker | None = None
         self._restart_after_worker = False
         self.deferred = Deferred()
@@ -232,7 +234,8 @@ class MetricsWorkspace(Workspace, ScoringControls):
         if not self.project.references or not self.project.systems:
             return False
         # A metric that failed on these inputs (e.g. NEE without entities) waits for an edit.
-        if any(spec not in self.errors for _system, spec in self.cache.missing(self.system_ids, self.specs)):
+        if any(spec not in self.errors and (system, spec) not in self.unscored
+               for system, spec in self.cache.missing(self.system_ids, self.specs)):
             return True
         baseline = self.project.settings.baseline
         if baseline and len(self.system_ids) > 1:
@@ -387,7 +390,7 @@ class MetricsWorkspace(Workspace, ScoringControls):
         specs = self.specs
         self._fill_baseline_combo()
         self.corpus_table.set_content(
-            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors),
+            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors, self.unscored),
             project.settings.baseline,
         )
         # Room for up to five systems without scrolling; more scroll inside the table.

@@ -32,12 +32,13 @@ import io
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Judgment, ModelError, Project
-from mtworkbench.core.spreadsheet import format_row, neutralise, restore
+from mtworkbench.core.spreadsheet import restore
 
 COLUMNS: tuple[str, ...] = ("judge", "system", "segment", "reference", "adequacy", "fluency", "seconds", "comment")
 OPTIONAL_COLUMNS: tuple[str, ...] = ("score", "scale", "timestamp")
@@ -71,6 +72,19 @@ class JudgmentImport:
     judgments: list[Judgment] = field(default_factory=list)
     # The project's MQM typology before the import added the categories it lacked (None: none added).
     typology_before: Any = None
+    # Judgments of the file the project holds already, record for record (a file imported
+    # twice): left out by ``apply_import`` rather than counted twice.
+    already_present: int = 0
+
+    def summary(self) -> str:
+        """What the import added, in words, saying what it left out as already there."""
+        if not self.judgments and self.already_present:
+            return (f"nothing imported: all {self.already_present} judgments are in the project already "
+                    "(the same records were imported before)")
+        text = f"imported {len(self.judgments)} judgments"
+        if self.already_present:
+            text += f"; {self.already_present} already in the project (the same records) were not added again"
+        return text
 
 
 def _delimiter(path: str | Path, header_line: str) -> str:
@@ -316,8 +330,35 @@ def plan_import(project: Project, rows: Sequence[JudgmentRow], path: str | Path)
     return plan
 
 
+def judgment_record(j: Judgment) -> Judgment:
+    """A judgment as a record, its id aside: two judgments with the same record are one
+    rating imported twice (same judge, item, ratings, errors, comment and time)."""
+    return replace(j, id="")
+
+
+def drop_already_present(project: Project, plan: JudgmentImport) -> None:
+    """Leave out of ``plan`` each judgment whose record the project holds already, one
+    for one (a file with two equal rows imported again adds neither). A judge's other
+    rating of the same item (another session, another file) is kept: a real repeat."""
+    held = Counter(judgment_record(j) for j in project.judgments)
+    kept = []
+    for j in plan.judgments:
+        record = judgment_record(j)
+        if held[record] > 0:
+            held[record] -= 1
+            plan.already_present += 1
+        else:
+            kept.append(j)
+    if plan.already_present:
+        plan.judgments = kept
+        used = {j.judge for j in kept}
+        plan.judges = [judge for judge in plan.judges if judge in used]
+
+
 def apply_import(project: Project, plan: JudgmentImport) -> None:
-    """Add the planned judges and judgments. All or nothing: on an error the project is restored."""
+    """Add the planned judges and judgments, but for those already present (see
+    ``drop_already_present``). All or nothing: on an error the project is restored."""
+    drop_already_present(project, plan)
     added_judges: list[str] = []
     added: list[str] = []
     try:
@@ -360,56 +401,6 @@ def import_judgments(project: Project, path: str | Path) -> JudgmentImport:
     return plan
 
 
-# --- export ------------------------------------------------------------------------------
-def number_text(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
-def judgments_table(judgments: Sequence[Judgment], delimiter: str = ",", raw: bool = False) -> str:
-    """The table as text; optional columns only when some judgment uses them.
-
-    Cells a spreadsheet would evaluate (``=cmd``, ``+1+1``, ``@SUM``) get a leading
-    ``'`` unless ``raw``; ``read_judgment_rows`` removes it again.
-    """
-    extra = [
-        name
-        for name in OPTIONAL_COLUMNS
-        if any(getattr(j, name) not in (None, "") for j in judgments)
-    ]
-    out = [format_row(COLUMNS + tuple(extra), delimiter)]
-    for j in judgments:
-        row = [
-            j.judge,
-            j.system,
-            j.segment,
-            j.reference or "",
-            "" if j.adequacy is None else str(j.adequacy),
-            "" if j.fluency is None else str(j.fluency),
-            number_text(j.seconds),
-            j.comment,
-        ]
-        for name in extra:
-            value = getattr(j, name)
-            row.append("" if value is None else (repr(float(value)) if name == "score" else str(value)))
-        out.append(format_row(row if raw else [neutralise(cell) for cell in row], delimiter))
-    return "".join(out)
-
-
-def ordered_judgments(project: Project) -> list[Judgment]:
-    """By judge, then document order; a judge's repeats of an item stay in the order made."""
-    return sorted(project.judgments, key=lambda j: (j.judge, project.segment_position(j.segment), j.system))
-
-
-def export_judgments(project: Project, path: str | Path, raw: bool = False) -> int:
-    """Write the project's judgments (``ordered_judgments``); returns how many."""
-    from mtworkbench.core.atomic import atomic_write_text
-
-    judgments = ordered_judgments(project)
-    delimiter = "\t" if str(path).lower().endswith(".tsv") else ","
-    atomic_write_text(path, judgments_table(judgments, delimiter, raw), keep_backup=False)
-    return len(judgments)
-
-
 # --- segment-level scores as a pseudo-judge -----------------------------------------------
 def _parse_score(value: str, where: str) -> float | None:
     value = value.strip()
@@ -440,7 +431,12 @@ def read_system_scores(
 ) -> dict[str, dict[str, float | None]]:
     """The ``system<TAB>seg_id<TAB>SCORE`` table: system -> segment id -> score (None =
     not rated), in file order; SCORE is one of ``columns``."""
-    reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    text = _read_text(path)
+    # WMT's files are tab-separated; a spreadsheet's export of the same table may be comma-separated
+    if _delimiter(path, text.split("\n", 1)[0]) == "\t":
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=",")
     try:
         return _system_scores(path, reader, columns)
     except csv.Error as exc:  # e.g. a field longer than the csv module's limit (named in the message)
@@ -451,7 +447,7 @@ def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[s
     header = [h.strip() for h in next(reader, None) or []]
     if len(header) != 3 or header[:2] != ["system", "seg_id"] or header[2].lower() not in columns:
         raise DataError(
-            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab-separated), "
+            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab- or comma-separated), "
             f"found {repr(header)[:200]}"
         )
     scores: dict[str, dict[str, float | None]] = {}
@@ -460,7 +456,7 @@ def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[s
         if not fields:
             continue
         if len(fields) != 3:
-            raise DataError(f"{path}:{line}: expected 3 tab-separated fields, found {len(fields)}")
+            raise DataError(f"{path}:{line}: expected 3 fields (system, seg_id, score), found {len(fields)}")
         system, segment, value = (f.strip() for f in fields)
         if not system or not segment:
             raise DataError(f"{path}:{line}: the system and seg_id must not be empty")

@@ -22,8 +22,8 @@ from mtworkbench.io.judgments.mqm import (
     NO_ERROR_ATTRIBUTE,
     QUOTING_ATTRIBUTE,
     UNNAMED,
-    insert_markers,
 )
+from mtworkbench.io.judgments.mqm_markers import insert_markers
 
 
 def _layout(project: Project) -> tuple[list[str], str, tuple[str, str]]:
@@ -120,8 +120,8 @@ def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str
 
 def export_mqm(project: Project, path: str | Path) -> int:
     """Write the project's MQM judgments as Google's TSV; returns the number of rows."""
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
     rows = mqm_rows(project)
-    atomic_write_text(path, mqm_table(project, rows), keep_backup=False)
+    write_output(path, mqm_table(project, rows))
     return len(rows)
