@@ -34,6 +34,7 @@ from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, rec
 from mtworkbench.io import locking
 from mtworkbench.io.bundle import SUFFIX, content_hash, default_score_file, disk_hash, dumps, save_bundle
 from mtworkbench.io.recovery import diff_projects, find_recovery
+from mtworkbench.resources import inside_program
 
 # Workspace tabs, imported by name so a broken workspace cannot stop the app.
 WORKSPACES = (
@@ -217,6 +218,7 @@ class MainWindow(QMainWindow):
         Unless ``read_only``, the bundle is marked open by this instance (``.NAME.open``).
         """
         self._release_open_marker()
+        self._copy_of: str | None = None  # the program's bundle an untitled project copies
         self.session.replace_project(project, path)
         if path is not None and loaded_hash is None:
             try:  # the file as it is now is what a later save must find unchanged
@@ -241,6 +243,8 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001 - the same promise for anything unforeseen
             dialogs.error(self, "Cannot open project", f"{path}: {type(exc).__name__}: {exc}")
             return False
+        if inside_program(path):
+            return self._open_program_copy(path, state.project)
         read_only = False
         holder = locking.open_elsewhere(path)
         if holder is not None:
@@ -266,6 +270,16 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Recovered unsaved work for {path.name}", 8000)
         else:
             self.statusBar().showMessage(f"Opened {path.name}" + (" (read-only)" if read_only else ""), 5000)
+        return True
+
+    def _open_program_copy(self, path: Path, project: Project) -> bool:
+        """One of the program's own bundles (the demo) opens as an untitled copy: Save asks
+        where, and nothing (no lock, marker or recovery copy) is written beside it."""
+        self.recovery.discard(self.session.path)
+        self.set_project(project, None)
+        self._copy_of = path.name
+        self._update_title()
+        self.statusBar().showMessage(f"Opened a copy of {path.name}: Save asks where to keep it", 8000)
         return True
 
     def _recovery_offer(self, path: Path | None):
@@ -319,7 +333,8 @@ class MainWindow(QMainWindow):
         return self.save_to(self.session.path)
 
     def save_as(self) -> bool:
-        start = str(self.session.path or Path(self._last_folder()) / f"project{SUFFIX}")
+        copy_of = getattr(self, "_copy_of", None)
+        start = str(self.session.path or Path(self._last_folder()) / (copy_of or f"project{SUFFIX}"))
         name, _ = QFileDialog.getSaveFileName(self, "Save project as", start, BUNDLE_FILTER)
         if not name:
             return False
@@ -329,6 +344,10 @@ class MainWindow(QMainWindow):
 
     def save_to(self, path: Path) -> bool:
         """Write the project; never over a file changed on disk without asking (issue 20)."""
+        if inside_program(path):
+            dialogs.error(self, "Cannot save project",
+                          f"{path.parent} is the program's own folder; choose another place for your project.")
+            return self.save_as()
         same_file = self.session.path is not None and _same_file(path, self.session.path)
         if same_file and self.read_only:
             return self.save_as()
@@ -608,7 +627,8 @@ class MainWindow(QMainWindow):
         self.session.set_current_segment(segment_id)
 
     def _update_title(self, *_args) -> None:
-        name = self.session.path.name if self.session.path else "Untitled"
+        copy_of = getattr(self, "_copy_of", None)
+        name = self.session.path.name if self.session.path else (f"Untitled copy of {copy_of}" if copy_of else "Untitled")
         if getattr(self, "read_only", False):
             name += " (read-only)"
         self.setWindowModified(self.is_modified())
