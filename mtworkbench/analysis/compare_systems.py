@@ -163,7 +163,7 @@ def _clean(value: Any) -> Any:
 # --- the analyses -----------------------------------------------------------------------
 def read_frequency_file(path: str | Path) -> Counter:
     """compare-mt's count file: ``word<TAB>count`` per line."""
-    from mtworkbench.io.plaintext import read_text, split_lines
+    from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
     counts: Counter = Counter()
     for i, line in enumerate(split_lines(read_text(path, strip_bom=True)), 1):

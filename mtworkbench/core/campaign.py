@@ -24,7 +24,7 @@ campaign asks for them (``bad_rate``, DA and ESA), BAD items hidden among its it
 (``core.judging.with_bad_items``); their judgments come back with ``qc="bad"`` and are
 merged as quality control, apart from the person's ratings of the same items.
 
-No Qt and no files here: ``mtworkbench.io.packages`` reads and writes them.
+No Qt and no files here: ``mtworkbench.io.bundle.packages`` reads and writes them.
 """
 
 from __future__ import annotations

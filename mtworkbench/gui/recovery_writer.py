@@ -30,8 +30,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle import dumps, project_to_dict
-from mtworkbench.io.recovery import recovery_path
+from mtworkbench.io.bundle.bundle import dumps, project_to_dict
+from mtworkbench.io.bundle.recovery import recovery_path
 
 log = logging.getLogger(__name__)
 

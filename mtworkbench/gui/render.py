@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.gui.view_registry import (
+from mtworkbench.gui.metrics.views import (
     CORPUS_TABLE,
     IMAGE_SUFFIXES,
     VIEW_NAMES,
@@ -73,7 +73,7 @@ def write_image(widget, path: Path, size=None) -> None:
 def render(bundle_path, view: str, system: str | None = None, segment: str | None = None,
            metric: str | None = None, out: Path | str = Path("view.png")) -> Path:
     """Render ``view`` of the project at ``bundle_path`` into ``out`` (.png or .svg)."""
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     out = Path(out)
     if out.suffix.lower() not in IMAGE_SUFFIXES:
@@ -142,11 +142,12 @@ def corpus_table_widget(project, metric: str | None):
 
 
 def detail_view_widget(project, view: str, system: str, segment: str, metric: str | None):
-    from mtworkbench.gui.metric_views import VIEWS
+    from mtworkbench.gui.metrics.views import detail_views
 
-    if view not in VIEWS:
-        raise DataError(f"view {view!r} is not available; views: {', '.join([*VIEWS, CORPUS_TABLE])}")
-    widget = VIEWS[view]()
+    views = detail_views()
+    if view not in views:
+        raise DataError(f"view {view!r} is not available; views: {', '.join([*views, CORPUS_TABLE])}")
+    widget = views[view]()
     widget.set_segment(project, system, segment, metric)
     return widget, detail_size(project, view, system, segment)
 

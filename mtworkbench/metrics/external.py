@@ -1,7 +1,7 @@
 """``ext:NAME``: a metric whose scores were computed elsewhere and imported.
 
 Nothing is computed here: the scores come from ``project.external_scores``
-(:mod:`mtworkbench.io.external_scores`). Sufficient statistics are
+(:mod:`mtworkbench.io.scores.external_scores`). Sufficient statistics are
 ``[score, 1]`` per scored segment (``[0, 0]`` where a segment has no score), so
 the corpus score, bootstrap intervals, paired tests and pseudo-documents are the
 mean of segment scores, like every other metric's aggregate. A system-level

@@ -41,7 +41,7 @@ from mtworkbench.core.jobs import (
     report,
 )
 from mtworkbench.core.model import Project
-from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.project_input import scoring_input
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import external_metric, is_external

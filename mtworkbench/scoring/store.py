@@ -1,7 +1,7 @@
 """Scores that persist with the project: a cache file beside the bundle, named by it.
 
 A bundle names its score file in ``score_file`` (``project.mtwb.json`` ->
-``project.mtwb.scores.npz`` unless it says otherwise; io/bundle.py allows only a
+``project.mtwb.scores.npz`` unless it says otherwise; io/bundle/bundle.py allows only a
 plain ``*.scores.npz`` name in the bundle's own folder). Every entry is keyed by
 (system, metric spec, *input fingerprint*): a hash of exactly what that metric's
 score depends on - the metric's class and options, what it took from the project
@@ -59,7 +59,7 @@ from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
-from mtworkbench.io.bundle import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+from mtworkbench.io.bundle.bundle import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 from mtworkbench.metrics.base import Metric
 
 STORE_FORMAT = "mtworkbench-scores"
@@ -531,7 +531,7 @@ def store_for(project: Any) -> ScoreStore | None:
 
 def load_project(bundle_path: str | Path) -> Any:
     """``load_bundle`` with the project's score file attached (the commands' way in)."""
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(bundle_path)
     attach(project, bundle_path)

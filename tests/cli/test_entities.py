@@ -9,7 +9,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 REF = ["Chirac visited Bonn.", "No names here.", "Kohl met Chirac in Bonn."]
 MUC = [

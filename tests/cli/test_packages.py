@@ -12,7 +12,7 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.campaign import content_key
 from mtworkbench.core.model import EntitySpan, Judgment
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
 
 PEOPLE = ["alice", "bob", "carol"]

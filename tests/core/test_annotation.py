@@ -178,8 +178,8 @@ def test_adjudication_into_a_third_layer():
 
 def test_core_modules_do_not_import_qt():
     code = (
-        "import sys, mtworkbench.core.annotation, mtworkbench.io.annotations, mtworkbench.metrics.nee, "
-        "mtworkbench.io.muc, mtworkbench.io.conll, mtworkbench.io.brat, mtworkbench.io.entities_jsonl;"
+        "import sys, mtworkbench.core.annotation, mtworkbench.io.annotations.annotations, mtworkbench.metrics.nee, "
+        "mtworkbench.io.annotations.muc, mtworkbench.io.annotations.conll, mtworkbench.io.annotations.brat, mtworkbench.io.annotations.entities_jsonl;"
         "bad=[m for m in sys.modules if m.split('.')[0] in ('PySide6','pyqtgraph','shiboken6')];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -30,7 +30,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io.bundle import dumps, loads
+from mtworkbench.io.bundle.bundle import dumps, loads
 
 
 def small_project(n_docs: int = 2, n_segs: int = 3, n_refs: int = 2, n_systems: int = 2) -> Project:

@@ -12,8 +12,8 @@ from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import dumps, load_bundle, loads
-from mtworkbench.io.mqm import import_mqm, insert_markers, mqm_table, read_mqm_file, strip_markers
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
+from mtworkbench.io.judgments.mqm import import_mqm, insert_markers, mqm_table, read_mqm_file, strip_markers
 
 SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "mqm-small.tsv"
 
@@ -337,8 +337,8 @@ def test_a_raw_text_in_quotes_is_not_taken_for_csv_quoting(tmp_path):
 
 
 def test_mqm_ratings_import_is_undoable_and_emits_events(tmp_path):
-    from mtworkbench.io.judgments import apply_import, revert_import
-    from mtworkbench.io.mqm import plan_mqm_judgments
+    from mtworkbench.io.judgments.judgments import apply_import, revert_import
+    from mtworkbench.io.judgments.mqm import plan_mqm_judgments
 
     project = import_mqm(SMALL)
     for j in list(project.judgments):

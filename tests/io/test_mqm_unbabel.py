@@ -19,8 +19,8 @@ from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import dumps, load_bundle, loads
-from mtworkbench.io.mqm import UNBABEL_SCALE, import_mqm, mqm_table, read_mqm_file
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
+from mtworkbench.io.judgments.mqm import UNBABEL_SCALE, import_mqm, mqm_table, read_mqm_file
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tools" / "check_mqm_reproduction.py"

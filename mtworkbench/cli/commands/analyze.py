@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.compare_systems import compare_systems
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.scoring.project_scores import score_project
 
     if len(args.system) != 2:
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
                           args.ngrams, args.sentences)
     if args.html:
         from mtworkbench.analysis.compare_html import render_html
-        from mtworkbench.io.atomic import atomic_write_text
+        from mtworkbench.core.atomic import atomic_write_text
 
         atomic_write_text(args.html, render_html(cmp), keep_backup=False)
     if args.json:

@@ -132,7 +132,7 @@ def _parse_system(value: str) -> tuple[str, str]:
 
 
 def _file_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
-    from mtworkbench.io.plaintext import check_same_length, read_lines
+    from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     if not args.ref:
         raise UsageError("give a bundle, or --ref and at least two --system ID=FILE")
@@ -154,8 +154,8 @@ def _file_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
 
 
 def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringInput]], str | None]:
-    from mtworkbench.core.scoring import scoring_input
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.core.project_input import scoring_input
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     if args.ref:
         raise UsageError("give either a bundle or --ref files, not both")

@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         payload["williams"] = tests
     if args.bleu_orders:
         from mtworkbench.analysis.prediction_error import prediction_error_curve
-        from mtworkbench.core.scoring import scoring_input
+        from mtworkbench.core.project_input import scoring_input
 
         sys_human = human.system_scores()[rows]
         curve = prediction_error_curve([scoring_input(project, s) for s in rated], sys_human, rated,

@@ -69,7 +69,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _format(args: argparse.Namespace) -> str:
-    from mtworkbench.io.annotations import guess_format
+    from mtworkbench.io.annotations.annotations import guess_format
 
     fmt = args.format or guess_format(args.file)
     if fmt is None:
@@ -78,9 +78,9 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.annotations import import_entities
-    from mtworkbench.io.bundle import load_bundle, save_bundle
-    from mtworkbench.io.locking import bundle_lock
+    from mtworkbench.io.annotations.annotations import import_entities
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_lock
 
     fmt = _format(args)
     out = Path(args.output or args.bundle)
@@ -113,8 +113,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from mtworkbench.io.annotations import default_annotator, export_entities
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.annotations.annotations import default_annotator, export_entities
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     fmt = _format(args)
     project = load_bundle(args.bundle)
@@ -126,7 +126,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(args.bundle)
     counts: dict[tuple[str, str], int] = {}
@@ -141,7 +141,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_compare(args: argparse.Namespace) -> int:
     from mtworkbench.core.annotation import compare_annotators
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(args.bundle)
     cmp = compare_annotators(project, args.reference, args.annotator_a, args.annotator_b)

@@ -23,8 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle
-    from mtworkbench.io.corpus import export_corpus
+    from mtworkbench.io.bundle.bundle import load_bundle
+    from mtworkbench.io.corpora.corpus import export_corpus
 
     project = load_bundle(args.bundle)
     renamed: dict[str, str] = {}

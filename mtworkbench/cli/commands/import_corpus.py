@@ -83,8 +83,8 @@ def name_references(project, names: list[str], fmt: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import save_bundle
-    from mtworkbench.io.corpus import import_corpus
+    from mtworkbench.io.bundle.bundle import save_bundle
+    from mtworkbench.io.corpora.corpus import import_corpus
     from mtworkbench.io.formats import LAYOUT_FORMATS
 
     if args.format in LAYOUT_FORMATS:
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_layout(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.bundle.bundle import save_bundle
     from mtworkbench.io.formats import LAYOUT_FORMATS
 
     if not args.directory or not args.lp:

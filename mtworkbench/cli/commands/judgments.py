@@ -87,9 +87,9 @@ TABLE_FORMATS = ("csv", "tsv")
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
+    from mtworkbench.io.bundle.bundle import bundle_transaction
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import apply_import
+    from mtworkbench.io.judgments.judgments import apply_import
 
     fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
     # Locked from read to write: a concurrent import waits instead of losing this one.
@@ -104,25 +104,25 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from mtworkbench.io.atomic import atomic_write_text
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import judgments_table, ordered_judgments
+    from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
     fmt = args.format or "csv"
     if fmt not in TABLE_FORMATS:
         if args.output == "-":
             if fmt == "mqm":
-                from mtworkbench.io.mqm import mqm_table
+                from mtworkbench.io.judgments.mqm import mqm_table
 
                 sys.stdout.write(mqm_table(project))
             elif fmt == "rank":
-                from mtworkbench.io.ranking_csv import ranking_table
+                from mtworkbench.io.judgments.ranking_csv import ranking_table
 
                 sys.stdout.write(ranking_table(project))
             else:
-                from mtworkbench.io.protocol_csv import protocol_table
+                from mtworkbench.io.judgments.protocol_csv import protocol_table
 
                 sys.stdout.write(protocol_table(project, fmt))
             return 0
@@ -147,8 +147,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import_scores(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 
     if args.format == "lines":
         if args.file_system:

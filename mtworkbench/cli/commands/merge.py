@@ -32,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from mtworkbench.io.bundle import read_bundle, save_bundle
-    from mtworkbench.io.packages import merge_packages
+    from mtworkbench.io.bundle.bundle import read_bundle, save_bundle
+    from mtworkbench.io.bundle.packages import merge_packages
 
     loaded = read_bundle(args.bundle)
     project = loaded.project

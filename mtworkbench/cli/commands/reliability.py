@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                     tests.append({"length": n, **result.wilcoxon(a, b, n).to_json()})
         payload["wilcoxon"] = tests
     if args.csv:
-        from mtworkbench.io.atomic import atomic_write_text
+        from mtworkbench.core.atomic import atomic_write_text
 
         atomic_write_text(args.csv, result.to_csv(raw=args.raw), keep_backup=False)
     if args.json:

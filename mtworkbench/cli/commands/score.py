@@ -116,7 +116,7 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
 
 
 def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> ScoringInput:
-    from mtworkbench.io.plaintext import check_same_length, read_lines
+    from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     files = {hyp_path: read_lines(hyp_path)}
     for path in ref_paths:
@@ -127,7 +127,7 @@ def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> Sc
     refs = [files[p] for p in ref_paths]
     entities = None
     if ref_format == "muc":
-        from mtworkbench.io.muc import parse_inline
+        from mtworkbench.io.annotations.muc import parse_inline
 
         parsed_refs, entities = [], []
         for path, lines in zip(ref_paths, refs):

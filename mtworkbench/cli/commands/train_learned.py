@@ -51,8 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.atomic import atomic_write_text
-    from mtworkbench.io.bundle import bundle_transaction, load_bundle
+    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.io.bundle.bundle import bundle_transaction, load_bundle
     from mtworkbench.metrics.learned import Tokenisation, project_examples, train_learned
 
     if not 0 < args.validation < 1:

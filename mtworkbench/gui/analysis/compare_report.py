@@ -82,7 +82,7 @@ def build_report(project: Project, system_a: str, system_b: str, metrics: list[s
     """Score, analyse and write the HTML report (runs on the worker thread)."""
     from mtworkbench.analysis.compare_html import render_html
     from mtworkbench.analysis.compare_systems import compare_systems
-    from mtworkbench.io.atomic import atomic_write_text
+    from mtworkbench.core.atomic import atomic_write_text
     from mtworkbench.scoring.project_scores import score_project
 
     scored = score_project(project, metrics, [system_a, system_b], progress=progress, cancel=cancel)
