@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
 
 from mtworkbench.gui.commands import SetTextCommand
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 from mtworkbench.resources import RESOURCES, demo_project_path
 
 EDIT = "Gast ‘Külaline’ 客人 ゲスト Гость ضيف"
