@@ -237,6 +237,7 @@ class AnnotateWorkspace(Workspace):
         self.view.selectionChanged.connect(self._caret_moved)
         self.find_bar.find_requested.connect(self.find_next)
         self.find_bar.annotate_all_requested.connect(self.annotate_every_occurrence)
+        self.find_bar.closed.connect(self.view.setFocus)
         self.reference_box.currentTextChanged.connect(self._reference_chosen)
         self.annotator_box.currentTextChanged.connect(self._annotator_chosen)
         self.scope_box.currentIndexChanged.connect(self._scope_chosen)
