@@ -30,6 +30,7 @@ from mtworkbench.gui.navigator_model import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.disk_watch import BundleWatcher, base_project, read_state
+from mtworkbench.gui.recovery_restore import restore_onto
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.io.bundle import locking
 from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, disk_hash, dumps, save_bundle
@@ -128,7 +129,7 @@ class MainWindow(QMainWindow):
         self._asking_about_disk = False
         self.watcher = BundleWatcher(self)
         self.watcher.changed_on_disk.connect(self._changed_on_disk)
-        self.recovery = RecoveryWriter(self._recovery_snapshot, self)
+        self.recovery = RecoveryWriter(self._recovery_snapshot, self, base=lambda: self._base_data)
         self.recovery.written.connect(self._recovery_written)
         self.recovery.failed.connect(self._report_autosave_failure)
         self.session.undo_stack.indexChanged.connect(self.recovery.schedule)
@@ -253,15 +254,16 @@ class MainWindow(QMainWindow):
                 return False
             read_only = choice == "read_only"
         project, recovered = state.project, False
+        loaded_hash, loaded_data = state.sha256, state.data
         if offer_recovery:
             offer = self._recovery_offer(path)
             if offer is not None:
                 if dialogs.ask_recover(self, offer):
-                    project, recovered = offer.project, True
+                    (project, loaded_hash, loaded_data), recovered = restore_onto(self, path, offer, state), True
                     self.recovery.adopt(path)
                 else:
                     self.recovery.discard(path, only_own=False)
-        self.set_project(project, path, state.sha256, state.data, read_only=read_only)
+        self.set_project(project, path, loaded_hash, loaded_data, read_only=read_only)
         # A recovered state is not on disk yet: it stays marked modified (and keeps its recovery copy).
         self._recovered_unsaved = recovered
         self._add_recent(path)

@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import dumps, project_to_dict
-from mtworkbench.io.bundle.recovery import recovery_path
+from mtworkbench.io.bundle.recovery import base_path, recovery_path
 
 log = logging.getLogger(__name__)
 
@@ -133,10 +133,14 @@ class RecoveryWriter(QObject):
 
     _finished = Signal(object, object, int)  # (path, error message or None, generation): from the writer thread
 
-    def __init__(self, snapshot: Callable[[], tuple[Project, Path | None] | None], parent: QObject | None = None) -> None:
-        """``snapshot()`` returns (project, bundle path) when there is unsaved work, else None."""
+    def __init__(self, snapshot: Callable[[], tuple[Project, Path | None] | None], parent: QObject | None = None,
+                 base: Callable[[], bytes | None] | None = None) -> None:
+        """``snapshot()`` returns (project, bundle path) when there is unsaved work, else None;
+        ``base()`` the bundle's bytes as loaded or last saved (kept beside the copy, for a merge)."""
         super().__init__(parent)
         self.snapshot = snapshot
+        self.base = base
+        self._base_written: dict[Path, bytes] = {}
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DELAY_MS)
@@ -162,6 +166,8 @@ class RecoveryWriter(QObject):
                 return
             project, bundle = state
             target = recovery_target(bundle)
+            if bundle is not None:
+                self._write_base(target)
             large = project_items(project) > BACKGROUND_ITEMS
             # A large project: a snapshot now, its text later (on the writer thread).
             snapshot = Snapshot.of(project) if large else None
@@ -178,6 +184,15 @@ class RecoveryWriter(QObject):
             target=lambda: self._finished.emit(target, _encode_and_write(target, snapshot, data), generation),
             name="mtwb-recovery", daemon=True)
         self._thread.start()
+
+    def _write_base(self, target: Path) -> None:
+        """Keep the base beside the copy (once per base: it changes only on load and save)."""
+        data = self.base() if self.base is not None else None
+        if data is None or self._base_written.get(target) == data:
+            return
+        error = _write(base_path(target), data)
+        if error is None:
+            self._base_written[target] = data
 
     def wait(self, timeout: float = 30.0) -> None:
         """Let a background write finish (before the copy is removed, or at exit)."""
@@ -198,10 +213,12 @@ class RecoveryWriter(QObject):
         if only_own and target not in self._own:
             return
         self._own.discard(target)
-        try:
-            target.unlink(missing_ok=True)
-        except OSError as exc:
-            log.warning("recovery copy not removed: %s", exc)
+        self._base_written.pop(target, None)
+        for path in (target, base_path(target)):
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                log.warning("recovery copy not removed: %s", exc)
 
     def adopt(self, bundle: Path | None) -> None:
         """The recovery copy of ``bundle`` is this window's now (it restored it)."""
