@@ -62,6 +62,7 @@ from mtworkbench.gui.annotate.commands import (
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.annotate.text_view import (
     EntityTextView,
     SelectionError,
@@ -243,6 +244,7 @@ class AnnotateWorkspace(Workspace):
         self.scope_box.currentIndexChanged.connect(self._scope_chosen)
         self.snap_box.toggled.connect(self._snap_toggled)
         session.project_replaced.connect(self._project_replaced)
+        session.path_changed.connect(self._path_changed)
         session.project_changed.connect(self._project_changed)
         session.current_segment_changed.connect(self._current_segment_changed)
         session.undo_stack.indexChanged.connect(self._undo_index_changed)
@@ -302,8 +304,16 @@ class AnnotateWorkspace(Workspace):
             self.say("")
 
     def _project_replaced(self, project: Project) -> None:
+        self._shown_project = project
         self._undo_index = self.session.undo_stack.index()
         self.say("")
+        # This project's annotator when one was chosen for it (else the last name used anywhere).
+        mine = remembered("annotator", self.session.path)
+        if mine and mine != self.annotator:
+            self.annotator = mine
+            self.annotator_box.blockSignals(True)
+            self.annotator_box.setEditText(mine)
+            self.annotator_box.blockSignals(False)
         self._fill_references()
         self._fill_annotators()
         self._apply_type_styles()
@@ -457,9 +467,16 @@ class AnnotateWorkspace(Workspace):
     def _annotator_chosen(self, name: str) -> None:
         self.annotator = name.strip()
         QSettings().setValue("annotate/annotator", self.annotator)
+        remember("annotator", self.session.path, self.annotator)
         self.view.viewport().update()
         self._relist()
         self._select_span_at_caret()
+
+    def _path_changed(self, path) -> None:  # saved under a new name: the choice goes with it
+        # (Opening another project changes the path too, before this workspace shows it.)
+        if self._shown_project is not self.session.project:
+            return
+        remember("annotator", path, self.annotator)
 
     def _scope_chosen(self, index: int) -> None:
         self.scope = SCOPES[index]
