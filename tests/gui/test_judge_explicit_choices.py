@@ -13,8 +13,8 @@ from tests.gui.test_judge_protocols import rate, shift  # noqa: F401
 from tests.gui.test_judge_rating import K, add_judge, fake_time, keys, start_queue, window, workspace  # noqa: F401
 
 
-def judgments(window):
-    return [j for j in window.session.project.judgments if j.judge == "ann"]
+def judgments(win):
+    return [j for j in win.session.project.judgments if j.judge == "ann"]
 
 
 def test_mqm_enter_without_a_choice_records_nothing(qtbot, window, rate, screenshot_dir):  # noqa: F811

@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -37,28 +36,19 @@ from mtworkbench.analysis.agreement import (
     AgreementReport,
     PairAgreement,
     PairedValues,
-    jitter,
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
 from mtworkbench.gui.judge import agreement_job
+from mtworkbench.gui.judge.pair_scatter import JITTER, PairScatter, fmt
 from mtworkbench.gui.judge.quality_control_columns import QC_COLUMNS, qc_rows
 from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.plain import esc
 from mtworkbench.gui.worker import JobWorker
 
-JITTER = 0.20
-JITTER_SEED = 0
-POINT_COLOUR = QColor(29, 78, 216, 120)
 
 _EVENTS = AFFECTS_JUDGMENTS | {JudgeRemoved}
 SPAN_CAPTION = "Error spans (MQM, ESA): between raters on shared items"
-
-
-def fmt(value: float | None, digits: int = 3) -> str:
-    """A statistic for a table cell; an undefined one (None) as a dash."""
-    return "—" if value is None else f"{value:.{digits}f}"
 
 
 def percent(value: float | None) -> str:
@@ -256,68 +246,6 @@ def _table(model: QAbstractTableModel, name: str) -> QTableView:
     header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
     return view
-
-
-class PairScatter(pg.PlotWidget):
-    """Two judges' paired scores, jittered; the dashed diagonal is perfect agreement."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
-        self.setObjectName("pair-scatter")
-        self.setMinimumSize(360, 320)
-        item = self.getPlotItem()
-        item.showGrid(x=True, y=True, alpha=0.15)
-        item.setMenuEnabled(False)
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen("#27272a"))
-            axis.setTextPen(pg.mkPen("#27272a"))
-        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(None), brush=pg.mkBrush(POINT_COLOUR))
-        self.addItem(self.points)
-        self.diagonal = pg.InfiniteLine(pos=(0, 0), angle=45, pen=pg.mkPen("#a1a1aa", width=1, style=Qt.PenStyle.DashLine))
-        self.addItem(self.diagonal)
-        self.x: np.ndarray = np.empty(0)
-        self.y: np.ndarray = np.empty(0)
-
-    def show_empty(self, message: str) -> None:
-        self.x = self.y = np.empty(0)
-        self.points.setData([], [])
-        self.getPlotItem().setTitle(esc(message), color="#27272a", size="12pt")
-
-    def show_values(self, judges: tuple[str, str], paired: PairedValues, label: str, rho: float | None,
-                    scale: str = "") -> None:
-        """Two judges' paired values; ``scale`` ``ldc`` (1-5 ticks), ``percent`` (0-100) or free."""
-        item = self.getPlotItem()
-        if not len(paired.a):
-            self.show_empty("No judge pair with shared items yet")
-            return
-        # Separate seeds for the axes: with one seed both would move by the same
-        # amount and every point would slide along the diagonal.
-        self.x = jitter(paired.a, JITTER, JITTER_SEED)
-        self.y = jitter(paired.b, JITTER, JITTER_SEED + 1)
-        self.points.setData(self.x, self.y)
-        a, b = judges
-        item.setTitle(
-            f"{esc(a)} × {esc(b)}: {esc(label)}, {len(paired.a)} items, Spearman ρ = {fmt(rho)}",
-            color="#27272a",
-            size="11pt",
-        )
-        item.setLabel("bottom", f"{esc(a)}: {esc(label)}", color="#27272a")
-        item.setLabel("left", f"{esc(b)}: {esc(label)}", color="#27272a")
-        if scale == "ldc":
-            ticks = [[(v, str(v)) for v in range(1, 6)]]
-            item.getAxis("bottom").setTicks(ticks)
-            item.getAxis("left").setTicks(ticks)
-            item.setRange(xRange=(0.5, 5.5), yRange=(0.5, 5.5), padding=0)
-            return
-        item.getAxis("bottom").setTicks(None)
-        item.getAxis("left").setTicks(None)
-        if scale == "percent":
-            item.setRange(xRange=(-3, 103), yRange=(-3, 103), padding=0)
-        else:
-            low = float(min(paired.a.min(), paired.b.min())) - 1
-            high = float(max(paired.a.max(), paired.b.max())) + 1
-            item.setRange(xRange=(low, high), yRange=(low, high), padding=0.02)  # square: the diagonal stays 45°
 
 
 class AgreementPanel(QWidget):
@@ -612,6 +540,16 @@ class AgreementPanel(QWidget):
     def _pair_chosen(self, *_args) -> None:
         self._update_scatter()
 
+    def _axis_label(self, judge: str, quantity: str, label: str) -> str:
+        """The quantity a judge's values are: ``label`` (1-5 ratings), or a score-only
+        judge's imported scores (compared against adequacy and fluency) by their scale."""
+        project = self.session.project
+        if quantity in ("adequacy", "fluency") and judge in project.judges:
+            own = [j for j in project.judgments if j.judge == judge and not j.qc]
+            if own and all(j.adequacy is None and j.fluency is None for j in own):
+                return f"score ({score_scale(project, judge)})"
+        return f"{label} (1–5)" if quantity in ("adequacy", "fluency") else label
+
     def _update_scatter(self, *_args) -> None:
         protocol = self.current_protocol()
         pair = self.selected_pair()
@@ -628,11 +566,18 @@ class AgreementPanel(QWidget):
             if quantity not in pair.paired:
                 self.scatter.show_empty("No judge pair with shared items yet")
                 return
+            axes = (self._axis_label(pair.judges[0], quantity, label), self._axis_label(pair.judges[1], quantity, label))
             self.scatter.show_values(pair.judges, pair.paired[quantity], label, getattr(pair, quantity).spearman,
-                                     "ldc" if _one_to_five(pair.paired[quantity]) else "")
+                                     "ldc" if _one_to_five(pair.paired[quantity]) else "", axes)
             return
         self.scatter.show_values(pair.judges, pair.paired, label, pair.spearman,
                                  "percent" if protocol in ("da", "esa") and _in_percent(pair.paired) else "")
+
+
+def score_scale(project, judge: str) -> str:
+    """What a score-only judge's scores are: their scale ("da-z", "mqm"...) as imported."""
+    scales = {(j.scale or j.protocol).strip() for j in project.judgments if j.judge == judge and j.score is not None}
+    return ", ".join(sorted(s for s in scales if s)) or "score"
 
 
 def _one_to_five(paired: PairedValues) -> bool:
