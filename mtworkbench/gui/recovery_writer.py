@@ -166,8 +166,7 @@ class RecoveryWriter(QObject):
                 return
             project, bundle = state
             target = recovery_target(bundle)
-            if bundle is not None:
-                self._write_base(target)
+            base = self._base_to_write(target) if bundle is not None else None
             large = project_items(project) > BACKGROUND_ITEMS
             # A large project: a snapshot now, its text later (on the writer thread).
             snapshot = Snapshot.of(project) if large else None
@@ -177,22 +176,24 @@ class RecoveryWriter(QObject):
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
         generation = self._generation
-        if snapshot is None and len(data) < BACKGROUND_BYTES:
+        if snapshot is None and len(data) < BACKGROUND_BYTES and (base is None or len(base) < BACKGROUND_BYTES):
+            if base is not None:
+                _write(base_path(target), base)
             self._on_finished(target, _write(target, data), generation)
             return
         self._thread = threading.Thread(
-            target=lambda: self._finished.emit(target, _encode_and_write(target, snapshot, data), generation),
+            target=lambda: self._finished.emit(target, _encode_and_write(target, snapshot, data, base), generation),
             name="mtwb-recovery", daemon=True)
         self._thread.start()
 
-    def _write_base(self, target: Path) -> None:
-        """Keep the base beside the copy (once per base: it changes only on load and save)."""
+    def _base_to_write(self, target: Path) -> bytes | None:
+        """The base to keep beside the copy, when not written yet (it changes only on load
+        and save). A failed write only loses the merge on restore, not the copy."""
         data = self.base() if self.base is not None else None
-        if data is None or self._base_written.get(target) == data:
-            return
-        error = _write(base_path(target), data)
-        if error is None:
-            self._base_written[target] = data
+        if data is None or self._base_written.get(target) is data:
+            return None
+        self._base_written[target] = data
+        return data
 
     def wait(self, timeout: float = 30.0) -> None:
         """Let a background write finish (before the copy is removed, or at exit)."""
@@ -242,7 +243,9 @@ class RecoveryWriter(QObject):
             self.schedule()
 
 
-def _encode_and_write(target: Path, snapshot: Snapshot | None, data: bytes) -> str | None:
+def _encode_and_write(target: Path, snapshot: Snapshot | None, data: bytes, base: bytes | None = None) -> str | None:
+    if base is not None:
+        _write(base_path(target), base)
     if snapshot is not None:
         try:
             data = snapshot.encode()
