@@ -258,7 +258,7 @@ def _encode_and_write(target: Path, snapshot: Snapshot | None, data: bytes, base
 def _write(target: Path, data: bytes) -> str | None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(target, data, keep_backup=False)
+        atomic_write_bytes(target, data, keep_backup=False, follow_link=False)  # a link there is replaced
     except Exception as exc:  # noqa: BLE001 - reported to the user once, never raised
         return f"{target}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}"
     return None

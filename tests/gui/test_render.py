@@ -101,3 +101,22 @@ def test_views_registry_is_the_one_list():
     for entry in view_registry.VIEWS:
         if entry.detail:
             assert detail[entry.name].title == entry.label, entry.name
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("suffix", [".svg", ".png"])
+def test_render_into_a_fifo_writes_it_and_keeps_it(tmp_path, suffix, capsys):
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / f"view{suffix}"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    code = main(["render", str(demo_project_path()), "--view", "corpus-table", "--out", str(fifo)])
+    reader.join(timeout=60)
+    assert code == 0, capsys.readouterr().err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert got and got[0].startswith(b"\x89PNG" if suffix == ".png" else b"<?xml")

@@ -599,7 +599,9 @@ class AnalysisWorkspace(Workspace):
         result = self.outcome.reliability if self.outcome is not None else None
         if result is None:
             raise ValueError("there are no reliability curves to export yet")
-        Path(path).write_text(result.to_csv(), encoding="utf-8")
+        from mtworkbench.core.output import write_output
+
+        write_output(path, result.to_csv())
 
     def _save_to(self, title: str, filter_: str, default_name: str, write) -> None:
         name, _ = QFileDialog.getSaveFileName(self, title, default_name, filter_)

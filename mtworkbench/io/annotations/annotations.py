@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import clip, first_difference
 from mtworkbench.core.model import EntitySpan, EntityTypeStyle, Project, Reference
 from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError
 from mtworkbench.core.scoring_input import EntityMention
@@ -232,8 +233,7 @@ def _place_records(
         seen.add(sid)
         if sid in texts and texts[sid] != record.text:
             raise FormatError(
-                f"the text differs from reference segment {sid!r}: expected {_short(texts[sid])!r}, "
-                f"found {_short(record.text)!r}",
+                f"the text differs from reference segment {clip(sid)} {first_difference(texts[sid], record.text)}",
                 path,
                 record.line or None,
             )
@@ -283,10 +283,6 @@ def read_jsonl_records(path: str | Path, seg_ids: list[str], texts: dict[str, st
     from mtworkbench.io.annotations.entities_jsonl import read_entities_jsonl
 
     return ReadRecords(read_entities_jsonl(path), path)
-
-
-def _short(text: str, n: int = 40) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def spans_as_mentions(project: Project, reference_id: str, segment_id: str, annotator: str | None = None) -> list[EntityMention]:

@@ -19,6 +19,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
     FormatError,
+    check_graphemes,
     check_mentions,
     check_one_line,
     read_utf8,
@@ -84,6 +85,7 @@ def read_brat(path: str | Path) -> list[AnnotatedText]:
         r.mentions.sort(key=lambda x: x.start)
         try:
             check_mentions(r)
+            check_graphemes(r)
         except FormatError as exc:
             raise FormatError(f"{exc.detail} (segment on line {r.line} of {txt_path.name})", ann_path) from None
     return records
@@ -107,10 +109,16 @@ def format_brat(records: Sequence[AnnotatedText]) -> tuple[str, str]:
 
 
 def write_brat(path: str | Path, records: Sequence[AnnotatedText]) -> list[Path]:
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.atomic import write_side_file
+    from mtworkbench.core.output import write_output
 
     txt_path, ann_path = brat_paths(path)
     txt, ann = format_brat(records)
-    atomic_write_text(txt_path, txt, keep_backup=False)
-    atomic_write_text(ann_path, ann, keep_backup=False)
+    # The file the user named is an output like any other; its companion's name is derived,
+    # so a link found there is replaced, never written through.
+    for file, text in ((txt_path, txt), (ann_path, ann)):
+        if file == Path(path):
+            write_output(file, text)
+        else:
+            write_side_file(file, text)
     return [txt_path, ann_path]

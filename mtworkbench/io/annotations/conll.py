@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import clip
 from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, check_mentions, read_utf8, split_lines
 from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.core.text import TOKEN_RE
@@ -86,7 +87,7 @@ def sentence_mentions(sentence: ConllSentence, text: str | None = None, path: st
         if not text.startswith(tok.text, pos):
             found = text[pos : pos + len(tok.text)]
             raise FormatError(
-                f"token {tok.text!r} does not match the text at character {pos + 1} ({found!r})",
+                f"token {clip(tok.text)} does not match the text at character {pos + 1} ({clip(found)})",
                 path,
                 tok.line,
                 1,
@@ -156,6 +157,6 @@ def format_conll(records: Sequence[AnnotatedText]) -> str:
 
 
 def write_conll(path: str | Path, records: Sequence[AnnotatedText]) -> None:
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
-    atomic_write_text(path, format_conll(records), keep_backup=False)
+    write_output(path, format_conll(records))

@@ -17,9 +17,12 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import clip
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
     FormatError,
+    check_graphemes,
     check_mentions,
     check_one_line,
     read_utf8,
@@ -136,6 +139,15 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _type_attribute(entity_type: str) -> str:
+    """The TYPE attribute's value, escaped so that it reads back as ``entity_type``; a type the
+    reader would change (blank, spaces at either end, a line break) is refused, naming it."""
+    if not entity_type.strip() or entity_type != entity_type.strip() or any(c in entity_type for c in "\n\r"):
+        raise DataError(f"entity type {clip(entity_type)} cannot be written in MUC (a TYPE attribute is "
+                        "read without spaces at its ends and within one line); rename the type")
+    return _escape(entity_type).replace('"', "&quot;")
+
+
 def format_inline(text: str, mentions: Sequence[EntityMention]) -> str:
     """One line of MUC-7 inline SGML: ``text`` with ``mentions`` tagged."""
     check_mentions(AnnotatedText(text, list(mentions)))
@@ -143,7 +155,7 @@ def format_inline(text: str, mentions: Sequence[EntityMention]) -> str:
     pos = 0
     for m in sorted(mentions, key=lambda m: m.start):
         element = element_for(m.type)
-        type_attr = m.type.replace("&", "&amp;").replace('"', "&quot;")
+        type_attr = _type_attribute(m.type)
         parts.append(_escape(text[pos : m.start]))
         parts.append(f'<{element} TYPE="{type_attr}">{_escape(text[m.start : m.end])}</{element}>')
         pos = m.end
@@ -159,12 +171,14 @@ def read_muc(path: str | Path) -> list[AnnotatedText]:
             text, mentions = parse_inline(line)
         except FormatError as exc:
             raise exc.at(path, lineno) from None
-        records.append(AnnotatedText(text, mentions, line=lineno))
+        record = AnnotatedText(text, mentions, line=lineno)
+        check_graphemes(record, path)
+        records.append(record)
     return records
 
 
 def write_muc(path: str | Path, records: Sequence[AnnotatedText]) -> None:
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
     check_one_line(records, "one MUC line")
-    atomic_write_text(path, "".join(format_inline(r.text, r.mentions) + "\n" for r in records), keep_backup=False)
+    write_output(path, "".join(format_inline(r.text, r.mentions) + "\n" for r in records))

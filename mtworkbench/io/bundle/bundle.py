@@ -43,8 +43,10 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, typology_from_json
+from mtworkbench.core.output import not_a_file_target, write_output
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS, JudgeQueue, check_learned_model
-from mtworkbench.core.atomic import atomic_write_bytes
+from mtworkbench.core.atomic import atomic_write_bytes, encode_text
+from mtworkbench.core.text_display import file_name_text
 from mtworkbench.io.bundle.json_checks import parse_json
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
@@ -199,7 +201,7 @@ def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
 
 def default_score_file(bundle_path: str | Path) -> str:
     """The score file a bundle without ``score_file`` uses: ``x.mtwb.json`` -> ``x.mtwb.scores.npz``."""
-    name = Path(bundle_path).name
+    name = file_name_text(Path(bundle_path).name)  # stored in the bundle: text, even for a name not in UTF-8
     return (name[: -len(".json")] if name.endswith(".json") else name) + SCORE_FILE_SUFFIX
 
 
@@ -229,7 +231,7 @@ def _with_score_file(project: Project, path: str | Path) -> None:
     """Name the score file of the bundle about to be written at ``path``: the default
     one for a bundle without one, and for a project read from another bundle (saved
     under a new name, it must not name the original's file)."""
-    name = Path(path).name
+    name = file_name_text(Path(path).name)
     if not project.score_file or project.score_file_bundle not in ("", name):
         project.score_file = default_score_file(path)
     project.score_file_bundle = name
@@ -262,8 +264,13 @@ def save_bundle(
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
     Returns the content hash of what was written (the next ``expected_hash``).
     """
+    if not_a_file_target(path):
+        # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
+        data = encode_text(dumps(project), path)
+        write_output(path, data)
+        return content_hash(data)
     _with_score_file(project, path)
-    data = dumps(project).encode("utf-8")
+    data = encode_text(dumps(project), path)
     with bundle_lock(path, timeout):
         if expected_hash is not None:
             actual = disk_hash(path)
@@ -311,10 +318,10 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
         data = read_regular_bytes(path)
         project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
         yield project
-        after = dumps(project).encode("utf-8")
+        after = encode_text(dumps(project), path)
         if after != data and not project.score_file:  # written anyway: name the score file too
             _with_score_file(project, path)
-            after = dumps(project).encode("utf-8")
+            after = encode_text(dumps(project), path)
         # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
         # nothing changed (a hand-formatted one is rewritten in the standard layout).
         if after != data:
@@ -324,7 +331,7 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 def loads(text: str, file: str | None = None) -> Project:
     project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
     if file and project.score_file:
-        project.score_file_bundle = Path(file).name
+        project.score_file_bundle = file_name_text(Path(file).name)
     return project
 
 

@@ -15,20 +15,23 @@ from __future__ import annotations
 
 import getpass
 import json
+import math
 import os
 import socket
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from mtworkbench.core.atomic import atomic_write_text
-from mtworkbench.core.errors import BundleLocked
+from mtworkbench.core.atomic import atomic_write_text, remove_stale_temp_files, write_side_file
+from mtworkbench.core.errors import BundleLocked, DataError
+from mtworkbench.core.output import not_a_file_target
+from mtworkbench.core.text_display import clip
 
 # Long enough for another command's save of a 40 MB bundle; short enough to answer.
 DEFAULT_TIMEOUT = 30.0
@@ -97,10 +100,19 @@ _registry_guard = threading.Lock()
 def _timeout(timeout: float | None) -> float:
     if timeout is not None:
         return timeout
-    try:
-        return float(os.environ.get(_ENV_TIMEOUT, DEFAULT_TIMEOUT))
-    except ValueError:
+    text = os.environ.get(_ENV_TIMEOUT)
+    if text is None or not text.strip():
         return DEFAULT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    # nan and inf would reach the OS wait (OverflowError) and a negative wait means "for ever"
+    # to filelock: a limit must be a plain number of seconds.
+    if not math.isfinite(value) or value < 0:
+        raise DataError(f"{_ENV_TIMEOUT}={clip(text)}: expected a number of seconds, 0 or more "
+                        f"(the default is {DEFAULT_TIMEOUT:g})")
+    return value
 
 
 @contextmanager
@@ -121,8 +133,12 @@ def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[No
                 held.lock.acquire(timeout=wait)
             except Timeout:
                 raise BundleLocked(str(bundle), _holder_text(bundle), wait) from None
+            # Every writer of the bundle holds this lock, so a temporary file of it found now was
+            # left by a killed writer: gone, whether or not this holder writes the bundle.
+            remove_stale_temp_files(_real(bundle), all_stale=True)
             try:
-                atomic_write_text(info_path(bundle), json.dumps(_me()) + "\n", keep_backup=False, locked=True)
+                atomic_write_text(info_path(bundle), json.dumps(_me()) + "\n", keep_backup=False, locked=True,
+                                  follow_link=False)  # a link at its name is replaced, never followed
             except OSError:
                 pass  # the lock itself holds; only the description of its holder is missing
         held.count += 1
@@ -138,6 +154,25 @@ def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[No
                 held.lock.release()
     finally:
         held.thread_lock.release()
+
+
+@contextmanager
+def bundle_locks(*bundles: str | Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the locks of several bundles at once (each file once, however named).
+
+    Taken in one global order, that of their resolved lock files' paths: two commands
+    that lock the same two files (``A -o B`` and ``B -o A``) then both start with the
+    same one, so neither can hold one lock while waiting for the other's. An output
+    that is not a file (``-``, a FIFO, a device) has no lock.
+    """
+    by_key: dict[str, str | Path] = {}
+    for bundle in bundles:
+        if not not_a_file_target(bundle):
+            by_key.setdefault(str(lock_path(bundle)), bundle)
+    with ExitStack() as stack:
+        for key in sorted(by_key):
+            stack.enter_context(bundle_lock(by_key[key], timeout))
+        yield
 
 
 def _holder_text(bundle: Path) -> str:
@@ -157,7 +192,7 @@ def open_marker_path(bundle: str | Path) -> Path:
 
 def mark_open(bundle: str | Path) -> None:
     """Record that this process has ``bundle`` open (replacing any stale marker)."""
-    atomic_write_text(open_marker_path(bundle), json.dumps(_me()) + "\n", keep_backup=False)
+    write_side_file(open_marker_path(bundle), json.dumps(_me()) + "\n")
 
 
 def unmark_open(bundle: str | Path) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mtworkbench.core.atomic import atomic_write_text
+from mtworkbench.core.atomic import write_side_file
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import dumps, load_bundle, project_to_dict
@@ -49,7 +49,7 @@ def base_path(recovery: str | Path) -> Path:
 def write_recovery(project: Project, target: str | Path) -> None:
     """Write the recovery copy atomically (a crash mid-write keeps the previous copy)."""
     Path(target).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, dumps(project), keep_backup=False)
+    write_side_file(target, dumps(project))  # a link left at its name is replaced, not followed
 
 
 @dataclass

@@ -21,11 +21,13 @@ Segment ids are the 1-based line numbers, as in a plain-text import.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import (
     Document,
     Judgment,
@@ -85,24 +87,47 @@ def _check_length(path: Path, lines: list[str], n: int) -> list[str]:
     return lines
 
 
+def _refuse_outside_links(root: Path, lp: str) -> None:
+    """Refuse links in the test set that lead outside it, naming each: a directory someone
+    handed over must not make the import read (and store) a file from elsewhere."""
+    real_root = Path(os.path.realpath(root))
+    wanted = [root / "sources" / f"{lp}.txt", root / "documents" / f"{lp}.docs",
+              root / "system-outputs" / lp, root / "metric-scores" / lp]
+    for folder, pattern in ((root / "references", f"{lp}.*.txt"), (root / "system-outputs" / lp, "*"),
+                            (root / "human-scores", f"{lp}.*"), (root / "metric-scores" / lp, "*")):
+        wanted.extend(sorted(folder.glob(pattern)) if folder.is_dir() else [])
+    outside = []
+    for path in [root / "sources", root / "documents", root / "references", root / "system-outputs",
+                 root / "human-scores", root / "metric-scores", *wanted]:
+        if not os.path.lexists(path):
+            continue
+        real = Path(os.path.realpath(path))
+        if real != real_root and real_root not in real.parents:
+            outside.append(f"{path} -> {real}")
+    if outside:
+        raise DataError(f"{root}: {len(outside)} link(s) lead outside the test set, refused (copy the files in): "
+                        + "; ".join(outside[:5]) + (f"; …({len(outside) - 5} more)" if len(outside) > 5 else ""))
+
+
 def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
     """Read one language pair of an mt-metrics-eval test-set directory."""
     root = Path(directory)
     if not root.is_dir():
         raise DataError(f"{root}: not a directory (expected an mt-metrics-eval test set such as wmt22/)")
     src_lang, tgt_lang = _languages(lp)
+    _refuse_outside_links(root, lp)
     source_file = root / "sources" / f"{lp}.txt"
     if not source_file.exists():
         raise DataError(f"{source_file}: missing (the source of {lp}; is --lp right?)")
     sources = read_lines(source_file)
     n = len(sources)
     project = Project(documents=_documents(root / "documents" / f"{lp}.docs", sources),
-                      source_language=src_lang, target_language=tgt_lang, name=f"{root.name} {lp}")
+                      source_language=src_lang, target_language=tgt_lang, name=f"{shown(root.name)} {lp}")
     seg_ids = project.segment_ids
     ref_names = []
     for path in sorted((root / "references").glob(f"{lp}.*.txt")):
-        name = path.name[len(lp) + 1: -len(".txt")]
-        project.add_reference(Reference(name, translator=path.name,
+        name = shown(path.name[len(lp) + 1: -len(".txt")])
+        project.add_reference(Reference(name, translator=shown(path.name),
                                         texts=dict(zip(seg_ids, _check_length(path, read_lines(path), n)))))
         ref_names.append(name)
     if not ref_names:
@@ -112,7 +137,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
     if not system_files:
         raise DataError(f"{out_dir}: no system outputs (NAME.txt)")
     for path in system_files:
-        name = path.name[: -len(".txt")]
+        name = shown(path.name[: -len(".txt")])
         project.add_system(System(name, kind="human" if name in ref_names else "machine",
                                   texts=dict(zip(seg_ids, _check_length(path, read_lines(path), n)))))
     result = MtmeImport(project)
@@ -123,7 +148,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
         if level not in ("seg", "sys"):
             result.notes.append(f"{path.name}: {level}-level metric scores are not read")
             continue
-        name = path.name[: -len(f".{level}.score")]
+        name = shown(path.name[: -len(f".{level}.score")])
         rep = import_mt_metrics_eval(project, name, path)
         if name not in result.metrics:
             result.metrics.append(name)
@@ -135,7 +160,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
 def _human_scores(directory: Path, lp: str, result: MtmeImport) -> None:
     project = result.project
     for path in sorted(directory.glob(f"{lp}.*.score")) if directory.is_dir() else []:
-        parts = path.name[len(lp) + 1:].split(".")
+        parts = shown(path.name[len(lp) + 1:]).split(".")
         name, level = ".".join(parts[:-2]), parts[-2]
         if level not in ("seg", "sys"):
             result.notes.append(f"{path.name}: {level}-level human scores are not read")

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import shown
 from mtworkbench.core.files import read_regular_bytes
 
 if TYPE_CHECKING:  # the model loads only where a project is built: reading lines stays light
@@ -190,18 +191,18 @@ def import_plain(
     src_lines = files[str(source)]
     seg_ids = [str(i) for i in range(1, n + 1)]
     doc = Document(
-        id=Path(source).stem or "doc1",
+        id=shown(Path(source).stem) or "doc1",
         paragraphs=[Paragraph(id="p1", segments=[Segment(sid, text) for sid, text in zip(seg_ids, src_lines)])],
     )
     project = Project(
         documents=[doc],
         source_language=source_language,
         target_language=target_language,
-        name=Path(source).stem,
+        name=shown(Path(source).stem),
     )
     for k, ref in enumerate(references, 1):
         project.add_reference(
-            Reference(id=f"ref{k}", translator=Path(ref).name, texts=dict(zip(seg_ids, files[str(ref)])))
+            Reference(id=f"ref{k}", translator=shown(Path(ref).name), texts=dict(zip(seg_ids, files[str(ref)])))
         )
     kinds = system_kinds or {}
     seen_systems: set[str] = set()

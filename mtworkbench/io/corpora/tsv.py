@@ -45,9 +45,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.spreadsheet import neutralise, restore
-from mtworkbench.core.atomic import atomic_write_text
+from mtworkbench.core.output import write_output
 from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
 STRUCTURE_COLUMNS = ("doc", "para", "id")
@@ -89,7 +90,7 @@ def import_tsv(
     header = lines[0].split("\t")
     _parse_header(name, header)
     column = {col_name: i for i, col_name in enumerate(header)}
-    default_doc = Path(path).stem or "doc1"
+    default_doc = shown(Path(path).stem) or "doc1"
 
     documents: list[Document] = []
     opened_docs: set[str] = set()
@@ -146,7 +147,7 @@ def import_tsv(
         documents=documents,
         source_language=source_language,
         target_language=target_language,
-        name=Path(path).stem,
+        name=shown(Path(path).stem),
     )
     for ref_id, texts in ref_texts.items():
         project.add_reference(Reference(ref_id, translator=ref_id, texts=texts))
@@ -156,10 +157,10 @@ def import_tsv(
 
 
 def _field(value: str, what: str) -> str:
-    for char, shown in (("\t", "a TAB"), ("\n", "a line break"), ("\r", "a carriage return"),
+    for char, label in (("\t", "a TAB"), ("\n", "a line break"), ("\r", "a carriage return"),
                         ("\x00", "a NUL character")):
         if char in value:
-            raise DataError(f"{what} contains {shown}, which a TSV field cannot hold")
+            raise DataError(f"{what} contains {label}, which a TSV field cannot hold")
     return value
 
 
@@ -186,5 +187,5 @@ def export_tsv(project: Project, out: str | Path, raw: bool = False) -> list[Pat
         target = target / "corpus.tsv"
     text = render_tsv(project, raw)  # before creating anything: a refused cell leaves no folder
     target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, text, keep_backup=False)
+    write_output(target, text)
     return [target]

@@ -57,7 +57,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
-from mtworkbench.core.atomic import atomic_write_text
+from mtworkbench.core.output import write_output
 from mtworkbench.io.corpora.doc_corpus import (
     DocBlock,
     SegEntry,
@@ -380,5 +380,5 @@ def export_wmt_xml(project: Project, out: str | Path) -> list[Path]:
         target = target / "corpus.xml"
     text = render_wmt_xml(project)  # before creating anything: a refused text leaves no folder
     target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(target, text, keep_backup=False)
+    write_output(target, text)
     return [target]

@@ -19,14 +19,13 @@ refused with file, line and column; nothing is imported from such a file.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ErrorSpan, Judgment, Project
+from mtworkbench.core.spreadsheet import restore, table_text
 
 SCORE_RANGE = (0.0, 100.0)
 ESA_SEVERITIES = ("minor", "major")
@@ -87,7 +86,7 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     taken: set[str] = set()
     for start, fields in numbered_rows(reader, path, len(header)):
         where = f"{path}:{start}"
-        get = dict(zip(header, fields))
+        get = dict(zip(header, (restore(f) for f in fields)))  # undo the export's formula guard
         rater, system = row_rater(get, where), get["system"].strip()
         if not project.has_system(system):
             raise DataError(f"{where}, column 'system': no system {system!r} in the project")
@@ -118,17 +117,16 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     return plan
 
 
-def protocol_table(project: Project, protocol: str) -> str:
-    """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order."""
+def protocol_table(project: Project, protocol: str, raw: bool = False) -> str:
+    """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order;
+    cells a spreadsheet would run as formulas are guarded unless ``raw`` (``core.spreadsheet``)."""
     from mtworkbench.io.judgments.judgments import _number as seconds_text  # 60 for 60.0, repr otherwise
 
     required, all_optional = COLUMNS[protocol]
     optional: tuple[str, ...] = all_optional
     if protocol == "esa" and not any(j.qc for j in project.judgments if j.protocol == protocol):
         optional = tuple(c for c in all_optional if c not in ("qc", "text"))
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(required + optional)
+    rows: list[list[str]] = [list(required + optional)]
     for j in project.judgments:
         if j.protocol != protocol:
             continue
@@ -136,8 +134,8 @@ def protocol_table(project: Project, protocol: str) -> str:
                   "score": "" if j.score is None else seconds_text(j.score), "errors": format_errors(j.errors),
                   "reference": j.reference or "", "qc": j.qc, "text": j.text or "",
                   "seconds": seconds_text(j.seconds), "timestamp": j.timestamp, "comment": j.comment}
-        writer.writerow([values[c] for c in required + optional])
-    return out.getvalue()
+        rows.append([values[c] for c in required + optional])
+    return table_text(rows, raw=raw)
 
 
 # --- the judgment-format registry's entries --------------------------------------------------
@@ -149,16 +147,16 @@ def plan_da_file(project: Project, path: str | Path):
     return plan_protocol_csv(project, path, "da")
 
 
-def _export(project: Project, path: str | Path, protocol: str) -> int:
-    from mtworkbench.core.atomic import atomic_write_text
+def _export(project: Project, path: str | Path, protocol: str, raw: bool = False) -> int:
+    from mtworkbench.core.output import write_output
 
-    atomic_write_text(path, protocol_table(project, protocol), keep_backup=False)
+    write_output(path, protocol_table(project, protocol, raw))
     return sum(1 for j in project.judgments if j.protocol == protocol)
 
 
-def export_esa(project: Project, path: str | Path) -> int:
-    return _export(project, path, "esa")
+def export_esa(project: Project, path: str | Path, raw: bool = False) -> int:
+    return _export(project, path, "esa", raw)
 
 
-def export_da(project: Project, path: str | Path) -> int:
-    return _export(project, path, "da")
+def export_da(project: Project, path: str | Path, raw: bool = False) -> int:
+    return _export(project, path, "da", raw)

@@ -15,14 +15,13 @@ and judgment ids.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import RANK_RANGE, Project
 from mtworkbench.core.ranking import Ranking, new_ranking_id, rankings_of
+from mtworkbench.core.spreadsheet import restore, table_text
 
 REQUIRED = ("rater", "segment")
 OPTIONAL = ("reference", "seconds", "timestamp", "comment")
@@ -39,22 +38,21 @@ def shown_orders(project: Project) -> dict[str, list[str]]:
     return out
 
 
-def ranking_table(project: Project) -> str:
-    """Every ranking of the project as CSV text, in the order of their first judgment."""
+def ranking_table(project: Project, raw: bool = False) -> str:
+    """Every ranking of the project as CSV text, in the order of their first judgment; cells a
+    spreadsheet would run as formulas are guarded unless ``raw`` (``core.spreadsheet``)."""
     from mtworkbench.io.judgments.judgments import _number as number_text  # 60 for 60.0, repr otherwise
 
     rankings = rankings_of(project, shown_orders(project))
     width = max([2, *(len(r.systems) for r in rankings)])
     pairs = [c for k in range(1, width + 1) for c in (f"system{k}", f"rank{k}")]
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*REQUIRED, *pairs, *OPTIONAL])
+    rows: list[list[str]] = [[*REQUIRED, *pairs, *OPTIONAL]]
     for r in rankings:
         cells = [c for s, rank in zip(r.systems, r.ranks) for c in (s, str(rank))]
         cells += [""] * (len(pairs) - len(cells))
-        writer.writerow([r.judge, r.segment, *cells, r.reference or "", number_text(r.seconds), r.timestamp,
-                         r.comment])
-    return out.getvalue()
+        rows.append([r.judge, r.segment, *cells, r.reference or "", number_text(r.seconds), r.timestamp,
+                     r.comment])
+    return table_text(rows, raw=raw)
 
 
 def _rank(value: str, where: str, column: str) -> int:
@@ -98,7 +96,7 @@ def plan_ranking_file(project: Project, path: str | Path):
     taken_rankings: set[str] = set()
     for start, fields in numbered_rows(reader, path, len(header)):
         where = f"{path}:{start}"
-        get = dict(zip(header, fields))
+        get = dict(zip(header, (restore(f) for f in fields)))  # undo the export's formula guard
         rater = row_rater(get, where)
         segment, reference = row_segment_and_reference(project, get, where)
         systems: list[str] = []
@@ -136,9 +134,9 @@ def plan_ranking_file(project: Project, path: str | Path):
     return plan
 
 
-def export_rankings(project: Project, path: str | Path) -> int:
+def export_rankings(project: Project, path: str | Path, raw: bool = False) -> int:
     """Write the rankings CSV; returns the number of rankings (rows)."""
-    from mtworkbench.core.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
 
-    atomic_write_text(path, ranking_table(project), keep_backup=False)
+    write_output(path, ranking_table(project, raw))
     return len(rankings_of(project))

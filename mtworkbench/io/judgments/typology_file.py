@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.mqm_typology import Typology, typology_file_json, typology_from_json
-from mtworkbench.core.atomic import atomic_write_text
+from mtworkbench.core.output import write_output
 from mtworkbench.io.bundle.json_checks import parse_json
 from mtworkbench.io.corpora.plaintext import decode_utf8
 
@@ -28,4 +28,4 @@ def read_typology_file(path: str | Path) -> Typology:
 
 
 def write_typology_file(typology: Typology, path: str | Path) -> None:
-    atomic_write_text(path, typology_json_text(typology), keep_backup=False)
+    write_output(path, typology_json_text(typology))

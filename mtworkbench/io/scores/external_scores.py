@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import Project
 from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
@@ -60,7 +61,7 @@ def _score(value: str, where: str, allow_missing: bool = True) -> float | None:
 def file_provenance(path: str | Path, level: str, systems: list[str]) -> dict[str, Any]:
     data = Path(path).read_bytes()
     return {
-        "file": Path(path).name,
+        "file": shown(Path(path).name),
         "sha256": hashlib.sha256(data).hexdigest(),
         "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "level": level,
@@ -206,11 +207,11 @@ def import_mt_metrics_eval(project: Project, metric: str, path: str | Path, syst
 
 def default_metric_name(path: str | Path) -> str:
     """``COMET-22-refA.seg.score`` -> ``COMET-22-refA``."""
-    name = Path(path).name
+    name = shown(Path(path).name)  # a metric's name is data: text, even from a name that is not UTF-8
     for suffix in (".seg.score", ".sys.score"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
-    return Path(path).stem
+    return shown(Path(path).stem)
 
 
 # --- bundle saving and validation -------------------------------------------------------
