@@ -18,6 +18,7 @@ from mtworkbench.gui.session import ProjectSession
 from mtworkbench.io.bundle import locking
 from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, dumps, save_bundle
 from mtworkbench.io.bundle.recovery import diff_projects
+from mtworkbench.resources import inside_program
 
 BUNDLE_FILTER = f"mtworkbench projects (*{SUFFIX});;All files (*)"
 # How long Save waits for another writer's lock before saying who holds it.
@@ -69,7 +70,8 @@ class BundleOnDisk:
         return self.save_to(self.session.path)
 
     def save_as(self) -> bool:
-        start = str(self.session.path or Path(self._last_folder()) / f"project{SUFFIX}")
+        copy_of = getattr(self, "_copy_of", None)
+        start = str(self.session.path or Path(self._last_folder()) / (copy_of or f"project{SUFFIX}"))
         name, _ = QFileDialog.getSaveFileName(self.window_widget(), "Save project as", start, BUNDLE_FILTER)
         if not name:
             return False
@@ -79,6 +81,10 @@ class BundleOnDisk:
 
     def save_to(self, path: Path) -> bool:
         """Write the project; never over a file changed on disk without asking."""
+        if inside_program(path):
+            dialogs.error(self.window_widget(), "Cannot save project",
+                          f"{path.parent} is the program's own folder; choose another place for your project.")
+            return self.save_as()
         same_file = self.session.path is not None and is_same_file(path, self.session.path)
         if same_file and self.read_only:
             return self.save_as()

@@ -31,10 +31,12 @@ from mtworkbench.gui.navigator_model import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.disk_watch import BundleWatcher, read_state
+from mtworkbench.gui.recovery_restore import restore_onto
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.io.bundle import locking
 from mtworkbench.io.bundle.bundle import disk_hash
 from mtworkbench.io.bundle.recovery import find_recovery
+from mtworkbench.resources import inside_program
 
 # Workspace tabs, imported by name so a broken workspace cannot stop the app.
 WORKSPACES = (
@@ -133,7 +135,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self._asking_about_disk = False
         self.watcher = BundleWatcher(self)
         self.watcher.changed_on_disk.connect(self._changed_on_disk)
-        self.recovery = RecoveryWriter(self._recovery_snapshot, self)
+        self.recovery = RecoveryWriter(self._recovery_snapshot, self, base=lambda: self._base_data)
         self.recovery.written.connect(self._recovery_written)
         self.recovery.failed.connect(self._report_autosave_failure)
         self.session.undo_stack.indexChanged.connect(self.recovery.schedule)
@@ -223,6 +225,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         Unless ``read_only``, the bundle is marked open by this instance (``.NAME.open``).
         """
         self._release_open_marker()
+        self._copy_of: str | None = None  # the program's bundle an untitled project copies
         self.session.replace_project(project, path)
         if path is not None and loaded_hash is None:
             try:  # the file as it is now is what a later save must find unchanged
@@ -247,6 +250,8 @@ class MainWindow(QMainWindow, BundleOnDisk):
         except Exception as exc:  # noqa: BLE001 - the same promise for anything unforeseen
             dialogs.error(self, "Cannot open project", f"{path}: {type(exc).__name__}: {exc}")
             return False
+        if inside_program(path):
+            return self._open_program_copy(path, state.project)
         read_only = False
         holder = locking.open_elsewhere(path)
         if holder is not None:
@@ -255,15 +260,16 @@ class MainWindow(QMainWindow, BundleOnDisk):
                 return False
             read_only = choice == "read_only"
         project, recovered = state.project, False
+        loaded_hash, loaded_data = state.sha256, state.data
         if offer_recovery:
             offer = self._recovery_offer(path)
             if offer is not None:
                 if dialogs.ask_recover(self, offer):
-                    project, recovered = offer.project, True
+                    (project, loaded_hash, loaded_data), recovered = restore_onto(self, path, offer, state), True
                     self.recovery.adopt(path)
                 else:
                     self.recovery.discard(path, only_own=False)
-        self.set_project(project, path, state.sha256, state.data, read_only=read_only)
+        self.set_project(project, path, loaded_hash, loaded_data, read_only=read_only)
         # A recovered state is not on disk yet: it stays marked modified (and keeps its recovery copy).
         self._recovered_unsaved = recovered
         self._add_recent(path)
@@ -272,6 +278,16 @@ class MainWindow(QMainWindow, BundleOnDisk):
             self.statusBar().showMessage(f"Recovered unsaved work for {path.name}", 8000)
         else:
             self.statusBar().showMessage(f"Opened {path.name}" + (" (read-only)" if read_only else ""), 5000)
+        return True
+
+    def _open_program_copy(self, path: Path, project: Project) -> bool:
+        """One of the program's own bundles (the demo) opens as an untitled copy: Save asks
+        where, and nothing (no lock, marker or recovery copy) is written beside it."""
+        self.recovery.discard(self.session.path)
+        self.set_project(project, None)
+        self._copy_of = path.name
+        self._update_title()
+        self.statusBar().showMessage(f"Opened a copy of {path.name}: Save asks where to keep it", 8000)
         return True
 
     def _recovery_offer(self, path: Path | None):
@@ -406,7 +422,8 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.session.set_current_segment(segment_id)
 
     def _update_title(self, *_args) -> None:
-        name = self.session.path.name if self.session.path else "Untitled"
+        copy_of = getattr(self, "_copy_of", None)
+        name = self.session.path.name if self.session.path else (f"Untitled copy of {copy_of}" if copy_of else "Untitled")
         if getattr(self, "read_only", False):
             name += " (read-only)"
         self.setWindowModified(self.is_modified())

@@ -219,6 +219,9 @@ def test_recovery_is_offered_even_when_the_bundle_is_newer(qtbot, window, demo_c
     assert "1 reference changed" in summary
     assert again.session.project.reference_text("ref-1", "1") == "unsaved work"
     assert again.isWindowModified()
+    # Restored onto the bundle as it is now: the CLI's judge and judgment are kept.
+    assert "cli-judge" in again.session.project.judges
+    assert any(j.judge == "cli-judge" for j in again.session.project.judgments)
 
 
 def test_untitled_project_recovery_is_offered_at_start(qtbot, window, demo_copy, monkeypatch):

@@ -49,6 +49,7 @@ from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.moving import MovingAndFinding
 from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.annotate.text_view import (
     EntityTextView,
     SelectionError,
@@ -224,11 +225,13 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         self.view.selectionChanged.connect(self._caret_moved)
         self.find_bar.find_requested.connect(self.find_next)
         self.find_bar.annotate_all_requested.connect(self.annotate_every_occurrence)
+        self.find_bar.closed.connect(self.view.setFocus)
         self.reference_box.currentTextChanged.connect(self._reference_chosen)
         self.annotator_box.currentTextChanged.connect(self._annotator_chosen)
         self.scope_box.currentIndexChanged.connect(self._scope_chosen)
         self.snap_box.toggled.connect(self._snap_toggled)
         session.project_replaced.connect(self._project_replaced)
+        session.path_changed.connect(self._path_changed)
         session.project_changed.connect(self._project_changed)
         session.current_segment_changed.connect(self._current_segment_changed)
         session.undo_stack.indexChanged.connect(self._undo_index_changed)
@@ -288,8 +291,16 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
             self.say("")
 
     def _project_replaced(self, project: Project) -> None:
+        self._shown_project = project
         self._undo_index = self.session.undo_stack.index()
         self.say("")
+        # This project's annotator when one was chosen for it (else the last name used anywhere).
+        mine = remembered("annotator", self.session.path)
+        if mine and mine != self.annotator:
+            self.annotator = mine
+            self.annotator_box.blockSignals(True)
+            self.annotator_box.setEditText(mine)
+            self.annotator_box.blockSignals(False)
         self._fill_references()
         self._fill_annotators()
         self._apply_type_styles()
@@ -443,9 +454,16 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
     def _annotator_chosen(self, name: str) -> None:
         self.annotator = name.strip()
         QSettings().setValue("annotate/annotator", self.annotator)
+        remember("annotator", self.session.path, self.annotator)
         self.view.viewport().update()
         self._relist()
         self._select_span_at_caret()
+
+    def _path_changed(self, path) -> None:  # saved under a new name: the choice goes with it
+        # (Opening another project changes the path too, before this workspace shows it.)
+        if self._shown_project is not self.session.project:
+            return
+        remember("annotator", path, self.annotator)
 
     def _scope_chosen(self, index: int) -> None:
         self.scope = SCOPES[index]

@@ -353,6 +353,16 @@ class AgreementPanel(QWidget):
     def _pair_chosen(self, *_args) -> None:
         self._update_scatter()
 
+    def _axis_label(self, judge: str, quantity: str, label: str) -> str:
+        """The quantity a judge's values are: ``label`` (1-5 ratings), or a score-only
+        judge's imported scores (compared against adequacy and fluency) by their scale."""
+        project = self.session.project
+        if quantity in ("adequacy", "fluency") and judge in project.judges:
+            own = [j for j in project.judgments if j.judge == judge and not j.qc]
+            if own and all(j.adequacy is None and j.fluency is None for j in own):
+                return f"score ({score_scale(project, judge)})"
+        return f"{label} (1–5)" if quantity in ("adequacy", "fluency") else label
+
     def _update_scatter(self, *_args) -> None:
         protocol = self.current_protocol()
         pair = self.selected_pair()
@@ -369,11 +379,18 @@ class AgreementPanel(QWidget):
             if quantity not in pair.paired:
                 self.scatter.show_empty("No judge pair with shared items yet")
                 return
+            axes = (self._axis_label(pair.judges[0], quantity, label), self._axis_label(pair.judges[1], quantity, label))
             self.scatter.show_values(pair.judges, pair.paired[quantity], label, getattr(pair, quantity).spearman,
-                                     "ldc" if _one_to_five(pair.paired[quantity]) else "")
+                                     "ldc" if _one_to_five(pair.paired[quantity]) else "", axes)
             return
         self.scatter.show_values(pair.judges, pair.paired, label, pair.spearman,
                                  "percent" if protocol in ("da", "esa") and _in_percent(pair.paired) else "")
+
+
+def score_scale(project, judge: str) -> str:
+    """What a score-only judge's scores are: their scale ("da-z", "mqm"...) as imported."""
+    scales = {(j.scale or j.protocol).strip() for j in project.judgments if j.judge == judge and j.score is not None}
+    return ", ".join(sorted(s for s in scales if s)) or "score"
 
 
 def _one_to_five(paired: PairedValues) -> bool:

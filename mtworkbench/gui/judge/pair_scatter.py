@@ -1,6 +1,4 @@
-"""Two judges' paired scores as a scatter, each point moved by seeded uniform noise
-of +-0.20 on both axes so that piled-up 1-5 ratings show their density (Turian et
-al., figure 3)."""
+"""The Agreement tab's scatter: two judges' paired values, jittered."""
 
 from __future__ import annotations
 
@@ -17,6 +15,12 @@ from mtworkbench.gui.plain import esc
 JITTER = 0.20
 JITTER_SEED = 0
 POINT_COLOUR = QColor(29, 78, 216, 120)
+
+
+def _span(values: np.ndarray) -> tuple[float, float]:
+    low, high = float(values.min()) - JITTER, float(values.max()) + JITTER  # the jittered points stay inside
+    return low, high
+
 
 
 class PairScatter(pg.PlotWidget):
@@ -46,8 +50,12 @@ class PairScatter(pg.PlotWidget):
         self.getPlotItem().setTitle(esc(message), color="#27272a", size="12pt")
 
     def show_values(self, judges: tuple[str, str], paired: PairedValues, label: str, rho: float | None,
-                    scale: str = "") -> None:
-        """Two judges' paired values; ``scale`` ``ldc`` (1-5 ticks), ``percent`` (0-100) or free."""
+                    scale: str = "", axes: tuple[str, str] | None = None) -> None:
+        """Two judges' paired values; ``scale`` ``ldc`` (1-5 ticks), ``percent`` (0-100) or free.
+
+        ``axes``: what each judge's values are, when they differ (a pseudo-judge's imported
+        scores against a judge's 1-5 ratings): each axis is labelled with its own scale and
+        no "perfect agreement" diagonal is drawn, since unlike scales cannot agree."""
         item = self.getPlotItem()
         if not len(paired.a):
             self.show_empty("No judge pair with shared items yet")
@@ -58,13 +66,22 @@ class PairScatter(pg.PlotWidget):
         self.y = jitter(paired.b, JITTER, JITTER_SEED + 1)
         self.points.setData(self.x, self.y)
         a, b = judges
+        label_a, label_b = axes or (label, label)
+        unlike = label_a != label_b
+        self.diagonal.setVisible(not unlike)
+        what = "unlike scales, rank correlation only" if unlike else label
         item.setTitle(
-            f"{esc(a)} × {esc(b)}: {esc(label)}, {len(paired.a)} items, Spearman ρ = {fmt(rho)}",
+            f"{esc(a)} × {esc(b)}: {esc(what)}, {len(paired.a)} items, Spearman ρ = {fmt(rho)}",
             color="#27272a",
             size="11pt",
         )
-        item.setLabel("bottom", f"{esc(a)}: {esc(label)}", color="#27272a")
-        item.setLabel("left", f"{esc(b)}: {esc(label)}", color="#27272a")
+        item.setLabel("bottom", f"{esc(a)}: {esc(label_a)}", color="#27272a")
+        item.setLabel("left", f"{esc(b)}: {esc(label_b)}", color="#27272a")
+        if unlike:  # each axis its own range
+            item.getAxis("bottom").setTicks(None)
+            item.getAxis("left").setTicks(None)
+            item.setRange(xRange=_span(paired.a), yRange=_span(paired.b), padding=0.05)
+            return
         if scale == "ldc":
             ticks = [[(v, str(v)) for v in range(1, 6)]]
             item.getAxis("bottom").setTicks(ticks)
