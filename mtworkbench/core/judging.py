@@ -26,7 +26,7 @@ text it shows; the rater sees it like any other item; its judgment carries
 ``qc="bad"`` and that text, so it feeds ``analysis.quality_control`` and never
 the human scores.
 
-Seed 000 (Turian et al.) judged every sentence of a document against one
+Turian, Shen & Melamed 2003 judged every sentence of a document against one
 reference translation; ``reference_mode="per-document"`` reproduces that.
 """
 
@@ -106,7 +106,7 @@ class QueueConfig:
     after its original where the queue is long enough, and is shown against
     the same reference. ``systems``/``documents`` restrict the items (None =
     all). ``reference_mode`` chooses the reference shown: one per document
-    (seed 000), a fresh draw per segment, or ``reference`` for everything.
+    (Turian, Shen & Melamed 2003), a fresh draw per segment, or ``reference`` for everything.
     ``show_source`` and ``highlight_overlap`` are part of the protocol (they
     change what the judge sees), so they are stored with the queue.
     ``bad_rate`` (DA, ESA) adds BAD copies as a share of the distinct items

@@ -117,7 +117,8 @@ class MainWindow(QMainWindow):
         self.session.project_changed.connect(self._on_project_changed)
         self.session.open_in_judge_requested.connect(self._show_in_judge)
 
-        # The disk side (issue 20): what we loaded, who else has the file, crash recovery.
+        # The disk side, so no save silently overwrites another writer's work:
+        # what we loaded, who else has the file, crash recovery.
         self._loaded_hash: str | None = None  # content hash of the bundle as loaded or last saved
         self._base_data: bytes | None = None  # its bytes: the base of a three-way merge
         self._recovered_unsaved = False
@@ -328,7 +329,7 @@ class MainWindow(QMainWindow):
         return self.save_to(Path(name))
 
     def save_to(self, path: Path) -> bool:
-        """Write the project; never over a file changed on disk without asking (issue 20)."""
+        """Write the project; never over a file changed on disk without asking."""
         same_file = self.session.path is not None and _same_file(path, self.session.path)
         if same_file and self.read_only:
             return self.save_as()

@@ -127,7 +127,7 @@ class Metric(ABC):
     name: ClassVar[str]
     option_specs: ClassVar[tuple[Option, ...]] = ()
     higher_is_better: ClassVar[bool] = True
-    # "0-100", "0-1" or "unbounded": the scale of the reference tool (SPECS.md).
+    # "0-100", "0-1" or "unbounded": the scale of the reference tool, so scores compare with it.
     scale: ClassVar[str] = "0-1"
     # Short signature keys in sacrebleu's style, option name -> key.
     signature_keys: ClassVar[dict[str, str]] = {}

@@ -1,4 +1,5 @@
-"""The learned metric of Kulesza & Shieber (2004; seed 001; SPECS "Learned metric").
+"""The learned metric of Kulesza & Shieber (2004, "A learning approach to
+improving sentence-level MT evaluation").
 
 An SVM with an RBF kernel learns to tell human translations from machine
 translations; a hypothesis's score is the SVM's decision value (signed
@@ -16,7 +17,7 @@ Features of a hypothesis against its references (9 values):
 * ``len_ratio_min``, ``len_ratio_max``: hypothesis length / reference length,
   minimum and maximum over the references (references of length 0 skipped;
   0 when all are empty);
-* ``wer_min``, ``per_min``: WER and PER (SPECS definitions: errors over the
+* ``wer_min``, ``per_min``: WER and PER (Kulesza & Shieber's definitions: errors over the
   reference length), minimum over the references; a reference of length 0
   gives 0 without errors and 1 otherwise (sacrebleu TER's convention).
 
@@ -224,7 +225,7 @@ def load_model_file(path: str | Path) -> LearnedModel:
 
 
 class LearnedMetric(Metric):
-    """SVM human-likeness score (seed 001); needs a trained model."""
+    """SVM human-likeness score (Kulesza & Shieber 2004); needs a trained model."""
 
     name = "learned"
     scale = "unbounded"

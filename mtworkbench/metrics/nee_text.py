@@ -1,5 +1,5 @@
 """Text normalisation for NEE: tokens with character offsets, then the four
-switchable steps of Reeder et al. (SPECS.md, NEE): diacritics, case, numbers
+switchable steps of Reeder et al. 2001: diacritics, case, numbers
 below 100, possessives.
 
 Tokens keep the ``[start, end)`` characters they came from, so a match in the

@@ -64,7 +64,8 @@ _DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in rang
 FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
 
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 2 gives every judgment its protocol and error spans (issue 15).
+    """Version 2 gives every judgment its protocol and error spans, so DA, ESA,
+    MQM and ranking judgments can sit beside LDC ones.
 
     A version-1 judgment was LDC adequacy/fluency or a numeric score on a named
     scale; its protocol follows from that (``Judgment`` infers it the same way),
