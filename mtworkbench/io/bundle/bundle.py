@@ -473,7 +473,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
             raise BundleError(
                 f"span {span.start}-{span.end} is outside its text (length {len(text)})", f"{p}.end", file
             )
-        _wrap(lambda: project.add_span(span), p, file)
+        _wrap(lambda: project.add_span(span), p, file)  # noqa: B023 - called at once
 
     rankings: dict[str, tuple[Judgment, set[str]]] = {}  # ranking id -> its first judgment, systems
     for i, j in enumerate(r.list(data.get("judgments", []), "$.judgments")):
@@ -507,7 +507,7 @@ def project_from_dict(data: Any, file: str | None = None) -> Project:
         )
         if judgment.ranking:
             _check_ranking_judgment(r, judgment, p, rankings)
-        _wrap(lambda: project.add_judgment(judgment), p, file)
+        _wrap(lambda: project.add_judgment(judgment), p, file)  # noqa: B023 - called at once
 
     queues = r.obj(data.get("judge_queues", {}), "$.judge_queues")
     for judge, queue in queues.items():
