@@ -120,7 +120,7 @@ def test_what_only_json_dumps_writes_exactly_takes_its_way(value):
 def test_a_lone_surrogate_in_a_saved_project_names_the_file(tmp_path):
     p = world_project()
     p.set_system_text("mt", "s1", "bad \ud800 text")
-    with pytest.raises(DataError, match="out.mtwb.json: cannot be written"):
+    with pytest.raises(DataError, match=r"out\.mtwb\.json: cannot be written"):
         dumps_bytes(p, tmp_path / "out.mtwb.json")
 
 
