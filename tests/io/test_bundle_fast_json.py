@@ -97,6 +97,7 @@ def test_duplicate_segment_names_where_it_first_appeared(tmp_path):
     project_to_dict(world_project()),
     {"floats": [1e16, 1e-05, -0.0, 0.1, 1e300, 5e-324, 2.0 ** 53, 1 / 3, 123456789.0]},
     {"": "", "nested": [[], {}, [{}], {"x": [True, False, None, 10 ** 30, -5]}]},
+    [{"a": "b"}, {"c": 1e16}], ({"a": 1e-7},),
     {"text": "".join(chr(i) for i in range(0x3000)) + "\U0001F600\ufeff"},
 ])
 def test_fast_encoding_writes_the_bytes_json_dumps_writes(value):
@@ -112,6 +113,7 @@ def test_the_project_dict_is_left_as_it_was():
 
 @pytest.mark.parametrize("value", [
     {"x": float("nan")}, {"x": [float("inf")]}, {1.5: "non-string key"}, {"x": "\ud800"}, {"x": {1, 2}},
+    [{"a": "b"}, {2.5: "c"}],
 ])
 def test_what_only_json_dumps_writes_exactly_takes_its_way(value):
     assert fast_dumps(value) is None

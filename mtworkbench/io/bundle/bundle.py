@@ -74,6 +74,7 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 
 # --- saving ---------------------------------------------------------------------------
 def project_to_dict(project: Project) -> dict[str, Any]:
+    ids = project.segment_ids
     out = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -92,11 +93,11 @@ def project_to_dict(project: Project) -> dict[str, Any]:
             for doc in project.documents
         ],
         "references": [
-            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(project, r.texts)}
+            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(ids, r.texts)}
             for r in project.references
         ],
         "systems": [
-            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(project, s.texts)} for s in project.systems
+            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(ids, s.texts)} for s in project.systems
         ],
         "judges": list(project.judges),
         "entity_spans": [
@@ -172,8 +173,12 @@ def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
     return out
 
 
-def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
-    return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
+def _ordered_texts(ids: list[str], texts: dict[str, str]) -> dict[str, str]:
+    """``texts`` in the order of the segment ``ids``: a fresh dict (a snapshot the project's edits
+    do not reach), copied in C where they are in that order already, as loaded or imported."""
+    if len(texts) == len(ids) and list(texts) == ids:
+        return dict(texts)
+    return {sid: texts[sid] for sid in ids if sid in texts}
 
 
 def _with_score_file(project: Project, path: str | Path) -> None:
