@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle.bundle import project_to_dict
+from mtworkbench.io.bundle.bundle import dumps, project_to_dict
 from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.recovery import base_path, recovery_path
 
@@ -172,7 +172,7 @@ class RecoveryWriter(QObject):
             large = project_items(project) > BACKGROUND_ITEMS
             # A large project: a snapshot now, its text later (on the writer thread).
             snapshot = Snapshot.of(project) if large else None
-            data = b"" if large else encode(project_to_dict(project))
+            data = b"" if large else dumps(project).encode("utf-8")
         except Exception as exc:  # noqa: BLE001 - an autosave must never take the app down
             log.error("recovery copy not written", exc_info=exc)
             self.failed.emit(f"{type(exc).__name__}: {exc}")
