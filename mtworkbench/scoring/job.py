@@ -24,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -169,6 +170,9 @@ _IN_CHILD_CANCEL: Any = None
 def _init_child(cancelled_up_to: Any) -> None:
     global _IN_CHILD_CANCEL
     _IN_CHILD_CANCEL = cancelled_up_to
+    # Ctrl+C reaches every process of the terminal's group: the parent alone handles it
+    # (it cancels the job through the shared flag); a worker would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:  # background work: let the GUI process win any contest for a CPU
         os.nice(10)
     except OSError:
@@ -331,29 +335,58 @@ def run_scoring(
         todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)
 
     n_segments = len(project.segments)
-    total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
+    # scoring tasks, then one paired test per metric where there is a baseline to test against
+    paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
+    total = len(todo) + (len(request.specs) if paired else 0)
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
-    results: list[ScoredItem] = []
-    if use_processes:
-        try:
-            results = _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total)
-            outcome.used_processes = True
-        except (BrokenProcessPool, OSError, pickle.PicklingError):
-            shutdown_pool()
-            use_processes = False
-    if not use_processes:
-        results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
+    results: list[ScoredItem] = []  # filled as tasks finish, so an interrupt can keep them
+    try:
+        if use_processes:
+            try:
+                _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total, results)
+                outcome.used_processes = True
+            except (BrokenProcessPool, OSError, pickle.PicklingError):
+                shutdown_pool()
+                use_processes = False
+                results.clear()
+        if not use_processes:
+            _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total, results)
+    except KeyboardInterrupt as exc:
+        # Ctrl+C: what finished is worth keeping; the interrupt says how much was.
+        _keep(store, results, stored_keys)
+        raise ScoringInterrupted(_kept_account(store, request, len(outcome.restored) + len(results))) from exc
     outcome.items.extend(results)
-    if store is not None and results:
-        for item in results:
-            key = stored_keys.get((item.system, item.spec))
-            if key is not None:
-                store.put(key, item.entry.score)
-        store.save()
+    _keep(store, results, stored_keys)
 
     _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
-    report(progress, total, total)
+    done = 1000 * max(total, 1)  # thousandths of a task, as every report above; never 0 of 0
+    report(progress, done, done)
     return outcome
+
+
+class ScoringInterrupted(KeyboardInterrupt):
+    """Ctrl+C during scoring, after the finished scores were saved; ``kept`` says what was."""
+
+    def __init__(self, kept: str) -> None:
+        super().__init__(kept)
+        self.kept = kept
+
+
+def _keep(store, results: list[ScoredItem], stored_keys: dict[tuple[str, str], Key]) -> None:
+    if store is None or not results:
+        return
+    for item in results:
+        key = stored_keys.get((item.system, item.spec))
+        if key is not None:
+            store.put(key, item.entry.score)
+    store.save()
+
+
+def _kept_account(store, request: ScoringRequest, in_store: int) -> str:
+    asked = len(request.specs) * len(request.systems)
+    if store is None or store.in_memory or not in_store:
+        return f"0 of {asked} scores kept; nothing written"
+    return f"{in_store} of {asked} scores kept in the score file {store.path}; nothing else written"
 
 
 def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) -> list[tuple[str, str]]:
@@ -394,8 +427,8 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
     return rest
 
 
-def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
-    done: list[ScoredItem] = []
+def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total,
+                     done: list[ScoredItem]) -> None:
     for k, (system, spec) in enumerate(todo):
         check_cancel(cancel)
         if spec in outcome.errors:
@@ -417,10 +450,10 @@ def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, 
         if deliver is not None:
             deliver(item)
         report(progress, 1000 * (k + 1), 1000 * total)
-    return done
 
 
-def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total,
+                        done_items: list[ScoredItem]) -> None:
     pool = process_pool(min(request.jobs, len(todo)) if request.jobs else None)
     job_id = next(_JOB_IDS)
     # Each metric is pickled once, bound as it is; every process unpickles it once per job.
@@ -431,7 +464,6 @@ def _score_in_processes(todo, inputs, request, outcome, progress, cancel, delive
         future = pool.submit(_child_score, job_id, spec, metric_blobs[spec], blob, request.ci_samples, request.seed,
                              system)
         futures[future] = (system, spec)
-    done_items: list[ScoredItem] = []
     pending = set(futures)
     finished = 0
     try:
@@ -453,7 +485,7 @@ def _score_in_processes(todo, inputs, request, outcome, progress, cancel, delive
                 if deliver is not None:
                     deliver(item)
                 report(progress, 1000 * finished, 1000 * total)
-    except Cancelled:
+    except (Cancelled, KeyboardInterrupt):
         # Running tasks see the shared flag at their next cancel check; queued ones never start.
         with _POOL_LOCK:
             if _CANCELLED_UP_TO is not None:
@@ -461,7 +493,6 @@ def _score_in_processes(todo, inputs, request, outcome, progress, cancel, delive
         for future in pending:
             future.cancel()
         raise
-    return done_items
 
 
 def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks, total, use_processes) -> None:
