@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import check_output_size
 
 BACKUP_SUFFIX = ".bak"
 
@@ -54,16 +55,18 @@ def temp_pattern(target_name: str) -> re.Pattern[str]:
     return re.compile(r"\." + re.escape(target_name) + r"\.(?:bak\.)?[a-z0-9_]{8}\.tmp")
 
 
-def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[Path]:
+def remove_stale_temp_files(path: str | Path, all_stale: bool = False,
+                            pattern: re.Pattern[str] | None = None) -> list[Path]:
     """Delete temporary files that an interrupted write of ``path`` left; returns them.
 
     Normally only files older than this process go (a concurrent writer's file is
     younger); ``all_stale`` is for callers holding a lock that every writer of
-    ``path`` takes (bundles), for whom any leftover is stale.
+    ``path`` takes (bundles), for whom any leftover is stale. ``pattern``: the
+    names of another writer's temporary files of ``path`` (default :func:`temp_pattern`).
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    pattern = temp_pattern(path.name)
+    pattern = pattern or temp_pattern(path.name)
     removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
@@ -115,6 +118,7 @@ def atomic_write_stream(
         os.chmod(tmp_name, _target_mode(path, follow_link))
         with os.fdopen(fd, "wb") as handle:
             write(handle)
+            check_output_size(path, handle.tell())  # before the rename: the old file stays
             handle.flush()
             os.fsync(handle.fileno())
         if keep_backup and path.exists():
@@ -143,6 +147,7 @@ def named_error(exc: OSError, path: str | Path) -> OSError:
 def atomic_write_bytes(
     path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False, follow_link: bool = True
 ) -> None:
+    check_output_size(path, len(data))  # refused before a temporary file is made
     atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked,
                         follow_link=follow_link)
 

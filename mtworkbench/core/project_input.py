@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mtworkbench.core.model import Project
+from mtworkbench.core.model import Project, Reference
 from mtworkbench.core.scoring_input import EntityMention, ScoringInput
 
 ADJUDICATED_LAYER = "adjudicated"
@@ -27,6 +27,44 @@ def default_entity_layer(project: Project) -> str | None:
     return sorted(counts, key=lambda name: (-counts[name], name))[0]
 
 
+def self_reference(project: Project, system_id: str) -> str | None:
+    """The reference that this system's outputs are, or None.
+
+    Importers name a reference that is also scored as a system after the
+    reference (mt-metrics-eval's ``refA`` in ``system-outputs``, the MQM files'
+    ``ref-A``), so a system and a reference of one id are one translation; so are
+    a human system and a reference with the same text on every segment.
+    Scoring it against a reference set holding itself would give it a perfect
+    score, which WMT avoids by scoring ``BLEU-refA`` against the other references.
+    """
+    if project.has_reference(system_id):
+        return system_id
+    # A human translation entered under another name (the demo's ``human-ref2``) is the same
+    # translation when its text equals a reference's on every segment.
+    system = project.system(system_id)
+    if system.kind == "human" and system.texts:
+        for reference in project.references:
+            if reference.texts == system.texts:
+                return reference.id
+    return None
+
+
+def scoring_reference_ids(project: Project, system_id: str) -> list[str]:
+    """The references a system is scored against by default: every reference but
+    the system itself (:func:`self_reference`); empty when it is the only one."""
+    own = self_reference(project, system_id)
+    return [r.id for r in project.references if r.id != own]
+
+
+def unscored_reason(project: Project, system_id: str) -> str | None:
+    """Why reference-based metrics cannot score this system, or None when they can."""
+    own = self_reference(project, system_id)
+    if own is None or scoring_reference_ids(project, system_id):
+        return None
+    return (f"{system_id} is the reference {own!r}, the project's only reference: reference-based "
+            "metrics do not score a reference against itself")
+
+
 def scoring_input(
     project: Project,
     system_id: str,
@@ -34,7 +72,11 @@ def scoring_input(
     annotator: str | None = None,
     segment_ids: Sequence[str] | None = None,
 ) -> ScoringInput:
-    """The system's outputs against the project's references (all by default).
+    """The system's outputs against the project's references (by default all but the
+    system itself, :func:`scoring_reference_ids`).
+
+    A system that is the only reference gets one stream with no reference text,
+    so that metrics that need references refuse it and imported scores still read.
 
     Entity mentions come from ``annotator`` (by default
     :func:`default_entity_layer`); every layer is also passed by name in
@@ -43,7 +85,12 @@ def scoring_input(
     one segment costs one segment's work, not the project's).
     """
     system = project.system(system_id)
-    refs = [project.reference(r) for r in reference_ids] if reference_ids else project.references
+    if reference_ids:
+        refs: list[Reference | None] = [project.reference(r) for r in reference_ids]
+    else:
+        refs = [project.reference(r) for r in scoring_reference_ids(project, system_id)]
+        if not refs and unscored_reason(project, system_id):
+            refs = [None]
     if segment_ids is None:
         seg_ids = project.segment_ids
         sources = [s.source for s in project.segments]
@@ -52,7 +99,8 @@ def scoring_input(
         sources = [project.segment(sid).source for sid in seg_ids]
     def layer(name: str | None) -> list[list[list[EntityMention]]]:
         return [
-            [[EntityMention(s.start, s.end, s.type) for s in project.spans_for(ref.id, sid, name)] for sid in seg_ids]
+            [[EntityMention(s.start, s.end, s.type) for s in project.spans_for(ref.id, sid, name)]
+             if ref is not None else [] for sid in seg_ids]
             for ref in refs
         ]
 
@@ -63,7 +111,7 @@ def scoring_input(
         entities = layer(chosen) if chosen is not None else [[[] for _ in seg_ids] for _ in refs]
     return ScoringInput(
         hypotheses=[system.texts[sid] for sid in seg_ids],
-        references=[[ref.texts.get(sid) for sid in seg_ids] for ref in refs],
+        references=[[ref.texts.get(sid) if ref is not None else None for sid in seg_ids] for ref in refs],
         sources=sources,
         documents=[project.document_of(sid) for sid in seg_ids],
         paragraphs=[project.paragraph_of(sid) for sid in seg_ids],

@@ -126,8 +126,10 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
     for spec in specs:
         if spec in outcome.failures:
             raise outcome.failures[spec]
+    for why in dict.fromkeys(outcome.unscored.values()):
+        print(f"note: {why}", file=sys.stderr)
     scored = {(item.spec, item.system): item.entry.score for item in outcome.items}
-    return [scored[(spec, system)] for spec in specs for system in systems]
+    return [scored[(spec, system)] for spec in specs for system in systems if (spec, system) in scored]
 
 
 def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> ScoringInput:

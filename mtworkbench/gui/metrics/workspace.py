@@ -114,6 +114,8 @@ class MetricsWorkspace(Workspace):
         self.paired_method = "paired-bs"
         self.paired: dict[str, tuple[tuple, object]] = {}
         self.errors: dict[str, str] = {}
+        # (system, spec) pairs the scoring left without a score on purpose (a system that is the only reference)
+        self.unscored: dict[tuple[str, str], str] = {}
         self.worker: JobWorker | None = None
         self._restart_after_worker = False
         self._texts_dirty = True
@@ -374,11 +376,13 @@ class MetricsWorkspace(Workspace):
         for spec, (key, result) in outcome.paired.items():
             self.paired[spec] = (key, result)
         self.errors = dict(outcome.errors)
+        self.unscored = dict(outcome.unscored)
         for spec, message in outcome.errors.items():
             self.status.setText(f"{spec}: {message}")
         if not outcome.errors:
             where = "worker processes" if outcome.used_processes else "a background thread"
-            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where}).")
+            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where})."
+                                + "".join(f" {why}." for why in dict.fromkeys(outcome.unscored.values())))
         self.refresh()
 
     def _on_failed(self, message: str) -> None:
@@ -409,7 +413,8 @@ class MetricsWorkspace(Workspace):
         if not self.project.references or not self.project.systems:
             return False
         # A metric that failed on these inputs (e.g. NEE without entities) waits for an edit.
-        if any(spec not in self.errors for _system, spec in self.cache.missing(self.system_ids, self.specs)):
+        if any(spec not in self.errors and (system, spec) not in self.unscored
+               for system, spec in self.cache.missing(self.system_ids, self.specs)):
             return True
         baseline = self.project.settings.baseline
         if baseline and len(self.system_ids) > 1:
@@ -564,7 +569,7 @@ class MetricsWorkspace(Workspace):
         specs = self.specs
         self._fill_baseline_combo()
         self.corpus_table.set_content(
-            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors),
+            specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors, self.unscored),
             project.settings.baseline,
         )
         # Room for up to five systems without scrolling; more scroll inside the table.

@@ -19,6 +19,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
     FormatError,
+    check_graphemes,
     check_mentions,
     check_one_line,
     read_utf8,
@@ -84,6 +85,7 @@ def read_brat(path: str | Path) -> list[AnnotatedText]:
         r.mentions.sort(key=lambda x: x.start)
         try:
             check_mentions(r)
+            check_graphemes(r)
         except FormatError as exc:
             raise FormatError(f"{exc.detail} (segment on line {r.line} of {txt_path.name})", ann_path) from None
     return records

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, check_mentions, read_utf8, split_lines
+from mtworkbench.io.annotations.entity_records import (
+    AnnotatedText,
+    FormatError,
+    check_graphemes,
+    check_mentions,
+    read_utf8,
+    split_lines,
+)
 from mtworkbench.core.scoring_input import EntityMention
 
 
@@ -52,6 +59,7 @@ def parse_record(line: str, lineno: int | None = None, path: str | Path | None =
     record = AnnotatedText(text, mentions, segment=segment, line=lineno or 0)
     try:
         check_mentions(record)
+        check_graphemes(record)
     except FormatError as exc:
         raise fail(exc.detail, "entities") from None
     return record

@@ -101,6 +101,42 @@ def check_mentions(record: AnnotatedText, file: str | Path | None = None) -> Non
         previous = m
 
 
+def grapheme_cut(text: str, offsets: Sequence[int]) -> int | None:
+    """The first of ``offsets`` that falls inside a user-perceived character (a letter and
+    its combining accents, an emoji sequence, a Hangul syllable in jamo); None when all
+    lie on grapheme boundaries. A span ending inside ``e`` + U+0301 would cut the accent off."""
+    import regex
+
+    inside = [k for k in offsets if 0 < k < len(text)]
+    if not inside:
+        return None
+    bounds = {m.end() for m in regex.finditer(r"\X", text)}
+    return next((k for k in inside if k not in bounds), None)
+
+
+def check_graphemes(record: AnnotatedText, file: str | Path | None = None) -> None:
+    """An imported mention must start and end between user-perceived characters: it is
+    refused (naming its offsets) rather than silently moved, since which way to move it
+    is the annotator's call."""
+    import regex
+
+    for m in record.mentions:
+        cut = grapheme_cut(record.text, (m.start, m.end))
+        if cut is not None:
+            k = cut
+            while k > 0 and grapheme_cut(record.text, (k,)) is not None:
+                k -= 1
+            found = regex.match(r"\X", record.text[k:])
+            cluster = found.group() if found else ""
+            raise FormatError(
+                f"entity {m.start}-{m.end} cuts the character {cluster!r} at offset {cut} (a letter with "
+                f"its combining marks, or one emoji); expected offsets between whole characters "
+                f"({k} or {k + len(cluster)})",
+                file,
+                record.line or None,
+            )
+
+
 def check_one_line(records: Sequence[AnnotatedText], what: str) -> None:
     """Line-based formats cannot hold a text with a line break."""
     for i, r in enumerate(records, 1):

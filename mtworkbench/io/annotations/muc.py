@@ -22,6 +22,7 @@ from mtworkbench.core.text_display import clip
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
     FormatError,
+    check_graphemes,
     check_mentions,
     check_one_line,
     read_utf8,
@@ -170,7 +171,9 @@ def read_muc(path: str | Path) -> list[AnnotatedText]:
             text, mentions = parse_inline(line)
         except FormatError as exc:
             raise exc.at(path, lineno) from None
-        records.append(AnnotatedText(text, mentions, line=lineno))
+        record = AnnotatedText(text, mentions, line=lineno)
+        check_graphemes(record, path)
+        records.append(record)
     return records
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from mtworkbench.core.atomic import atomic_write_text, write_side_file
+from mtworkbench.core.atomic import atomic_write_text, remove_stale_temp_files, write_side_file
 from mtworkbench.core.errors import BundleLocked, DataError
 from mtworkbench.core.output import not_a_file_target
 from mtworkbench.core.text_display import clip
@@ -133,6 +133,9 @@ def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[No
                 held.lock.acquire(timeout=wait)
             except Timeout:
                 raise BundleLocked(str(bundle), _holder_text(bundle), wait) from None
+            # Every writer of the bundle holds this lock, so a temporary file of it found now was
+            # left by a killed writer: gone, whether or not this holder writes the bundle.
+            remove_stale_temp_files(_real(bundle), all_stale=True)
             try:
                 atomic_write_text(info_path(bundle), json.dumps(_me()) + "\n", keep_backup=False, locked=True,
                                   follow_link=False)  # a link at its name is replaced, never followed

@@ -32,7 +32,8 @@ import io
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
@@ -71,6 +72,19 @@ class JudgmentImport:
     judgments: list[Judgment] = field(default_factory=list)
     # The project's MQM typology before the import added the categories it lacked (None: none added).
     typology_before: Any = None
+    # Judgments of the file the project holds already, record for record (a file imported
+    # twice): left out by ``apply_import`` rather than counted twice.
+    already_present: int = 0
+
+    def summary(self) -> str:
+        """What the import added, in words, saying what it left out as already there."""
+        if not self.judgments and self.already_present:
+            return (f"nothing imported: all {self.already_present} judgments are in the project already "
+                    "(the same records were imported before)")
+        text = f"imported {len(self.judgments)} judgments"
+        if self.already_present:
+            text += f"; {self.already_present} already in the project (the same records) were not added again"
+        return text
 
 
 def _delimiter(path: str | Path, header_line: str) -> str:
@@ -316,8 +330,35 @@ def plan_import(project: Project, rows: Sequence[JudgmentRow], path: str | Path)
     return plan
 
 
+def judgment_record(j: Judgment) -> Judgment:
+    """A judgment as a record, its id aside: two judgments with the same record are one
+    rating imported twice (same judge, item, ratings, errors, comment and time)."""
+    return replace(j, id="")
+
+
+def drop_already_present(project: Project, plan: JudgmentImport) -> None:
+    """Leave out of ``plan`` each judgment whose record the project holds already, one
+    for one (a file with two equal rows imported again adds neither). A judge's other
+    rating of the same item (another session, another file) is kept: a real repeat."""
+    held = Counter(judgment_record(j) for j in project.judgments)
+    kept = []
+    for j in plan.judgments:
+        record = judgment_record(j)
+        if held[record] > 0:
+            held[record] -= 1
+            plan.already_present += 1
+        else:
+            kept.append(j)
+    if plan.already_present:
+        plan.judgments = kept
+        used = {j.judge for j in kept}
+        plan.judges = [judge for judge in plan.judges if judge in used]
+
+
 def apply_import(project: Project, plan: JudgmentImport) -> None:
-    """Add the planned judges and judgments. All or nothing: on an error the project is restored."""
+    """Add the planned judges and judgments, but for those already present (see
+    ``drop_already_present``). All or nothing: on an error the project is restored."""
+    drop_already_present(project, plan)
     added_judges: list[str] = []
     added: list[str] = []
     try:
@@ -440,7 +481,12 @@ def read_system_scores(
 ) -> dict[str, dict[str, float | None]]:
     """The ``system<TAB>seg_id<TAB>SCORE`` table: system -> segment id -> score (None =
     not rated), in file order; SCORE is one of ``columns``."""
-    reader = csv.reader(io.StringIO(_read_text(path), newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    text = _read_text(path)
+    # WMT's files are tab-separated; a spreadsheet's export of the same table may be comma-separated
+    if _delimiter(path, text.split("\n", 1)[0]) == "\t":
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=",")
     try:
         return _system_scores(path, reader, columns)
     except csv.Error as exc:  # e.g. a field longer than the csv module's limit (named in the message)
@@ -451,7 +497,7 @@ def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[s
     header = [h.strip() for h in next(reader, None) or []]
     if len(header) != 3 or header[:2] != ["system", "seg_id"] or header[2].lower() not in columns:
         raise DataError(
-            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab-separated), "
+            f"{path}:1: expected the header system, seg_id and {' or '.join(columns)} (tab- or comma-separated), "
             f"found {repr(header)[:200]}"
         )
     scores: dict[str, dict[str, float | None]] = {}
@@ -460,7 +506,7 @@ def _system_scores(path: str | Path, reader, columns: tuple[str, ...]) -> dict[s
         if not fields:
             continue
         if len(fields) != 3:
-            raise DataError(f"{path}:{line}: expected 3 tab-separated fields, found {len(fields)}")
+            raise DataError(f"{path}:{line}: expected 3 fields (system, seg_id, score), found {len(fields)}")
         system, segment, value = (f.strip() for f in fields)
         if not system or not segment:
             raise DataError(f"{path}:{line}: the system and seg_id must not be empty")

@@ -20,14 +20,17 @@ Quirks of the real files, handled here:
 * A rater may mark several errors in one segment (several rows), and every row
   repeats the whole source and target. The first row's marker-free texts are
   the segment's source and the system's translation; a rater shown another
-  translation keeps it as the judgment's ``text`` (the spans point into it).
+  translation keeps it as the judgment's ``text`` (the spans point into it). A
+  row showing another source text is refused (naming it and the first row): a
+  judgment has no place to keep it, and an export would rewrite it.
 * ``seg_id`` numbers the segments of the whole test set and becomes the
   segment id as it is; ``doc_id`` is the segment's 1-based position in its
   document in full files, and is stored (as the document attribute
   ``mqm_doc_ids``) only where it is not.
-* Several ``<v>...</v>`` pairs in one field (not in Google's releases) mark one
-  error from the first ``<v>`` to the last ``</v>``; a lone marker reaches the
-  text's end or start.
+* One ``<v>...</v>`` pair marks a row's one error; a lone marker reaches the
+  text's end or start. Two pairs in one field, a repeated or out-of-order marker,
+  or a marker inside a character are refused naming file, line, column and
+  character (io/mqm_markers.py): one error has one span.
 * The 2023 side-by-side releases end the header with a ``# Documentation: URL``
   note that is no column; put a rater's ``No-error`` row beside a ``HOTW-test``
   quality-control row of the same item (both kept, in file order, as zero-weight
@@ -62,13 +65,15 @@ import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Reference, Segment, System
+from mtworkbench.io.judgments.mqm_markers import CLOSE, OPEN, field_markers, insert_markers, strip_markers
+from mtworkbench.io.judgments.mqm_records import split_records
 
-OPEN, CLOSE = "<v>", "</v>"
+__all__ = ["CLOSE", "OPEN", "insert_markers", "strip_markers"]  # the marker helpers, kept importable here
 DEFAULT_COLUMNS: tuple[str, ...] = (
     "system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category", "severity", "comment",
 )
@@ -132,112 +137,7 @@ class MqmFile:
     misc_scores: bool = False
 
 
-# --- markers -------------------------------------------------------------------------------
-def strip_markers(text: str) -> tuple[str, tuple[int | None, int | None] | None]:
-    """The text without ``<v>``/``</v>`` and the marked span in it (None: no markers).
-
-    A missing marker is None in the span (a lone ``<v>`` gives ``(start, None)``):
-    the span then reaches the text's end (or start), and an export writes the one
-    marker the file had.
-    """
-    if OPEN not in text and CLOSE not in text:
-        return text, None
-    plain: list[str] = []
-    length = 0
-    start = end = None
-    pos = 0
-    for m in re.finditer(r"</?v>", text):
-        chunk = text[pos:m.start()]
-        plain.append(chunk)
-        length += len(chunk)
-        if m.group() == OPEN:
-            start = length if start is None else start
-        else:
-            end = length
-        pos = m.end()
-    plain.append(text[pos:])
-    if start is not None and end is not None and end < start:
-        end = None  # "</v> ... <v>": keep the opening one
-    return "".join(plain), (start, end)
-
-
-def insert_markers(text: str, span: tuple[int | None, int | None] | None) -> str:
-    if span is None or span == (None, None):
-        return text
-    start, end = span
-    if end is not None:
-        text = f"{text[:end]}{CLOSE}{text[end:]}"
-    if start is not None:
-        text = f"{text[:start]}{OPEN}{text[start:]}"
-    return text
-
-
 # --- reading -------------------------------------------------------------------------------
-def _well_quoted(value: str) -> bool:
-    """A field as csv's minimal quoting writes it: wrapped in quotes, its own quotes
-    doubled, and quoted because it has one (so a raw ``"Thank you."`` is not)."""
-    inner = value[1:-1]
-    return len(value) >= 2 and value[0] == '"' and value[-1] == '"' and '""' in inner \
-        and '"' not in inner.replace('""', "")
-
-
-def _split_records(text: str, path: str) -> tuple[list[tuple[int, list[str]]], str]:
-    """(line number, fields) per non-empty record, and the file's quoting: ``""`` (raw
-    text), ``"csv"`` (csv's minimal quoting) or ``"csv-all"`` (every field quoted)."""
-    lines = text.split("\n")
-    raw = [(i, line[:-1] if line.endswith("\r") else line) for i, line in enumerate(lines, 1)]
-    records = [(i, line.split("\t")) for i, line in raw if line.strip()]
-    if records:
-        records[0] = (records[0][0], _header_without_notes(records[0][1]))
-    starting = [f for _, fields in records for f in fields if f.startswith('"')]
-    ragged = not _even(records)
-    every = bool(records) and len(starting) == sum(len(fields) for _, fields in records) \
-        and all(len(f) >= 2 and f.endswith('"') for f in starting)
-    if starting and (every or all(_well_quoted(f) for f in starting) or ragged):
-        quoted = _csv_records(text)
-        if quoted is not None and _even(quoted):
-            return quoted, "csv-all" if every else "csv"
-    return records, ""
-
-
-def _even(records: list[tuple[int, list[str]]]) -> bool:
-    """Every row one width, and the header that width or one less (a last column the
-    header does not name, as in Unbabel's files)."""
-    if not records:
-        return True
-    widths = {len(fields) for _, fields in records[1:]}
-    if not widths:
-        return True
-    if len(widths) > 1:
-        return False
-    width = widths.pop()
-    return len(records[0][1]) in (width, width - 1)
-
-
-def _header_without_notes(header: list[str]) -> list[str]:
-    """The header without trailing ``# ...`` fields: the 2023 side-by-side releases end
-    the header with a ``# Documentation: URL`` note that no row has a field for."""
-    names = list(header)
-    while len(names) > 1 and names[-1].lstrip().startswith("#"):
-        names.pop()
-    return names
-
-
-def _csv_records(text: str) -> list[tuple[int, list[str]]] | None:
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quotechar='"', strict=True)
-    out: list[tuple[int, list[str]]] = []
-    line = 0
-    try:
-        for fields in reader:
-            start = line + 1
-            line = reader.line_num
-            if fields and any(f.strip() for f in fields):
-                out.append((start, _header_without_notes(fields) if not out else fields))
-    except csv.Error:
-        return None
-    return out
-
-
 def misc_mqm(value: str) -> float | None:
     """The ``mqm`` number of a misc field (``{"mqm": -5.0, ...}``), else None. A field
     still in csv quotes (a quoted file read as raw text) is unquoted first."""
@@ -262,7 +162,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
 
     path = str(path)
     text = read_text(path, strip_bom=True)
-    records, quoting = _split_records(text, path)
+    records, quoting = split_records(text, path)
     quoted = bool(quoting)
     if not records:
         raise DataError(f"{path}: empty file; expected a header {chr(9).join(DEFAULT_COLUMNS)!r}")
@@ -306,11 +206,15 @@ def read_mqm_file(path: str | Path) -> MqmFile:
         def get(name: str) -> str:
             return fields[index[name]] if name in index else ""
 
+        stray = next((k for k, f in enumerate(fields) if "\r" in f), None) if not quoted else None
+        if stray is not None:
+            raise DataError(f"{path}:{line}, column {stray + 1}: a carriage return inside a field, which an "
+                            "unquoted MQM TSV cannot write back; expected tab-separated text on one line")
         for name in ("system", "seg_id", "rater"):
             if not get(name).strip():
                 raise DataError(f"{path}:{line}, column {name!r}: must not be empty")
-        source, source_span = strip_markers(get("source"))
-        target, span = strip_markers(get("target"))
+        source, source_span = field_markers(get("source"), path, line, "source")
+        target, span = field_markers(get("target"), path, line, "target")
         misc = fields[misc_at] if misc_at is not None else ""
         comment = get("comment") if "comment" in index else misc
         result.rows.append(
@@ -371,8 +275,12 @@ def project_from_mqm(
             docs[row.seg_id] = row.doc
             doc_ids[row.seg_id] = row.doc_id
         else:
-            # Another source text on a later row (the rated text is the target): the first one
-            # is the segment's; a source-side span is placed into it (plan_mqm_judgments).
+            if row.source != seen[0]:
+                raise DataError(
+                    f"{path}:{row.line}, column 'source': segment {row.seg_id!r} has another source text "
+                    f"on line {seen[1]} ({_first_difference(seen[0], row.source)}); every row of a segment "
+                    "must show the same source"
+                )
             if docs[row.seg_id] != row.doc:
                 raise DataError(
                     f"{path}:{row.line}, column 'doc': segment {row.seg_id!r} is in document {docs[row.seg_id]!r} "
@@ -451,9 +359,9 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
     Every row's system and segment must be in the project. With ``strict`` the
     marker-free translation must be the project's but for surrounding whitespace;
     otherwise a rater shown another text keeps it as the judgment's ``text`` (as
-    does one shown it with other whitespace: the spans are offsets into it). A
-    source-side span marked in another version of the source is placed on the
-    same words of the project's source (``_placed``).
+    does one shown it with other whitespace: the spans are offsets into it). The
+    marker-free source must be the segment's: a judgment has no place to keep
+    another (an export would rewrite it), so a row showing one is refused.
     """
     from mtworkbench.io.judgments.judgments import JudgmentImport
 
@@ -468,6 +376,12 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
             raise DataError(f"{path}:{row.line}, column 'system': no system {row.system!r} in the project")
         if not project.has_segment(row.seg_id):
             raise DataError(f"{path}:{row.line}, column 'seg_id': no segment {row.seg_id!r} in the project")
+        source = project.segment(row.seg_id).source
+        if row.source != source:
+            raise DataError(
+                f"{path}:{row.line}, column 'source': the source of segment {row.seg_id!r} differs from the "
+                f"project's ({_first_difference(source, row.source)}); markers removed, it must be the same"
+            )
         # A text differing only in surrounding whitespace (a span past the text's end in
         # the 2023 releases) is the same translation: kept as the judgment's text.
         if strict and system.texts[row.seg_id].strip() != row.target.strip():
@@ -496,7 +410,7 @@ def plan_mqm_judgments(project: Project, mqm: MqmFile, strict: bool = True):
         while judgment_id in taken:
             judgment_id = project.new_id("j")
         taken.add(judgment_id)
-        errors = tuple(_placed(r, project.segment(seg_id).source) for r in _error_rows(rows))
+        errors = tuple(r.error() for r in _error_rows(rows))
         comment = next((r.comment for r in rows if r.is_no_error), "") if not errors else ""
         shown = rows[0].target
         score = misc_scores.get((rater, system_id, seg_id))
@@ -522,22 +436,10 @@ def _error_rows(rows: list[MqmRow]) -> list[MqmRow]:
     return [r for r in rows if not r.is_no_error]
 
 
-def _placed(row: MqmRow, source: str) -> ErrorSpan:
-    """The row's error; a source-side span marked in another version of the source text
-    moves to the same words in the segment's source (nearest occurrence), or is dropped
-    when they are not there."""
-    error = row.error()
-    if row.source_span is None or row.source == source:
-        return error
-    start, end = row.source_span
-    start = 0 if start is None else start
-    end = len(row.source) if end is None else end
-    words = row.source[start:end]
-    found = [m.start() for m in re.finditer(re.escape(words), source)] if words else []
-    if not found:
-        return replace(error, source_start=None, source_end=None)
-    at = min(found, key=lambda k: abs(k - start))
-    return replace(error, source_start=at, source_end=at + len(words))
+def _first_difference(first: str, other: str) -> str:
+    """Where two texts part, in words short enough for one line."""
+    k = next((i for i, (a, b) in enumerate(zip(first, other)) if a != b), min(len(first), len(other)))
+    return f"they differ at character {k + 1}: {first[k:k + 20]!r} against {other[k:k + 20]!r}"
 
 
 def import_mqm_judgments(project: Project, path: str | Path):
