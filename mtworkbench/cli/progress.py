@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 _kept: str | None = None
+_active: Progress | None = None  # the bar being drawn (rich draws one live display at a time)
 
 
 def note_kept(message: str | None) -> None:
@@ -91,12 +92,21 @@ def cli_progress(
     ``unit`` names what is counted (shown as "3/8 scores" and "1.2 scores/s");
     ``scale`` divides what the job reports (the scoring service counts thousandths of a task).
     """
+    global _active
+    if _active is not None:  # a step inside a drawn step: the same line goes on with it
+        _active.stage(description, unit, scale)
+        yield _active
+        return
     if not wants_bar(args):
         yield Progress(None, scale=scale)
         return
     bar = _make_bar()
     with bar:
-        yield Progress(bar, description, unit, scale)
+        _active = Progress(bar, description, unit, scale)
+        try:
+            yield _active
+        finally:
+            _active = None
 
 
 def _make_bar() -> Any:
