@@ -353,6 +353,8 @@ def run_scoring(
     paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
     total = len(todo) + (len(request.specs) if paired else 0)
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    if todo:  # the size of the job is known before its first task ends (a bar shows 0%, not nothing)
+        report(progress, 0, 1000 * total)
     results: list[ScoredItem] = []  # filled as tasks finish, so an interrupt can keep them
     try:
         if use_processes:

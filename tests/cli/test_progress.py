@@ -145,12 +145,13 @@ def test_score_of_plain_files_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
     assert re.search(r"\d+/300 segments", screen), screen
 
 
-def test_ctrl_c_mid_score_keeps_finished_scores_and_leaves_no_partial_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])  # in this process, and in worker processes
+def test_ctrl_c_mid_score_keeps_finished_scores_and_leaves_no_partial_file(tmp_path: Path, jobs: str) -> None:
     bundle = make_bundle(tmp_path, n_segments=1500, n_systems=8, seed=11)
     before = bundle.read_bytes()
     # TER's shift search is slow enough that 16 scores take a while: stop after the first two.
     code, screen = run_in_terminal([*CLI, "score", str(bundle), "--metric", "ter", "--metric", "chrf",
-                                    "--jobs", "1"], tmp_path, interrupt_when=re.compile(r"\b[2-9]/16 scores"))
+                                    "--jobs", jobs], tmp_path, interrupt_when=re.compile(r"\b[2-9]/16 scores"))
     assert code == 130, screen
     match = re.search(r"interrupted: (\d+) of 16 scores kept in the score file (\S+); nothing else written",
                       screen)
@@ -240,3 +241,38 @@ def test_progress_scales_what_the_job_reports() -> None:
     progress = Progress(bar, "Scoring", "scores", scale=1000)
     progress(2500, 8000)
     assert bar.calls == [("Scoring", 2.5, 8.0)]
+
+
+def test_every_command_and_subcommand_accepts_quiet() -> None:
+    import argparse
+
+    from mtworkbench.cli import build_parser
+
+    def parsers(parser: argparse.ArgumentParser, path: str):
+        yield path, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from parsers(sub, f"{path} {name}")
+
+    found = list(parsers(build_parser(), "mtworkbench"))
+    assert len(found) > 20  # every command, and the sub-commands of entities, judgments, metrics, ...
+    for path, parser in found:
+        options = {o for action in parser._actions for o in action.option_strings}
+        assert {"-q", "--quiet"} <= options, path
+    # the top level's -q is not undone by a command that does not repeat it
+    assert build_parser("validate").parse_args(["-q", "validate", "x.mtwb.json"]).quiet is True
+    assert build_parser("validate").parse_args(["validate", "x.mtwb.json"]).quiet is False
+    assert build_parser("validate").parse_args(["validate", "x.mtwb.json", "--quiet"]).quiet is True
+
+
+def test_split_on_a_terminal_counts_packages_and_through_a_pipe_says_nothing_extra(tmp_path: Path) -> None:
+    bundle = make_bundle(tmp_path, n_segments=60, n_systems=2)
+    argv = [*CLI, "split", str(bundle), "--by", "judge", "--people", "Анна,李雷,Jürgen", "-o"]
+    code, screen = run_in_terminal([*argv, str(tmp_path / "tty")], tmp_path)
+    assert code == 0, screen
+    assert re.search(r"3/3 packages", screen), screen
+    out = subprocess.run([*argv, str(tmp_path / "pipe")], capture_output=True, text=True, cwd=tmp_path,
+                         timeout=120)
+    assert out.returncode == 0 and out.stderr == ""
+    assert "Анна" in out.stdout and "%" not in out.stdout and "eta" not in out.stdout
