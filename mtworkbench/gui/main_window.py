@@ -44,6 +44,9 @@ WORKSPACES = (
 )
 AUTOSAVE_MS = 2 * 60 * 1000
 MAX_RECENT = 8
+# The documents dock starts narrow enough to leave a 1280-pixel screen's workspaces their tables
+# and views side by side (the user widens it; the width is remembered with the window).
+NAV_DOCK_WIDTH = 300
 BUNDLE_FILTER = f"mtworkbench projects (*{SUFFIX});;All files (*)"
 
 
@@ -54,6 +57,13 @@ def recovery_path(path: Path | None) -> Path:
 
 # How long Save waits for another writer's lock before saying who holds it.
 SAVE_LOCK_TIMEOUT_S = 10.0
+
+
+def plural(n: int, word: str) -> str:
+    """ "1 reference", "3 references", "2 entities". """
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
 
 
 class MainWindow(QMainWindow):
@@ -85,7 +95,7 @@ class MainWindow(QMainWindow):
         seg_dock.setObjectName("segment-dock")
         seg_dock.setWidget(self.segment_panel)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, seg_dock)
-        self.resizeDocks([nav_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([nav_dock], [NAV_DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.resizeDocks([seg_dock], [260], Qt.Orientation.Vertical)
         self.docks = [nav_dock, seg_dock]
 
@@ -620,11 +630,9 @@ class MainWindow(QMainWindow):
         where = ""
         if seg:
             where = f"segment {seg} ({p.segment_position(seg) + 1}/{len(p.segments)}) · "
-        self.status_label.setText(
-            f"{where}{len(p.documents)} documents · {len(p.segments)} segments · "
-            f"{len(p.references)} references · {len(p.systems)} systems · "
-            f"{p.span_count} entities · {p.judgment_count} judgments"
-        )
+        counts = ((len(p.documents), "document"), (len(p.segments), "segment"), (len(p.references), "reference"),
+                  (len(p.systems), "system"), (p.span_count, "entity"), (p.judgment_count, "judgment"))
+        self.status_label.setText(where + " · ".join(plural(n, word) for n, word in counts))
 
     # --- settings: UI state only -----------------------------------------------------------
     def _restore_ui_state(self) -> None:

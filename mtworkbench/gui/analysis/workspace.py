@@ -58,10 +58,12 @@ from mtworkbench.gui.analysis.correlation_table import (
     write_correlation_csv,
 )
 from mtworkbench.gui.analysis.human_choices import human_choices
+from mtworkbench.gui.analysis.meta_table_view import MetaTable
 from mtworkbench.gui.analysis.import_scores import ImportScoresCommand
 from mtworkbench.gui.analysis.plot_export import export_plot
 from mtworkbench.gui.analysis.reliability_view import ReliabilityView
 from mtworkbench.gui.analysis.scatter_view import ScatterView
+from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.metrics.registry import metric_names
@@ -258,16 +260,26 @@ class AnalysisWorkspace(Workspace):
         reliability_layout.addWidget(self.reliability_view, 1)
         reliability_layout.addWidget(self.reliability_note)
 
+        # Each result can pop out into a window of its own; sizes and windows are remembered.
+        self.table_pane = PopOutPane("correlations", "Correlation table", table_panel, bar=table_bar)
+        self.scatter_pane = PopOutPane("scatter", "Scatter plot", scatter_panel, bar=scatter_bar)
+        self.reliability_pane = PopOutPane("reliability", "Reliability curves", reliability_panel,
+                                           bar=reliability_bar)
         plots = QSplitter(Qt.Orientation.Horizontal)
-        plots.addWidget(scatter_panel)
-        plots.addWidget(reliability_panel)
+        plots.addWidget(self.scatter_pane)
+        plots.addWidget(self.reliability_pane)
         plots.setChildrenCollapsible(False)
         plots.setStretchFactor(0, 1)
         plots.setStretchFactor(1, 1)
         self.results = QSplitter(Qt.Orientation.Vertical)
         self.results.setObjectName("analysis-results")
-        self.results.addWidget(table_panel)
+        self.results.addWidget(self.table_pane)
         self.results.addWidget(plots)
+        self.layout_memory = LayoutMemory("analysis", self)
+        self.layout_memory.add_splitter("results", self.results)
+        self.layout_memory.add_splitter("plots", plots)
+        for pane in (self.table_pane, self.scatter_pane, self.reliability_pane):
+            self.layout_memory.add_pane(pane)
         self.results.setStretchFactor(0, 1)
         self.results.setStretchFactor(1, 3)
         self.results.setChildrenCollapsible(False)
@@ -300,6 +312,8 @@ class AnalysisWorkspace(Workspace):
         self.result_tabs.setObjectName("analysis-tabs")
         self.result_tabs.addTab(self.pages, "Correlation")
         self.result_tabs.addTab(self.error_panel, "Error counts")
+        self.meta_table = MetaTable()
+        self.result_tabs.addTab(self.meta_table, "Meta-evaluation")
 
         layout = QHBoxLayout(self)
         layout.addWidget(controls)
@@ -474,7 +488,7 @@ class AnalysisWorkspace(Workspace):
     def compare_systems(self) -> None:
         from mtworkbench.gui.analysis.compare_report import compare_systems_interactively
 
-        self.compare_worker = compare_systems_interactively(self, self.project)
+        self.compare_worker = compare_systems_interactively(self, self.project, self.status.setText)
 
     def cancel(self) -> None:
         if self.worker is not None and self.is_computing():
@@ -516,6 +530,7 @@ class AnalysisWorkspace(Workspace):
         self.outcome = outcome
         request = outcome.request
         self.table_model.set_results(outcome.correlations, outcome.higher_is_better, outcome.williams)
+        self.meta_table.set_rows(outcome.meta, request.method)
         self._fit_table_height()
         self.table_title.setText(
             f"<b>{esc(outcome.human_label)}</b> vs metrics · {request.level} level · {request.method} · "
@@ -558,6 +573,8 @@ class AnalysisWorkspace(Workspace):
         wanted = (self.table.horizontalHeader().height() + rows * self.table.verticalHeader().defaultSectionSize()
                   + 2 * self.table.frameWidth() + self.export_table_button.sizeHint().height() + 8)
         total = sum(self.results.sizes())
+        if "results" in self.layout_memory.user_sized:
+            return  # the user's sizes
         if total > wanted + 200:
             self.results.setSizes([wanted, total - wanted])
 
@@ -637,7 +654,8 @@ class AnalysisWorkspace(Workspace):
         answer = import_scores.ask_import_plan(self, self.project)
         if answer is None:
             return
-        plan, source = answer
+        plan, source = answer[0], answer[1]
+        left_out = answer[2] if len(answer) > 2 else ""
         self.session.push(ImportScoresCommand(self.project, plan, source))
         self.choices_timer.stop()
         self.fill_human_choices()
@@ -647,7 +665,9 @@ class AnalysisWorkspace(Workspace):
             index = self.human_combo.findData(f"{first.judge}:{field}")
             if index >= 0:
                 self.human_combo.setCurrentIndex(index)
-        self.status.setText(f"Imported {len(plan.judgments)} scores from {Path(source).name}; press Compute.")
+        left_out = f"; {left_out}" if left_out else ""
+        self.status.setText(f"Imported {len(plan.judgments):,} scores from {Path(source).name}{left_out}. "
+                            "Press Compute.")
 
     def _add_metric_clicked(self) -> None:
         self.add_metric(self.add_metric_combo.currentText())
@@ -660,6 +680,7 @@ class AnalysisWorkspace(Workspace):
         self.cache = cache_for(project)
         self.outcome = None
         self.table_model.set_results([])
+        self.meta_table.set_rows([])
         self.scatter_metric.clear()
         self.scatter.show_summary(None)
         self.reliability_view.show_result(None)
@@ -684,6 +705,7 @@ class AnalysisWorkspace(Workspace):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        self.layout_memory.restore()
         if self._judgments_dirty:  # judgments changed (or a project opened) while hidden
             self._judgments_dirty = False
             # The choices before the first paint (a few ms): never the old project's page;

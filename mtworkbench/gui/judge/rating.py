@@ -14,7 +14,6 @@ the view only remembers what is on screen.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
@@ -448,14 +447,8 @@ class RatingView(JudgeQueueView):
             return
         adequacy, fluency, queue = self.entry.adequacy, self.entry.fluency, self.queue
         assert queue is not None, "submit() checked it"
-        self._record_rating(item, lambda comment, seconds: queue.submit(adequacy, fluency, comment, seconds))
-
-    def _record_rating(self, item: QueueItem, submit: Callable[[str, float], Judgment]) -> None:
-        judge = self.judge
-        assert judge is not None, "submit() checked it"
-        self._record("Cannot record the rating", submit, lambda judgment, before, after: RateItemCommand(
-            self.session.project, judge, judgment, item.index, before, after, replacing=item.judgment is not None
-        ))
+        self._record("Cannot record the rating", lambda comment, seconds: queue.rate(adequacy, fluency, comment,
+                                                                                     seconds), RateItemCommand)
 
     def _submit_protocol(self, item: QueueItem) -> None:
         assert self.queue is not None and self.judge is not None, "submit() checked both"
@@ -465,4 +458,5 @@ class RatingView(JudgeQueueView):
             return
         score, errors = self.protocol_panel.rating()
         queue = self.queue
-        self._record_rating(item, lambda comment, seconds: queue.submit_scored(score, errors, comment, seconds))
+        self._record("Cannot record the rating",
+                     lambda comment, seconds: queue.rate_scored(score, errors, comment, seconds), RateItemCommand)

@@ -48,6 +48,7 @@ from mtworkbench.gui.metrics.views import detail_views
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
 from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
+from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
@@ -64,6 +65,7 @@ from mtworkbench.scoring.job import (
 RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
 AUTO_SCORE_DELAY_MS = 100
+MAX_CORPUS_ROWS = 10
 PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
 
 
@@ -72,6 +74,14 @@ class DetailTabs(QTabWidget):
     METEOR alignment) scrolls inside its tab and never widens the window's
     centre, so it never squeezes the docks (their sizes are the user's).
     ``currentWidget``, ``widget`` and ``indexOf`` speak of the views themselves."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        corner = QWidget()
+        self.corner_bar = QHBoxLayout(corner)  # the pop-out button sits beside the tabs
+        self.corner_bar.setContentsMargins(0, 0, 0, 0)
+        self.setCornerWidget(corner, Qt.Corner.TopRightCorner)
+        self.setUsesScrollButtons(True)
 
     def add_view(self, view: QWidget, title: str) -> int:
         area = QScrollArea()
@@ -127,6 +137,7 @@ class MetricsWorkspace(Workspace):
         self._stages: list = []  # what is left of showing a new project, one event-loop turn each
         self.human_label = ""
         self.human_matrix: np.ndarray | None = None
+        self.human_systems: dict[str, float] = {}  # system -> mean human score, for the corpus table
         self.last_outcome = None
         # (request, systems still to read, inputs read so far, reader) while inputs are being read
         self._preparing: tuple | None = None
@@ -181,27 +192,44 @@ class MetricsWorkspace(Workspace):
                 view.setTextFormat(Qt.TextFormat.PlainText)
                 view.setWordWrap(True)
             view.setObjectName(f"detail-{name}")
+            if hasattr(view, "grow_wide"):
+                view.grow_wide = False  # fits the pane's width; zoom or pop out for every label
             self.detail_views[name] = view
             self.detail_tabs.add_view(view, getattr(cls, "title", name))
 
         self.error_strip = ErrorSpanStrip()  # raters' error spans of the selected row
+        # Each view can pop out into a window of its own; the splitters give the room
+        # left to the others, and the user's sizes and windows are remembered.
+        self.corpus_pane = PopOutPane("corpus", "Corpus scores", self.corpus_table,
+                                      bar=self.corpus_table.caption_bar)
+        self.browser_pane = PopOutPane("browser", "Sentence browser", self.browser, bar=self.browser.top_bar)
+        self.detail_pane = PopOutPane("details", "Metric views", self.detail_tabs, bar=self.detail_tabs.corner_bar)
         browser_column = QSplitter(Qt.Orientation.Vertical)
-        browser_column.addWidget(self.browser)
+        browser_column.addWidget(self.browser_pane)
         browser_column.addWidget(self.error_strip)
         browser_column.setStretchFactor(0, 4)
         browser_column.setStretchFactor(1, 1)
+        browser_column.setChildrenCollapsible(False)
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(browser_column)
-        lower.addWidget(self.detail_tabs)
+        lower.addWidget(self.detail_pane)
         lower.setStretchFactor(0, 1)
         lower.setStretchFactor(1, 1)
+        lower.setChildrenCollapsible(False)
         lower.setSizes([620, 620])
         main = QSplitter(Qt.Orientation.Vertical)
-        main.addWidget(self.corpus_table)
+        main.addWidget(self.corpus_pane)
         main.addWidget(lower)
-        main.setStretchFactor(0, 1)
-        main.setStretchFactor(1, 4)
+        main.setStretchFactor(0, 0)  # the table keeps the rows it needs; the views take what is left
+        main.setStretchFactor(1, 1)
+        main.setChildrenCollapsible(False)
         main.setSizes([210, 560])
+        self.main_splitter, self.lower_splitter = main, lower
+        self.layout_memory = LayoutMemory("metrics", self)
+        for name, splitter in (("main", main), ("lower", lower), ("browser", browser_column)):
+            self.layout_memory.add_splitter(name, splitter)
+        for pane in (self.corpus_pane, self.browser_pane, self.detail_pane):
+            self.layout_memory.add_pane(pane)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(main)
@@ -428,6 +456,8 @@ class MetricsWorkspace(Workspace):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        self.layout_memory.restore()
+        self._fit_corpus_table(len(self.system_ids))
         if self._open_pending:  # before the first paint: the old project's rows never show
             self._show_new_project()
         elif self._spans_dirty:
@@ -481,7 +511,7 @@ class MetricsWorkspace(Workspace):
         self.paired.clear()
         self.errors.clear()
         self._texts_dirty = self._human_dirty = self._spans_pending = True
-        self.human_matrix, self.human_label = None, ""  # the old project's
+        self.human_matrix, self.human_label, self.human_systems = None, "", {}  # the old project's
         self._detail_shown.clear()
         self._stages.clear()
         for timer in (self.refresh_timer, self.errors_timer, self.rescore_timer, self.stage_timer):
@@ -568,15 +598,14 @@ class MetricsWorkspace(Workspace):
         systems = self.system_ids
         specs = self.specs
         self._fill_baseline_combo()
+        if self._human_dirty and human_scores:
+            self._human_dirty = False
+            self._load_human_scores()
         self.corpus_table.set_content(
             specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors, self.unscored),
-            project.settings.baseline,
+            project.settings.baseline, human=self.human_systems, human_label=self.human_label,
         )
-        # Room for up to five systems without scrolling; more scroll inside the table.
-        table = self.corpus_table.view
-        rows_shown = max(1, min(len(systems), 5))
-        table.setMinimumHeight(table.horizontalHeader().sizeHint().height()
-                               + rows_shown * table.verticalHeader().defaultSectionSize() + 2 * table.frameWidth() + 2)
+        self._fit_corpus_table(len(systems))
         if self._texts_dirty:
             self._texts_dirty = False
             seg_ids = project.segment_ids
@@ -586,9 +615,6 @@ class MetricsWorkspace(Workspace):
                 for seg in project.segments
             ]
             self.browser.set_texts(seg_ids, systems, hyps, seg_texts)
-        if self._human_dirty and human_scores:
-            self._human_dirty = False
-            self._load_human_scores()
         n_seg = len(project.segments)
         matrices = {spec: segment_matrix(self.cache, systems, spec, n_seg) for spec in specs}
         self.browser.set_scores(matrices, self.human_matrix, self.human_label or "Human")
@@ -599,6 +625,20 @@ class MetricsWorkspace(Workspace):
         missing = self.cache.missing(systems, specs)
         if not self.is_scoring() and not self.status.text():
             self.status.setText(f"{len(missing)} results to compute" if missing else "")
+
+    def _fit_corpus_table(self, n_systems: int) -> None:
+        """Every system's row in view (up to ten; more scroll inside the table), the
+        views below the rest: WMT projects have eight systems or more."""
+        table = self.corpus_table.view
+        rows_shown = max(1, min(n_systems, MAX_CORPUS_ROWS))
+        bar = table.horizontalScrollBar().sizeHint().height()
+        wanted = (table.horizontalHeader().sizeHint().height() + rows_shown * table.verticalHeader().defaultSectionSize()
+                  + 2 * table.frameWidth() + bar + 2)
+        table.setMinimumHeight(wanted)
+        sizes = self.main_splitter.sizes()
+        pane = self.corpus_pane.minimumSizeHint().height()
+        if len(sizes) == 2 and sum(sizes) > pane + 200 and sizes[0] != pane and "main" not in self.layout_memory.user_sized:
+            self.main_splitter.setSizes([pane, sum(sizes) - pane])
 
     def _fill_baseline_combo(self) -> None:
         combo = self.baseline_combo
@@ -624,7 +664,7 @@ class MetricsWorkspace(Workspace):
     def _load_human_scores(self) -> None:
         from mtworkbench.analysis.human_scores import collect_human_scores
 
-        self.human_matrix, self.human_label = None, ""
+        self.human_matrix, self.human_label, self.human_systems = None, "", {}
         if not self.project.judgments:
             return
         try:
@@ -633,6 +673,9 @@ class MetricsWorkspace(Workspace):
             return
         self.human_matrix = human.matrix
         self.human_label = f"Human ({human.field})"
+        with np.errstate(all="ignore"):  # a system without ratings has no mean (NaN, shown as –)
+            means = human.system_scores()
+        self.human_systems = {s: float(v) for s, v in zip(human.systems, means) if np.isfinite(v)}
 
     # --- selection and detail views ----------------------------------------------------------------
     def _row_selected(self, system: str, segment: str) -> None:
