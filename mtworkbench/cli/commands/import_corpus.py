@@ -126,8 +126,8 @@ def _run_layout(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format} needs DIR and --lp SRC-TGT")
     if args.source or args.ref or args.system:
         raise UsageError(f"--format {args.format} reads everything from DIR; no --source, --ref or --system")
-    with cli_progress(args, "Importing"):
-        result = LAYOUT_FORMATS.get(args.format).read(args.directory, args.lp)
+    with cli_progress(args, "Importing", unit="files") as progress:
+        result = LAYOUT_FORMATS.get(args.format).read(args.directory, args.lp, progress=progress)
     project = result.project
     out = Path(args.output)
     with cli_progress(args, "Writing"):
