@@ -23,7 +23,7 @@ import pkgutil
 import sys
 
 from mtworkbench import __version__
-from mtworkbench.cli.progress import add_quiet_option, interrupted_message
+from mtworkbench.cli.progress import add_quiet_option, interrupted_message, note_kept
 from mtworkbench.core.errors import DataError
 
 _COMMANDS_PACKAGE = "mtworkbench.cli.commands"
@@ -117,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    note_kept(None)  # what a Ctrl+C leaves is this command's to say (main may run several in one process)
     try:
         return int(args.func(args) or 0)
     except UsageError as exc:

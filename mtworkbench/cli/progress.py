@@ -139,14 +139,14 @@ def _make_bar() -> Any:
 
     console = Console(file=sys.stderr, force_terminal=True, force_interactive=True, width=_width())
     return RichProgress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # descriptions may name files: plain text
         BarColumn(bar_width=30),
         TaskProgressColumn(),
         CountRateAndTime(),
         console=console,
         transient=True,  # the result printed after it stays readable; the bar was for the wait
         redirect_stdout=False,  # stdout is the command's output, never touched
-        redirect_stderr=False,
+        redirect_stderr=True,  # a warning printed meanwhile goes above the bar (still to stderr), not through it
         refresh_per_second=8,
     )
 

@@ -213,6 +213,7 @@ def test_silent_progress_costs_nothing_and_imports_no_rich() -> None:
 
 
 def test_interrupted_message_prefers_the_jobs_account() -> None:
+    note_kept(None)  # as main() does before each command
     try:
         assert interrupted_message() == "interrupted: nothing written"
         note_kept("2 of 5 packages written")
@@ -276,3 +277,14 @@ def test_split_on_a_terminal_counts_packages_and_through_a_pipe_says_nothing_ext
                          timeout=120)
     assert out.returncode == 0 and out.stderr == ""
     assert "Анна" in out.stdout and "%" not in out.stdout and "eta" not in out.stdout
+
+
+def test_a_commands_note_does_not_outlive_it(tmp_path: Path, capsys) -> None:
+    """main may run several commands in one process: what one split wrote is not the next one's account."""
+    from mtworkbench.cli import main
+
+    bundle = make_bundle(tmp_path, n_segments=10, n_systems=2)
+    assert main(["split", str(bundle), "--by", "judge", "--people", "a,b", "-o", str(tmp_path / "p")]) == 0
+    assert "packages written" in interrupted_message()
+    assert main(["validate", str(bundle)]) == 0
+    assert interrupted_message() == "interrupted: nothing written"
