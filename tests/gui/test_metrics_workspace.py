@@ -16,7 +16,7 @@ from mtworkbench.core.model import Judgment, System
 from mtworkbench.gui.commands import SetTextCommand
 from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
-from mtworkbench.gui.metrics import workspace as metrics_module
+from mtworkbench.gui.metrics import scoring_controls
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 SPECS = ["bleu", "chrf", "ter"]
@@ -281,7 +281,7 @@ def test_edit_rescoring_cancel_and_open_in_judge(qtbot, window, three_systems, m
     # Cancel: a slower metric on every system, stopped at once.
     workspace.ci_samples = 0
     workspace.cache.invalidate_all()
-    monkeypatch.setattr(metrics_module, "PREPARE_SLICE_S", 0.0)
+    monkeypatch.setattr(scoring_controls, "PREPARE_SLICE_S", 0.0)
     qtbot.mouseClick(workspace.score_button, Qt.MouseButton.LeftButton)
     assert workspace.is_scoring() and workspace.cancel_button.isEnabled()
     qtbot.mouseClick(workspace.cancel_button, Qt.MouseButton.LeftButton)
