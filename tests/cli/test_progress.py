@@ -51,7 +51,7 @@ def make_bundle(folder: Path, n_segments: int, n_systems: int, seed: int = 7) ->
 
 
 def run_in_terminal(argv: list[str], cwd: Path, interrupt_when: re.Pattern[str] | None = None,
-                    timeout: float = 120) -> tuple[int, str]:
+                    timeout: float = 300) -> tuple[int, str]:
     """Run the command with stdin, stdout and stderr on a pseudo-terminal; return its exit
     code and what the terminal received (control sequences removed). With
     ``interrupt_when``, Ctrl+C (SIGINT to its process group, as a terminal sends it) once
