@@ -87,12 +87,12 @@ def test_code_references_refused(tiny_pipeline, tmp_path, edit, message):
 def test_python_files_beside_the_config_refused(tiny_pipeline, tmp_path):
     folder = copy_of(tiny_pipeline, tmp_path)
     (folder / "functions.py").write_text("raise SystemExit('ran')\n", encoding="utf-8")
-    with pytest.raises(DataError, match="functions.py"):
+    with pytest.raises(DataError, match=r"functions\.py"):
         load_pipeline(folder)
 
 
 def test_not_a_pipeline_folder(tmp_path):
-    with pytest.raises(DataError, match="no config.cfg"):
+    with pytest.raises(DataError, match=r"no config\.cfg"):
         check_pipeline(tmp_path)
     with pytest.raises(DataError, match="not a folder"):
         check_pipeline(tmp_path / "missing")
