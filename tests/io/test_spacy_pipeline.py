@@ -3,6 +3,7 @@ that reference code outside spaCy's own components."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 
@@ -96,3 +97,68 @@ def test_not_a_pipeline_folder(tmp_path):
         check_pipeline(tmp_path)
     with pytest.raises(DataError, match="not a folder"):
         check_pipeline(tmp_path / "missing")
+
+
+# --- the command line and the bundle's record of decisions ----------------------------------------
+def make_bundle(path):
+    from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment
+    from mtworkbench.io.bundle.bundle import save_bundle
+
+    p = Project(documents=[Document("d", [Paragraph("p", [Segment(str(i), "源") for i in (1, 2, 3)])])],
+                target_language="en")
+    p.add_reference(Reference("ref", texts={"1": "Anna lives in Berlin.", "2": "Boris works in Moscow.",
+                                            "3": "Carla moved to Paris."}))
+    save_bundle(p, path)
+
+
+def test_cli_suggest_then_accept_all_keeps_provenance(tiny_pipeline, tmp_path, capsys):
+    from mtworkbench.cli import main
+    from mtworkbench.io.bundle.bundle import load_bundle
+
+    bundle = tmp_path / "p.mtwb.json"
+    make_bundle(bundle)
+    before = bundle.read_bytes()
+    base = ["entities", "suggest", str(bundle), "--reference", "ref", "--model", str(tiny_pipeline),
+            "--annotator", "ann"]
+    assert main([*base, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    found = {(s["segment"], s["text"], s["label"]) for s in listed["suggestions"]}
+    assert ("1", "Anna", "PERSON") in found and ("2", "Moscow", "LOCATION") in found  # GPE mapped
+    assert bundle.read_bytes() == before  # listing saves nothing
+    assert main([*base, "--accept-all"]) == 0
+    assert "accept rate LOCATION: 100%" in capsys.readouterr().out
+    project = load_bundle(bundle)
+    spans = {(s.segment, s.start, s.end, s.type) for s in project.spans if s.annotator == "ann"}
+    assert ("1", 0, 4, "PERSON") in spans
+    assert len(project.suggestion_decisions) == len(listed["suggestions"])
+    first = project.suggestion_decisions[0]
+    assert first.decision == "accepted" and first.suggestion.source == "spacy:tiny-ner"
+    assert first.span_id in {s.id for s in project.spans}
+    # Asked again: everything is decided, nothing suggested twice.
+    assert main([*base, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["suggestions"] == []
+
+
+def test_bundle_decisions_round_trip_and_bad_entries(tmp_path):
+    from mtworkbench.core.suggestions import Suggestion, SuggestionDecision
+    from mtworkbench.io.bundle.bundle import BundleError, dumps, loads
+
+    path = tmp_path / "p.mtwb.json"
+    make_bundle(path)
+    from mtworkbench.io.bundle.bundle import load_bundle
+
+    project = load_bundle(path)
+    plain = dumps(project)
+    assert "suggestion_decisions" not in plain  # absent: older bundles stay byte-identical
+    s = Suggestion("ref", "2", 15, 21, "LOCATION", "xcomet", severity="major", score=0.8)
+    project.suggestion_decisions = [SuggestionDecision(s, "corrected", "e9", "ORGANIZATION"),
+                                    SuggestionDecision(s, "rejected")]
+    again = loads(dumps(project))
+    assert again.suggestion_decisions == project.suggestion_decisions
+    data = json.loads(dumps(project))
+    data["suggestion_decisions"][0]["decision"] = "maybe"
+    with pytest.raises(BundleError, match=r"suggestion_decisions\[0\]\.decision"):
+        loads(json.dumps(data))
+    data["suggestion_decisions"][0].update(decision="accepted", end=99)
+    with pytest.raises(BundleError, match="outside the text"):
+        loads(json.dumps(data))

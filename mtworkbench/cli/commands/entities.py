@@ -73,11 +73,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cmp.add_argument("--json", action="store_true", help="print one JSON object")
     cmp.set_defaults(func=run_compare)
 
+    from mtworkbench.cli import entities_suggest
+
+    entities_suggest.register(sub)
     p.set_defaults(func=lambda args: _usage(p))
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    raise UsageError("name an action: import, export, list or compare")
+    raise UsageError("name an action: import, export, list, compare or suggest")
 
 
 def _format(args: argparse.Namespace) -> str:
