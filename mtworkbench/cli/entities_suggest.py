@@ -20,10 +20,8 @@ from pathlib import Path
 
 from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.suggestions import ONTONOTES_TO_MUC
 
-# OntoNotes labels (spaCy's English and Chinese pipelines) onto the MUC-7 types.
-ONTONOTES_TO_MUC = {"PERSON": "PERSON", "PER": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION",
-                    "LOC": "LOCATION", "DATE": "DATE", "TIME": "TIME", "MONEY": "MONEY", "PERCENT": "PERCENT"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -16,6 +16,9 @@ from dataclasses import dataclass, replace
 from mtworkbench.core.model import EntitySpan, Project
 
 DECISIONS = ("accepted", "corrected", "rejected")
+# OntoNotes labels (spaCy's English and Chinese pipelines) onto the MUC-7 entity types.
+ONTONOTES_TO_MUC = {"PERSON": "PERSON", "PER": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION",
+                    "LOC": "LOCATION", "DATE": "DATE", "TIME": "TIME", "MONEY": "MONEY", "PERCENT": "PERCENT"}
 
 
 @dataclass(frozen=True)
