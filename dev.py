@@ -40,7 +40,7 @@ def setup() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     run([PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,annotate]"])
     STAMP.write_text(wanted)
 
 

@@ -90,6 +90,7 @@ class Project:
         self.external_scores: dict[str, dict[str, Any]] = {}
         # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
         self.campaign: Any = None
+        self.suggestion_decisions: list[Any] = []  # core.suggestions.SuggestionDecision, as made
         # The file beside the bundle that keeps computed scores (io.bundle validates the
         # name, scoring.store reads and writes it); "" until a bundle names one. Its bundle's
         # file name: saved under another name, the project names that bundle's own file.

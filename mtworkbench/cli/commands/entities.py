@@ -4,6 +4,7 @@
     mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
     mtworkbench entities list BUNDLE
     mtworkbench entities compare BUNDLE --reference ID A B [--json]
+    mtworkbench entities compare BUNDLE --reference ID --annotator A --annotator B --annotator C ... [--json]
 """
 
 from __future__ import annotations
@@ -64,14 +65,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cmp.add_argument("--reference", required=True)
     cmp.add_argument("--all-segments", action="store_true",
                      help="compare every segment of the reference, not only those both annotated")
+    cmp.add_argument("--annotator", action="append", metavar="NAME",
+                     help="a layer to compare; repeat for two or more: Krippendorff's alpha and Gwet's AC1 on "
+                          "the units' labels over all of them, overall, per type and per document")
+    cmp.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                     help="with --annotator: resamples of the units for the 95%% intervals (0: none)")
+    cmp.add_argument("--seed", type=int, default=12345, help="with --annotator: the bootstrap's seed")
     cmp.add_argument("--json", action="store_true", help="print one JSON object")
     cmp.set_defaults(func=run_compare)
 
+    from mtworkbench.cli import entities_suggest
+
+    entities_suggest.register(sub)
     p.set_defaults(func=lambda args: _usage(p))
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    raise UsageError("name an action: import, export, list or compare")
+    raise UsageError("name an action: import, export, list, compare or suggest")
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -162,6 +172,8 @@ def run_compare(args: argparse.Namespace) -> int:
     if not project.has_reference(args.reference):
         raise DataError(f"{args.bundle}: no reference {args.reference!r}; references: "
                         + ", ".join(r.id for r in project.references))
+    if args.annotator:
+        return run_compare_many(args, project)
     a, b = args.annotator_a, args.annotator_b
     if a is None or b is None:
         ranked = [n for n in ranked_layers(project, args.reference, last=ADJUDICATED_LAYER) if n != a]
@@ -203,6 +215,45 @@ def run_compare(args: argparse.Namespace) -> int:
           f"over {cmp.n_tokens} {cmp.unit}")
     for t, a in cmp.by_type.items():
         print(f"  {t}\t{a.count_a}\t{a.count_b}\t{a.matched}\tF1 {fmt(a.f1)}")
+    return 0
+
+
+def run_compare_many(args: argparse.Namespace, project) -> int:
+    """Two or more layers named by --annotator: alpha and AC1 on unit labels over all of them."""
+    from mtworkbench.analysis.span_reliability import span_reliability
+
+    layers = list(dict.fromkeys(args.annotator + [n for n in (args.annotator_a, args.annotator_b) if n]))
+    unknown = [n for n in layers if n not in project.annotators]
+    if unknown:
+        raise DataError(f"{args.bundle}: no annotator layer {unknown[0]!r}; layers: "
+                        + ", ".join(project.annotators))
+    if len(layers) < 2:
+        raise UsageError("name two or more different layers with --annotator")
+    if not 0 <= args.bootstrap <= 1_000_000:
+        raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")
+    rel = span_reliability(project, args.reference, layers, args.all_segments,
+                           bootstrap=args.bootstrap, seed=args.seed)
+    if args.json:
+        out = rel.to_json()
+        out["segment_scope"] = "all" if args.all_segments else "worked on by each layer"
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+
+    def row(name: str, stats) -> str:
+        cells = []
+        for s in stats:
+            value = "-" if math.isnan(s.value) else f"{s.value:.4f}"
+            ci = "" if s.low is None or s.high is None else f" [{s.low:.3f}, {s.high:.3f}]"
+            cells.append(f"{s.stat} {value}{ci}")
+        return f"  {name:<16} " + "   ".join(cells)
+
+    print(f"{len(layers)} layers: " + ", ".join(f"{a} ({rel.spans[a]} entities)" for a in layers))
+    print(f"{rel.n_units} {rel.unit} in {len(rel.segments)} segments")
+    print(row("overall", rel.overall))
+    for t, stats in rel.by_type.items():
+        print(row(t, stats))
+    for d, stats in rel.by_document.items():
+        print(row(f"document {d}", stats))
     return 0
 
 

@@ -50,11 +50,8 @@ from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.moving import MovingAndFinding
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.project_people import remember, remembered
-from mtworkbench.gui.annotate.text_view import (
-    EntityTextView,
-    SelectionError,
-    ShownSegment,
-)
+from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
+from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
 from mtworkbench.gui.annotate.type_dialog import EntityTypesDialog
 from mtworkbench.gui.commands import (
     AddSpanCommand,
@@ -200,6 +197,8 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         self.tabs.setObjectName("annotate-tabs")
         self.tabs.addTab(self.splitter, "Editor")
         self.tabs.addTab(self.comparison, "Compare annotators")
+        self.suggestions = SuggestionsPanel(session, lambda: (self.reference, self.annotator))
+        self.tabs.addTab(self.suggestions, "Suggestions")
 
         # What a project without reference texts shows instead of a blank editor.
         self.empty_message = QLabel()

@@ -31,6 +31,7 @@ from mtworkbench.core.queue_state import MQM_MAX_ERRORS
 from mtworkbench.core.text_display import file_name_text
 from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.io.bundle.bundle_read import read_project
+from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.bundle.json_checks import parse_json
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
@@ -150,6 +151,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
     }
     if project.external_scores:  # optional: absent keeps older bundles byte-identical
         out["external_scores"] = bundle_value(project)
+    if project.suggestion_decisions:  # additive, likewise (io.bundle.suggestions_json)
+        out["suggestion_decisions"] = decisions_to_json(project)
     return out
 
 

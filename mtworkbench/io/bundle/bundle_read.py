@@ -39,12 +39,13 @@ from mtworkbench.core.model import (
 from mtworkbench.core.mqm_typology import typology_from_json
 from mtworkbench.core.queue_state import JudgeQueue
 from mtworkbench.io.bundle.score_file_name import score_file_problem
+from mtworkbench.io.bundle.suggestions_json import read_decisions
 from mtworkbench.io.scores.external_scores import check_bundle_value
 
 TOP_LEVEL_REQUIRED = frozenset({"format", "format_version", "documents", "references", "systems"})
 TOP_LEVEL_OPTIONAL = frozenset({"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
                                 "settings", "judge_queues", "learned_model", "external_scores", "campaign",
-                                "score_file"})
+                                "score_file", "suggestion_decisions"})
 JUDGMENT_OPTIONAL = frozenset({"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds",
                                "comment", "protocol", "errors", "qc", "text", "ranking"})
 
@@ -330,6 +331,8 @@ def read_extras(r: JsonReader, data: dict[str, Any], project: Project) -> None:
         project.external_scores = check_bundle_value(data["external_scores"], project, r.file)
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, r.file)
+    if "suggestion_decisions" in data:
+        read_decisions(r, data["suggestion_decisions"], project)
     if "score_file" in data:
         project.score_file = r.str(data["score_file"], "$.score_file")
         problem = score_file_problem(project.score_file)
