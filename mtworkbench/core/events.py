@@ -20,7 +20,7 @@ with classes, not by parsing it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # the model imports this module; the names are for annotations only
     from mtworkbench.core.model import EntitySpan, Judgment, Reference, Segment, System
@@ -107,6 +107,15 @@ class SpanChanged(ProjectEvent):
 
     kind: ClassVar[str] = "span_changed"
     span: EntitySpan
+
+
+@dataclass(frozen=True)
+class RelationChanged(ProjectEvent):
+    """A relation between two spans was added, removed or retyped (``relation`` as it is now,
+    or as it was when removed)."""
+
+    kind: ClassVar[str] = "relation_changed"
+    relation: Any
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ error spans, settings; and the checks a judgment passes on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, Typology
@@ -74,7 +75,15 @@ class System:
 
 @dataclass(frozen=True)
 class EntitySpan:
-    """A named entity in a reference text: characters ``[start, end)``."""
+    """A span of a span layer (entities by default): characters ``[start, end)`` of
+    one segment's text.
+
+    ``reference`` names the text: a reference id for layers on references, a system
+    id for layers on outputs, "" for layers on sources. A discontinuous span lists
+    its ``fragments`` (sorted, disjoint, at least two); ``start``/``end`` are then the
+    first fragment's start and the last one's end. ``fragments`` is empty for a
+    contiguous span.
+    """
 
     id: str
     reference: str
@@ -83,6 +92,13 @@ class EntitySpan:
     end: int
     type: str
     annotator: str
+    layer: str = "entities"
+    fragments: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def parts(self) -> tuple[tuple[int, int], ...]:
+        """Every ``[start, end)`` piece: the fragments, or the one range."""
+        return self.fragments or ((self.start, self.end),)
 
 
 PROTOCOLS: tuple[str, ...] = ("ldc", "da", "esa", "mqm", "rank", "scalar")
@@ -215,6 +231,22 @@ class Settings:
     # for new MQM queues (each queue keeps its own limit once built).
     mqm_typology: Typology = GOOGLE_TYPOLOGY
     mqm_max_errors: int = MQM_MAX_ERRORS
+    # Span layers (the first is "entities", whose types are ``entity_types``) and
+    # relation layers; ``core.layers`` defines them.
+    span_layers: list[Any] = field(default_factory=lambda: _default_span_layers())
+    relation_layers: list[Any] = field(default_factory=lambda: _default_relation_layers())
+
+
+def _default_span_layers() -> list[Any]:
+    from mtworkbench.core.layers import default_span_layers
+
+    return default_span_layers()
+
+
+def _default_relation_layers() -> list[Any]:
+    from mtworkbench.core.layers import default_relation_layers
+
+    return default_relation_layers()
 
 
 @dataclass
@@ -232,6 +264,7 @@ class ReferenceRemoval:
     index: int
     spans: list[EntitySpan]
     judgments: list[Judgment]
+    relations: list[Any] = field(default_factory=list)
 
 
 def check_judgment_values(j: Judgment) -> None:
