@@ -30,6 +30,8 @@ class EntityMention:
     start: int
     end: int
     type: str
+    # A discontinuous mention's pieces (sorted); empty for one contiguous range.
+    fragments: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass

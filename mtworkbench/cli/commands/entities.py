@@ -40,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("--format", choices=formats, help=fmt_help)
     imp.add_argument("--create-types", action="store_true", help="add entity types the project does not know yet")
     imp.add_argument("--replace", action="store_true", help="replace the annotator's spans on this reference")
+    imp.add_argument("--layer", default="entities", help="span layer to import into (default: entities)")
     imp.add_argument("-o", "--output", help="write the changed project here instead")
     imp.set_defaults(func=run_import)
 
@@ -49,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("--reference", required=True)
     exp.add_argument("--annotator", help="whose spans (default: the only annotator of the reference)")
     exp.add_argument("--format", choices=formats, help=fmt_help)
+    exp.add_argument("--layer", default="entities", help="span layer to export (default: entities)")
     exp.set_defaults(func=run_export)
 
     lst = sub.add_parser("list", help="annotators and span counts per reference")
@@ -100,6 +102,7 @@ def run_import(args: argparse.Namespace) -> int:
             args.annotator,
             create_types=args.create_types,
             replace_existing=args.replace,
+            layer=args.layer,
         )
         save_bundle(project, out)
     notes = []
@@ -110,6 +113,8 @@ def run_import(args: argparse.Namespace) -> int:
     if summary.created_types:
         notes.append(f"new types: {', '.join(summary.created_types)}")
     extra = f" ({'; '.join(notes)})" if notes else ""
+    if summary.relations:
+        notes.append(f"{len(summary.relations)} relations")
     print(
         f"imported {summary.spans} entities in {summary.segments} segments as "
         f"{summary.annotator} on {summary.reference}{extra}; wrote {out}"
@@ -125,8 +130,9 @@ def run_export(args: argparse.Namespace) -> int:
     fmt = _format(args)
     project = load_bundle(args.bundle)
     annotator = args.annotator or default_annotator(project, args.reference)
-    written = export_entities(project, args.reference, annotator, fmt, args.file)
-    count = sum(1 for s in project.spans if s.reference == args.reference and s.annotator == annotator)
+    written = export_entities(project, args.reference, annotator, fmt, args.file, layer=args.layer)
+    count = sum(1 for s in project.spans
+                if s.reference == args.reference and s.annotator == annotator and s.layer == args.layer)
     print(f"wrote {count} entities of {annotator} on {args.reference} to {', '.join(map(describe_target, written))}",
           file=sys.stderr if to_stdout(args.file) else sys.stdout)  # not into the data on stdout
     return 0

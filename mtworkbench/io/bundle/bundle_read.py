@@ -172,22 +172,9 @@ def read_settings(r: JsonReader, value: Any, project: Project) -> Settings:
 
 
 def _read_entity_types(r: JsonReader, value: Any) -> list[EntityTypeStyle]:
-    types = []
-    names: set[str] = set()
-    keys: set[str] = set()
-    for i, t in enumerate(r.list(value, "$.settings.entity_types")):
-        p = f"$.settings.entity_types[{i}]"
-        r.keys(t, p, {"name", "key", "color"})
-        style = EntityTypeStyle(r.ident(t["name"], f"{p}.name"), r.str(t["key"], f"{p}.key"),
-                                r.str(t["color"], f"{p}.color"))
-        if style.name in names:
-            r.fail(f"duplicate entity type {style.name!r}", f"{p}.name")
-        if len(style.key) != 1 or style.key.upper() in keys:
-            r.fail(f"key must be one character not used by another type, found {style.key!r}", f"{p}.key")
-        names.add(style.name)
-        keys.add(style.key.upper())
-        types.append(style)
-    return types
+    from mtworkbench.io.bundle.layers_json import read_types
+
+    return read_types(r, value, "$.settings.entity_types")
 
 
 def _refuse_file_options(r: JsonReader, spec: str, path: str) -> None:
@@ -220,7 +207,7 @@ def read_spans(r: JsonReader, value: Any, project: Project) -> None:
         try:
             text = project.span_text(span)
         except ModelError as exc:
-            r.fail(str(exc), p)
+            r.fail(str(exc), f"{p}.reference" if span.reference else p)
         if text is None:
             r.fail(f"{span.reference!r} has no text for segment {span.segment!r}", p)
         if not 0 <= span.start < span.end <= len(text):
