@@ -84,7 +84,8 @@ def read_brat_with_links(path: str | Path) -> tuple[list[AnnotatedText], list[Me
             fields = line.split("\t")
             column = 1 if len(fields) < 2 else len(fields[0]) + 2
             raise FormatError(
-                "expected 'T<id><TAB><type> <start> <end>[;<start> <end>...]<TAB><text>'", ann_path, lineno, column
+                "expected 'T<id><TAB><type> <start> <end><TAB><text>' (a discontinuous span: "
+                "'<start> <end>;<start> <end>')", ann_path, lineno, column
             )
         tid, entity_type, offsets, surface = m.group(1), m.group(2), m.group(3), m.group(4)
         start_col = m.start(3) + 1
@@ -93,14 +94,15 @@ def read_brat_with_links(path: str | Path) -> tuple[list[AnnotatedText], list[Me
             if not a < b <= len(raw):
                 raise FormatError(f"span {a}-{b} is empty or outside the text ({len(raw)} characters)",
                                   ann_path, lineno, start_col)
+        shown = ";".join(f"{a}-{b}" for a, b in parts)
         seg = bisect.bisect_right(line_starts, parts[0][0]) - 1
         seg_start = line_starts[seg]
         if parts[-1][1] > seg_start + len(texts[seg]) or any(a < seg_start for a, _ in parts):
-            raise FormatError(f"span {offsets} crosses a line end of {txt_path.name} (line {seg + 1})",
+            raise FormatError(f"span {shown} crosses the end of line {seg + 1} of {txt_path.name}",
                               ann_path, lineno, start_col)
         expected = " ".join(raw[a:b] for a, b in parts)
         if surface != expected:
-            raise FormatError(f"the annotation text {surface!r} differs from the text at {offsets} ({expected!r})",
+            raise FormatError(f"the annotation text {surface!r} differs from the text at {shown} ({expected!r})",
                               ann_path, lineno, m.start(4) + 1)
         if tid in where:
             raise FormatError(f"duplicate annotation id {tid!r}", ann_path, lineno, 1)
