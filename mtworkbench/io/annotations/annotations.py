@@ -189,7 +189,9 @@ def import_entities(
     placed, links = _place_records(project, path, fmt, ref)
     type_of, new_types = _map_types(
         [t.name for t in layer_types(project.settings, layer)],
-        [(m.type, record.line) for _, record in placed for m in record.mentions], create_types, path, "entity",
+        [(m.type, record.line) for _, record in placed for m in record.mentions], create_types, path,
+        # brat, WebAnno and JSON files round-trip: their type names are kept as written.
+        "entity" if ANNOTATION_FORMATS.get(fmt).name not in LINK_FORMATS else "span",
     )
     rel_layer = relation_layer(project.settings, RELATIONS)
     rel_of, new_rel_types = _map_types([t.name for t in rel_layer.types], [(k.type, 0) for k in links],
@@ -369,6 +371,36 @@ def read_jsonl_records(path: str | Path, seg_ids: list[str], texts: dict[str, st
     from mtworkbench.io.annotations.entities_jsonl import read_entities_jsonl
 
     return ReadRecords(read_entities_jsonl(path), path)
+
+
+def read_webanno_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.annotations.webanno import read_webanno
+
+    records, links = read_webanno(path)
+    return ReadRecords(records, path, links=links)
+
+
+def write_webanno_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str],
+                          links: list[MentionLink] | None = None) -> list[Path]:
+    from mtworkbench.io.annotations.webanno import write_webanno
+
+    write_webanno(path, records, links or [])
+    return [Path(path)]
+
+
+def read_json_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.annotations.spans_json import read_spans_json
+
+    records, links = read_spans_json(path)
+    return ReadRecords(records, path, links=links)
+
+
+def write_json_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str],
+                       links: list[MentionLink] | None = None) -> list[Path]:
+    from mtworkbench.io.annotations.spans_json import write_spans_json
+
+    write_spans_json(path, records, links or [])
+    return [Path(path)]
 
 
 def spans_as_mentions(project: Project, reference_id: str, segment_id: str, annotator: str | None = None) -> list[EntityMention]:
