@@ -2,6 +2,7 @@
 
     mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl]
     mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
+    mtworkbench entities import-sources BUNDLE source-entities.all.json --annotator NAME [--layer NAME]
     mtworkbench entities list BUNDLE
     mtworkbench entities compare BUNDLE --reference ID A B [--json]
 """
@@ -52,6 +53,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("--format", choices=formats, help=fmt_help)
     exp.add_argument("--layer", default="entities", help="span layer to export (default: entities)")
     exp.set_defaults(func=run_export)
+
+    src = sub.add_parser("import-sources", help="add the mtme-zh-mwe source annotation "
+                                                "(source-entities.all.json) as a span layer on the sources")
+    src.add_argument("bundle")
+    src.add_argument("file", help="source-entities.all.json")
+    src.add_argument("--annotator", required=True)
+    src.add_argument("--layer", default="source-entities", help="span layer on sources (created when absent)")
+    src.add_argument("-o", "--output", help="write the changed project here instead")
+    src.set_defaults(func=run_import_sources)
 
     lst = sub.add_parser("list", help="annotators and span counts per reference")
     lst.add_argument("bundle")
@@ -119,6 +129,21 @@ def run_import(args: argparse.Namespace) -> int:
         f"imported {summary.spans} entities in {summary.segments} segments as "
         f"{summary.annotator} on {summary.reference}{extra}; wrote {out}"
     )
+    return 0
+
+
+def run_import_sources(args: argparse.Namespace) -> int:
+    from mtworkbench.io.annotations.source_entities import import_source_entities
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_locks
+
+    out = Path(args.output or args.bundle)
+    with bundle_locks(args.bundle, out):
+        project = load_bundle(args.bundle)
+        result = import_source_entities(project, args.file, args.annotator, args.layer)
+        save_bundle(project, out)
+    print(f"imported {len(result.added)} source spans into layer {result.layer} ({result.relocated} relocated to "
+          f"their value, {len(result.skipped)} skipped: value not in the segment); wrote {out}")
     return 0
 
 
