@@ -24,6 +24,9 @@ from mtworkbench.core.json_reader import JsonReader
 NON_TRANSLATION_CATEGORY = "Non-translation"
 SEPARATOR = "/"
 TYPOLOGY_FORMAT = "mtworkbench-mqm-typology"
+# The scale of MQM judgments whose score came with the ratings rather than from the errors
+# (Unbabel's misc scores); mt-metrics-eval names those scores of WMT22 en-ru ``mqm.unb``.
+UNBABEL_SCALE = "mqm.unb"
 
 
 class TypologyError(DataError):

@@ -151,7 +151,7 @@ class Metric(ABC):
     # segment) would otherwise hold gigabytes for a million segments.
     stream_above: ClassVar[int] = 50_000
     # The target language whose defaults configured this metric (set by
-    # metrics.language_defaults.create_metric_for); None when no language is known.
+    # metrics.registry.create_metric); None when no language is known.
     language: str | None = None
     # The one setting of the plain-Python path: True when ``statistics_row`` needs no
     # numpy and the score has a plain-Python form (``score_formula``, or ``corpus_value``).

@@ -23,7 +23,8 @@ from mtworkbench.core.model import (
 )
 from mtworkbench.core.ranking import RankingSession, apply_ranking
 from mtworkbench.gui.judge import agreement_job
-from mtworkbench.gui.judge.agreement_panel import JITTER, fmt
+from mtworkbench.gui.judge.agreement_tables import fmt
+from mtworkbench.gui.judge.pair_scatter import JITTER
 from tests.gui.span_project import OUT_A, OUT_B, span_project
 from tests.gui.test_span_agreement_gui import open_agreement, rows
 

@@ -9,10 +9,10 @@ import pytest
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
+from mtworkbench.io.judgments.judgments_export import export_judgments
 from mtworkbench.io.judgments.judgments import (
     COLUMNS,
     apply_import,
-    export_judgments,
     import_judgments,
     plan_mqm_tsv,
     plan_score_lines,
