@@ -14,59 +14,22 @@ The checks here are pure functions over spans; ``core.model.Project`` calls them
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mtworkbench.core.records import EntitySpan, EntityTypeStyle, ModelError
-
-ENTITIES = "entities"
-RELATIONS = "relations"
-LAYER_TARGETS: tuple[str, ...] = ("reference", "source", "output")
-
-
-@dataclass
-class SpanLayer:
-    """One span layer. The "entities" layer's types are ``Settings.entity_types``
-    (so the annotation tools that predate layers keep working); other layers
-    carry their own ``types``."""
-
-    name: str
-    on: str = "reference"
-    types: list[EntityTypeStyle] = field(default_factory=list)
-    nesting: bool = True
-    overlap: bool = True
-
-
-@dataclass
-class RelationLayer:
-    name: str = RELATIONS
-    types: list[EntityTypeStyle] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Relation:
-    """A typed, directed link from span ``source`` to span ``target`` (span ids)."""
-
-    id: str
-    type: str
-    source: str
-    target: str
-    annotator: str
-    layer: str = RELATIONS
-
-
-DEFAULT_RELATION_TYPES: tuple[EntityTypeStyle, ...] = (
-    EntityTypeStyle("translation-of", "R", "#808000"),
-    EntityTypeStyle("part-of", "W", "#000075"),
+from mtworkbench.core.records import (
+    DEFAULT_RELATION_TYPES,
+    ENTITIES,
+    LAYER_TARGETS,
+    RELATIONS,
+    EntitySpan,
+    Relation,
+    RelationLayer,
+    SpanLayer,
+    default_relation_layers,
+    default_span_layers,
 )
+from mtworkbench.core.records import ModelError
 
-
-def default_span_layers() -> list[SpanLayer]:
-    return [SpanLayer(ENTITIES)]
-
-
-def default_relation_layers() -> list[RelationLayer]:
-    return [RelationLayer(RELATIONS, [replace(t) for t in DEFAULT_RELATION_TYPES])]
 
 
 # --- looking layers up ----------------------------------------------------------------

@@ -59,6 +59,8 @@ from mtworkbench.core.records import (
 class Project(LayeredSpans):
     """The whole evaluation project. Mutate only through its methods."""
 
+    relation_event = ev.RelationChanged
+
     def __init__(
         self,
         documents: list[Document] | None = None,

@@ -217,6 +217,57 @@ DEFAULT_ENTITY_TYPES: tuple[EntityTypeStyle, ...] = (
     EntityTypeStyle("PERCENT", "C", "#469990"),
 )
 
+# --- layers (``core.layers`` holds their rules) ----------------------------------------
+ENTITIES = "entities"
+RELATIONS = "relations"
+LAYER_TARGETS: tuple[str, ...] = ("reference", "source", "output")
+
+
+@dataclass
+class SpanLayer:
+    """One span layer. The "entities" layer's types are ``Settings.entity_types``
+    (so the annotation tools that predate layers keep working); other layers
+    carry their own ``types``."""
+
+    name: str
+    on: str = "reference"
+    types: list[EntityTypeStyle] = field(default_factory=list)
+    nesting: bool = True
+    overlap: bool = True
+
+
+@dataclass
+class RelationLayer:
+    name: str = RELATIONS
+    types: list[EntityTypeStyle] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed, directed link from span ``source`` to span ``target`` (span ids)."""
+
+    id: str
+    type: str
+    source: str
+    target: str
+    annotator: str
+    layer: str = RELATIONS
+
+
+DEFAULT_RELATION_TYPES: tuple[EntityTypeStyle, ...] = (
+    EntityTypeStyle("translation-of", "R", "#808000"),
+    EntityTypeStyle("part-of", "W", "#000075"),
+)
+
+
+def default_span_layers() -> list[SpanLayer]:
+    return [SpanLayer(ENTITIES)]
+
+
+def default_relation_layers() -> list[RelationLayer]:
+    return [RelationLayer(RELATIONS, [replace(t) for t in DEFAULT_RELATION_TYPES])]
+
+
 DEFAULT_METRICS: tuple[str, ...] = ("bleu", "chrf", "ter", "nist", "gtm", "meteor")
 
 
@@ -233,20 +284,8 @@ class Settings:
     mqm_max_errors: int = MQM_MAX_ERRORS
     # Span layers (the first is "entities", whose types are ``entity_types``) and
     # relation layers; ``core.layers`` defines them.
-    span_layers: list[Any] = field(default_factory=lambda: _default_span_layers())
-    relation_layers: list[Any] = field(default_factory=lambda: _default_relation_layers())
-
-
-def _default_span_layers() -> list[Any]:
-    from mtworkbench.core.layers import default_span_layers
-
-    return default_span_layers()
-
-
-def _default_relation_layers() -> list[Any]:
-    from mtworkbench.core.layers import default_relation_layers
-
-    return default_relation_layers()
+    span_layers: list[SpanLayer] = field(default_factory=lambda: default_span_layers())
+    relation_layers: list[RelationLayer] = field(default_factory=lambda: default_relation_layers())
 
 
 @dataclass

@@ -7,9 +7,8 @@ span index and its event list only.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mtworkbench.core import events as ev
 from mtworkbench.core.layers import (
     ENTITIES,
     Relation,
@@ -19,18 +18,18 @@ from mtworkbench.core.layers import (
     relation_layer,
     span_layer,
 )
-from mtworkbench.core.records import EntitySpan, ModelError
-
-if TYPE_CHECKING:
-    from mtworkbench.core.model import Project
+from mtworkbench.core.records import EntitySpan, ModelError, check_span_in_text
 
 
 class LayeredSpans:
     """Layer-aware span checks and the relation store of a project."""
 
     _relations: dict[str, Relation]
+    # The event class a relation change emits (``core.events.RelationChanged``, set by the
+    # project: the events module builds on the model, so this module does not import it).
+    relation_event: Any
 
-    def span_text(self: Project, span: EntitySpan) -> str | None:
+    def span_text(self: Any, span: EntitySpan) -> str | None:
         """The text a span marks, by its layer's kind of text (None: no text there)."""
         layer = span_layer(self.settings, span.layer)
         if layer.on == "source":
@@ -41,11 +40,9 @@ class LayeredSpans:
             return self.system(span.reference).texts.get(span.segment)
         return self.reference(span.reference).texts.get(span.segment)
 
-    def check_layered_span(self: Project, span: EntitySpan) -> str:
+    def check_layered_span(self: Any, span: EntitySpan) -> str:
         """The layer checks of a span (its layer, fragments, type, place among the
         annotator's spans of that layer); returns the text it marks."""
-        from mtworkbench.core.records import check_span_in_text
-
         layer = span_layer(self.settings, span.layer)
         self.segment(span.segment)
         text = self.span_text(span)
@@ -73,7 +70,7 @@ class LayeredSpans:
         """The relations that start or end at a span."""
         return [r for r in self.relations if span_id in (r.source, r.target)]
 
-    def check_relation(self: Project, relation: Relation) -> None:
+    def check_relation(self: Any, relation: Relation) -> None:
         if not relation.id:
             raise ModelError("a relation needs a non-empty id")
         if relation.id in self._relations or relation.id in self._spans:
@@ -94,33 +91,29 @@ class LayeredSpans:
             ):
                 raise ModelError(f"the {relation.type} relation {relation.source} -> {relation.target} is already there")
 
-    def add_relation(self: Project, relation: Relation) -> None:
+    def add_relation(self: Any, relation: Relation) -> None:
         self.check_relation(relation)
         self._relations[relation.id] = relation
-        self._emit(ev.RelationChanged(relation))
+        self._emit(self.relation_event(relation))
 
-    def remove_relation(self: Project, relation_id: str) -> Relation:
+    def remove_relation(self: Any, relation_id: str) -> Relation:
         relation = self.relation(relation_id)
         del self._relations[relation_id]
-        self._emit(ev.RelationChanged(relation))
+        self._emit(self.relation_event(relation))
         return relation
 
-    def set_relation_type(self: Project, relation_id: str, relation_type: str) -> str:
+    def set_relation_type(self: Any, relation_id: str, relation_type: str) -> str:
         """Retype a relation; returns the old type (its own inverse)."""
         old = self.relation(relation_id)
         layer = relation_layer(self.settings, old.layer)
         if relation_type not in [t.name for t in layer.types]:
             raise ModelError(f"unknown relation type {relation_type!r}")
         self._relations[relation_id] = replace(old, type=relation_type)
-        self._emit(ev.RelationChanged(self._relations[relation_id]))
+        self._emit(self.relation_event(self._relations[relation_id]))
         return old.type
 
-    def layer_spans(self: Project, layer: str = ENTITIES) -> list[EntitySpan]:
+    def layer_spans(self: Any, layer: str = ENTITIES) -> list[EntitySpan]:
         return [s for s in self.spans if s.layer == layer]
-
-
-def relation_ids_in_use(project: Any) -> set[str]:
-    return set(project._relations)
 
 
 __all__ = ["LayeredSpans"]
