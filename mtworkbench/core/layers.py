@@ -148,9 +148,21 @@ def spans_at(spans: Sequence[EntitySpan], position: int) -> list[EntitySpan]:
     return sorted(hits, key=lambda s: (s.end - s.start, s.start, s.id))
 
 
+def grapheme_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened to whole user-perceived characters: a letter keeps its
+    combining marks (Arabic harakat, Devanagari vowel signs, a decomposed accent), an
+    emoji sequence stays whole."""
+    import regex
+
+    bounds = [0] + [m.end() for m in regex.finditer(r"\X", text)]
+    a = max((b for b in bounds if b <= start), default=0)
+    z = min((b for b in bounds if b >= end), default=len(text))
+    return a, z
+
+
 __all__ = [
     "DEFAULT_RELATION_TYPES", "ENTITIES", "LAYER_TARGETS", "RELATIONS", "Relation", "RelationLayer", "SpanLayer",
-    "check_fragments", "check_layer_definition", "check_placement", "contains", "default_relation_layers",
+    "check_fragments", "grapheme_bounds", "check_layer_definition", "check_placement", "contains", "default_relation_layers",
     "default_span_layers", "intersects", "layer_types", "outermost", "relation_layer", "span_depths", "span_layer",
     "spans_at",
 ]

@@ -148,3 +148,26 @@ def test_removing_a_reference_takes_its_relations_and_restores_them():
     assert [r.id for r in p.relations] == []
     p.restore_reference(removal)
     assert p.relations == before
+
+
+def test_grapheme_bounds_keep_marks_with_their_letter():
+    from mtworkbench.core.layers import grapheme_bounds
+
+    arabic = "ذَهَبَ محمد"
+    assert grapheme_bounds(arabic, 0, 3) == (0, 4)  # ه without its fatha is widened
+    assert grapheme_bounds("Café", 0, 4) == (0, 4)
+    decomposed = "Cafe\u0301 au lait"
+    assert grapheme_bounds(decomposed, 1, 4) == (1, 5)
+    assert grapheme_bounds("👩‍💻 dev", 1, 3) == (0, 3)
+
+
+def test_depths_and_outermost_for_drawing_and_nee():
+    from mtworkbench.core.layers import outermost, span_depths, spans_at
+
+    a = EntitySpan("a", "r", "1", 0, 17, "ORG", "x")
+    b = EntitySpan("b", "r", "1", 0, 6, "LOC", "x")
+    c = EntitySpan("c", "r", "1", 4, 10, "X", "x")  # crosses a's inner b
+    depths = span_depths([a, b, c])
+    assert depths["a"] > depths["b"] and depths["b"] != depths["c"]
+    assert outermost([a, b, c]) == [a]
+    assert [s.id for s in spans_at([a, b, c], 5)] == ["b", "c", "a"]
