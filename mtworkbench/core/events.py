@@ -223,6 +223,8 @@ MEMBERSHIP_EVENTS: frozenset[type[ProjectEvent]] = frozenset(
 # Source, reference and system texts of the segments shown.
 TEXT_EVENTS: frozenset[type[ProjectEvent]] = frozenset({SegmentChanged, ReferenceChanged, SystemChanged})
 
+# Relations between spans: annotation work that no metric reads.
+RELATION_EVENTS: frozenset[type[ProjectEvent]] = frozenset({RelationChanged})
 AFFECTS_ANNOTATIONS: frozenset[type[ProjectEvent]] = SPAN_EVENTS | REFERENCE_EVENTS
 AFFECTS_JUDGMENTS: frozenset[type[ProjectEvent]] = frozenset(
     {JudgmentAdded, JudgmentRemoved, JudgmentChanged, JudgmentsReset}
@@ -231,7 +233,8 @@ JUDGE_ROSTER: frozenset[type[ProjectEvent]] = frozenset({JudgeAdded, JudgeRemove
 QUEUE_EVENTS: frozenset[type[ProjectEvent]] = frozenset({JudgeQueueChanged, JudgeQueueMoved})
 
 ALL_EVENTS: frozenset[type[ProjectEvent]] = (
-    AFFECTS_SCORES | MEMBERSHIP_EVENTS | AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | frozenset({SettingsChanged})
+    AFFECTS_SCORES | MEMBERSHIP_EVENTS | AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | RELATION_EVENTS
+    | frozenset({SettingsChanged})
 )
 
 

@@ -22,6 +22,7 @@ from mtworkbench.core.records import (
     LAYER_TARGETS,
     RELATIONS,
     EntitySpan,
+    EntityTypeStyle,
     Relation,
     RelationLayer,
     SpanLayer,
@@ -112,6 +113,17 @@ def check_placement(span: EntitySpan, others: Iterable[EntitySpan], layer: SpanL
             )
 
 
+def placement_clashes(span: EntitySpan, others: Iterable[EntitySpan], layer: SpanLayer, text: str) -> list[EntitySpan]:
+    """The spans of ``others`` that ``span`` may not sit beside (:func:`check_placement`)."""
+    out = []
+    for other in others:
+        try:
+            check_placement(span, [other], layer, text)
+        except ModelError:
+            out.append(other)
+    return out
+
+
 def outermost(spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     """The spans no other span contains (of two with the same range, the first);
     crossing spans are both kept."""
@@ -162,7 +174,7 @@ def grapheme_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 __all__ = [
     "DEFAULT_RELATION_TYPES", "ENTITIES", "LAYER_TARGETS", "RELATIONS", "Relation", "RelationLayer", "SpanLayer",
-    "check_fragments", "grapheme_bounds", "check_layer_definition", "check_placement", "contains", "default_relation_layers",
+    "check_fragments", "grapheme_bounds", "placement_clashes", "check_layer_definition", "check_placement", "contains", "default_relation_layers",
     "default_span_layers", "intersects", "layer_types", "outermost", "relation_layer", "span_depths", "span_layer",
     "spans_at",
 ]

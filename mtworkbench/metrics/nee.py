@@ -265,7 +265,7 @@ class NEE(Metric):
                 raise MetricError(f"nee: spans={span_layer} but the references have no such span layer; "
                                   f"span layers: entities, {known}")
             annotator = self.layer_name(data)
-            if annotator not in by_annotator:
+            if annotator is None or annotator not in by_annotator:
                 raise MetricError(f"nee: span layer {span_layer} has no annotator {annotator}; annotators: "
                                   + (", ".join(sorted(by_annotator)) or "none"))
             return by_annotator[annotator]

@@ -119,7 +119,7 @@ def export_entities(project: Project, reference_id: str, annotator: str, fmt: st
     write = ANNOTATION_FORMATS.get(fmt).write
     records, links = records_and_links(project, reference_id, annotator, layer)
     if name in LINK_FORMATS:
-        return write(path, records, project.reference(reference_id).texts, links)  # type: ignore[call-arg]
+        return write(path, records, project.reference(reference_id).texts, links)
     if any(m.fragments for r in records for m in r.mentions):
         raise DataError(f"{name} cannot hold discontinuous entities; export as brat, webanno or json")
     return write(path, records, project.reference(reference_id).texts)

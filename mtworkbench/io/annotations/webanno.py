@@ -136,8 +136,7 @@ def read_webanno(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLin
     layers, sentences = _parse(path)
     spans = [(i, name, f) for i, (name, f) in enumerate(layers) if name.startswith("SP:")]
     if not spans:
-        records = [AnnotatedText(s.text, [], line=s.line) for s in sentences]
-        return records, []
+        return [AnnotatedText(s.text, [], line=s.line) for s in sentences], []
     chosen = next((t for t in spans if "value" in t[2]), spans[0])
     starts = [3 + sum(len(f) for _, f in layers[:i]) for i in range(len(layers))]
     type_col = starts[chosen[0]] - 3 + (chosen[2].index("value") if "value" in chosen[2] else 0)
@@ -151,12 +150,9 @@ def read_webanno(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLin
         records.append(record)
         if not sent.rows:
             continue
-        first_id, first_begin = sent.rows[0][0], sent.rows[0][1]
-        token = sent.rows[0][0]
-        base = first_begin - _first_token_offset(sent, path, token)
+        base = sent.rows[0][1] - _first_token_offset(sent)
         extents: dict[tuple[str, ...], list[int]] = {}
         kinds: dict[tuple[str, ...], str] = {}
-        del first_id
         for row_id, begin, end, cells in sent.rows:
             cell = cells[type_col]
             if cell == "_":
@@ -165,7 +161,7 @@ def read_webanno(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLin
                 m = _ITEM_RE.match(item)
                 assert m is not None
                 value, number = m.group(1), m.group(2)
-                key = ("id", number) if number else ("row", row_id, str(k))
+                key: tuple[str, ...] = ("id", number) if number else ("row", row_id, str(k))
                 ext = extents.setdefault(key, [begin, end])
                 ext[0], ext[1] = min(ext[0], begin), max(ext[1], end)
                 kinds[key] = "" if value == "*" else unescape(value)
@@ -195,7 +191,7 @@ def read_webanno(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLin
     return records, links
 
 
-def _first_token_offset(sent: _Sentence, path: Path, token_id: str) -> int:
+def _first_token_offset(sent: _Sentence) -> int:
     """Where the sentence's first token starts in its ``#Text`` (sentences rarely start with space)."""
     return len(sent.text) - len(sent.text.lstrip())
 
@@ -231,7 +227,7 @@ def format_webanno(records: Sequence[AnnotatedText], links: Sequence[MentionLink
     rows_of: dict[tuple[int, int], list[str]] = {}
     next_number = 1
     offset = 0
-    body: list[list[str]] = []
+    body: list[tuple[str, list[tuple[str, int, int, str]]]] = []
     row_cells: dict[str, list[list[str]]] = {}
     first_row: dict[tuple[int, int], str] = {}
     for i, r in enumerate(records):
@@ -245,7 +241,7 @@ def format_webanno(records: Sequence[AnnotatedText], links: Sequence[MentionLink
                                 "with a space, which WebAnno TSV rows cannot hold")
         cuts = {k for m in r.mentions for k in (m.start, m.end)}
         tokens = _tokens(r.text, cuts)
-        sentence = [f"#Text={escape(r.text)}"]
+        sentence_rows: list[tuple[str, int, int, str]] = []
         ids = []
         for t, (a, b) in enumerate(tokens, 1):
             ids.append(f"{i + 1}-{t}")
@@ -255,7 +251,7 @@ def format_webanno(records: Sequence[AnnotatedText], links: Sequence[MentionLink
                 raise DataError(f"segment {r.segment or i + 1}: the {m.type} span {m.start}-{m.end} covers no token")
             rows_of[(i, k)] = rows
             first_row[(i, k)] = rows[0]
-        stacked = {}
+        stacked: dict[str, int] = {}
         for key, rows in rows_of.items():
             if key[0] == i:
                 for row in rows:
@@ -267,13 +263,13 @@ def format_webanno(records: Sequence[AnnotatedText], links: Sequence[MentionLink
                 next_number += 1
         for t, (a, b) in enumerate(tokens):
             row_cells[ids[t]] = [[], [], [], []]
-            sentence.append((ids[t], offset + a, offset + b, r.text[a:b]))  # type: ignore[arg-type]
+            sentence_rows.append((ids[t], offset + a, offset + b, r.text[a:b]))
         for k, m in enumerate(r.mentions):
             suffix = f"[{number[(i, k)]}]" if (i, k) in number else ""
             for row in rows_of[(i, k)]:
                 row_cells[row][0].append("*" + suffix)
                 row_cells[row][1].append((escape(m.type) if m.type else "*") + suffix)
-        body.append(sentence)  # type: ignore[arg-type]
+        body.append((f"#Text={escape(r.text)}", sentence_rows))
         offset += len(r.text) + 1
     for link in links:
         row = first_row[link.target]
@@ -281,9 +277,9 @@ def format_webanno(records: Sequence[AnnotatedText], links: Sequence[MentionLink
         a, b = number.get(link.source, 0), number.get(link.target, 0)
         row_cells[row][2].append(escape(link.type) if link.type else "*")
         row_cells[row][3].append(src_row + (f"[{a}_{b}]" if a or b else ""))
-    for sentence in body:
-        lines.append(sentence[0])  # type: ignore[arg-type]
-        for row_id, a, b, token in sentence[1:]:  # type: ignore[misc]
+    for text_line, sentence_rows in body:
+        lines.append(text_line)
+        for row_id, a, b, token in sentence_rows:
             cells = ["|".join(c) if c else "_" for c in row_cells[row_id]]
             lines.append("\t".join([row_id, f"{a}-{b}", escape(token), *cells]) + "\t")
         lines.append("")

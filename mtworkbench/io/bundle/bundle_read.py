@@ -24,7 +24,6 @@ from mtworkbench.core.model import (
     RATING_RANGE,
     SYSTEM_KINDS,
     Document,
-    EntitySpan,
     EntityTypeStyle,
     ErrorSpan,
     Judgment,
