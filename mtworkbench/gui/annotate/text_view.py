@@ -103,7 +103,7 @@ class EntityTextView(QTextEdit):
         self.language_of: Callable[[], str | None] = lambda: None
         self.selected_span: str | None = None
         self.relation_keys: set[str] = set()
-        self.relations_for: Callable[[], list[Relation]] = lambda: []
+        self.relations_for: Callable[[], list[Relation]] = list
         self.relation_source: str | None = None  # the source of a relation being drawn
         self.current_segment: str = ""
         self.gutter = _Gutter(self)

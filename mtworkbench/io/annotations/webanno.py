@@ -242,9 +242,7 @@ def format_webanno(records: Sequence[AnnotatedText], links: Sequence[MentionLink
         cuts = {k for m in r.mentions for k in (m.start, m.end)}
         tokens = _tokens(r.text, cuts)
         sentence_rows: list[tuple[str, int, int, str]] = []
-        ids = []
-        for t, (a, b) in enumerate(tokens, 1):
-            ids.append(f"{i + 1}-{t}")
+        ids = [f"{i + 1}-{t}" for t in range(1, len(tokens) + 1)]
         for k, m in enumerate(r.mentions):
             rows = [ids[t] for t, (a, b) in enumerate(tokens) if m.start <= a and b <= m.end]
             if not rows:
