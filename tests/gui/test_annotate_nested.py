@@ -141,3 +141,23 @@ def test_arabic_selection_keeps_whole_graphemes_and_escape_cancels_a_relation(qt
     assert ws.pending_relation is not None
     press(qtbot, view, Qt.Key.Key_Escape)
     assert ws.pending_relation is None and ws.session.project.relations == []
+
+
+def test_an_imported_file_with_relations_is_one_undo_step(qtbot, ws, tmp_path):
+    (tmp_path / "d.txt").write_text("\n".join(TEXTS) + "\n", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(
+        "T1\tORGANIZATION 0 17\tPeking University\nT2\tLOCATION 0 6\tPeking\nR1\tpart-of Arg1:T2 Arg2:T1\n",
+        encoding="utf-8")
+    from mtworkbench.gui.annotate.commands import ReplaceSpansCommand
+    from mtworkbench.io.annotations.annotations import import_entities
+
+    project = ws.session.project
+    summary = import_entities(project, tmp_path / "d.ann", "brat", "ref", ANNOTATOR)
+    ws.session.push(ReplaceSpansCommand(project, summary.removed, summary.added, "Import", applied=True,
+                                        removed_relations=summary.removed_relations,
+                                        added_relations=summary.relations))
+    assert len(project.relations) == 1 and len(spans(ws)) == 2
+    ws.session.undo_stack.undo()
+    assert project.relations == [] and spans(ws) == []
+    ws.session.undo_stack.redo()
+    assert len(project.relations) == 1 and len(spans(ws)) == 2

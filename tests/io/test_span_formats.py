@@ -171,3 +171,35 @@ def test_project_round_trip_through_every_relation_format(tmp_path):
             (s.segment, s.start, s.end, s.type) for s in p.spans), fmt
         [rel] = q.relations
         assert (q.span(rel.source).type, q.span(rel.target).type, rel.type) == ("LOCATION", "ORGANIZATION", "part-of")
+
+
+def test_a_span_listed_twice_is_kept_once_with_its_relations(tmp_path):
+    (tmp_path / "d.txt").write_text("Köln liegt am Rhein .\n", encoding="utf-8")
+    (tmp_path / "d.ann").write_text(
+        "T1\tLOC 0 4\tKöln\nT2\tLOC 0 4\tKöln\nT3\tLOC 14 19\tRhein\n"
+        "R1\tnear Arg1:T1 Arg2:T3\nR2\tnear Arg1:T2 Arg2:T3\n", encoding="utf-8")
+    p = _project(["Köln liegt am Rhein ."])
+    summary = import_entities(p, tmp_path / "d.ann", "brat", "r1", "A", create_types=True)
+    assert summary.spans == 2 and len(p.relations) == 1
+
+
+def test_webanno_custom_layers_pick_the_linked_span_layer(tmp_path):
+    text = """#FORMAT=WebAnno TSV 3.2
+#T_SP=org.dkpro.core.api.pdf.type.PdfPage|height|pageNumber|width
+#T_SP=webanno.custom.Referent|entity|infstat
+#T_RL=webanno.custom.Coref|type|BT_webanno.custom.Referent
+
+
+#Text=Anna sah sie .
+1-1\t0-4\tAnna\t_\t_\t_\tperson\tnew\t_\t_
+1-2\t5-8\tsah\t_\t_\t_\t_\t_\t_\t_
+1-3\t9-12\tsie\t_\t_\t_\tperson\tgiven\tcoref[1]\t1-1
+1-4\t13-14\t.\t_\t_\t_\t_\t_\t_\t_
+"""
+    path = tmp_path / "c.tsv"
+    path.write_text(text, encoding="utf-8")
+    records, links = read_webanno(path)
+    r = records[0]
+    assert sorted((r.text[m.start:m.end], m.type) for m in r.mentions) == [("Anna", "person"), ("sie", "person")]
+    [link] = links
+    assert (r.text[r.mentions[link.source[1]].start:r.mentions[link.source[1]].end], link.type) == ("Anna", "coref")

@@ -101,11 +101,16 @@ class ReplaceSpansCommand(QUndoCommand):
         text: str,
         applied: bool = False,
         new_texts: dict[tuple[str, str], str] | None = None,
+        removed_relations: Sequence[Relation] = (),
+        added_relations: Sequence[Relation] = (),
     ) -> None:
         super().__init__(text)
         self.project = project
         self.removed = list(removed)
         self.added = list(added)
+        # Relations go before their spans and come back after them.
+        self.removed_relations = list(removed_relations)
+        self.added_relations = list(added_relations)
         self.new_texts = dict(new_texts or {})
         self._skip_redo = applied
 
@@ -115,14 +120,22 @@ class ReplaceSpansCommand(QUndoCommand):
             return
         for (reference, segment), value in self.new_texts.items():
             self.project.set_reference_text(reference, segment, value)
+        for relation in self.removed_relations:
+            self.project.remove_relation(relation.id)
         for span in self.removed:
             self.project.remove_span(span.id)
         add_spans(self.project, self.added)
+        for relation in self.added_relations:
+            self.project.add_relation(relation)
 
     def undo(self) -> None:
+        for relation in reversed(self.added_relations):
+            self.project.remove_relation(relation.id)
         for span in reversed(self.added):
             self.project.remove_span(span.id)
         add_spans(self.project, self.removed)
+        for relation in self.removed_relations:
+            self.project.add_relation(relation)
         for reference, segment in self.new_texts:
             # The reference had no text here before.
             self.project.clear_reference_text(reference, segment)

@@ -42,6 +42,7 @@ class ImportSummary:
     added: list[EntitySpan] = field(default_factory=list)
     removed: list[EntitySpan] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
+    removed_relations: list[Relation] = field(default_factory=list)
 
 
 def guess_format(path: str | Path) -> str | None:
@@ -217,17 +218,26 @@ def import_entities(
     removed = [project.remove_span(span.id) for span in existing]
     added: list[EntitySpan] = []
     ids: dict[tuple[int, int], str] = {}
+    # A file may list one span twice (brat allows it); the project keeps it once and
+    # relations of either copy link the one kept.
+    seen: dict[tuple[str, tuple[tuple[int, int], ...], str], str] = {}
     try:
         for i, (seg_id, record) in enumerate(placed):
             for k, m in enumerate(record.mentions):
+                twin = seen.get((seg_id, m.fragments or ((m.start, m.end),), type_of[m.type]))
+                if twin is not None:
+                    ids[(i, k)] = twin
+                    continue
                 span = EntitySpan(project.new_id("e"), reference_id, seg_id, m.start, m.end, type_of[m.type],
                                   annotator, layer, tuple(m.fragments))
                 project.add_span(span)
                 added.append(span)
-                ids[(i, k)] = span.id
-        relations = []
+                ids[(i, k)] = seen[(seg_id, span.parts, span.type)] = span.id
+        relations: list[Relation] = []
         for link in links:
             rel = Relation(project.new_id("r"), rel_of[link.type], ids[link.source], ids[link.target], annotator)
+            if any((r.type, r.source, r.target) == (rel.type, rel.source, rel.target) for r in relations):
+                continue  # the same link twice (between twin spans)
             project.add_relation(rel)
             relations.append(rel)
     except DataError as exc:
@@ -251,6 +261,7 @@ def import_entities(
         added,
         removed,
         relations,
+        removed_relations,
     )
 
 

@@ -137,10 +137,14 @@ def read_webanno(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLin
     spans = [(i, name, f) for i, (name, f) in enumerate(layers) if name.startswith("SP:")]
     if not spans:
         return [AnnotatedText(s.text, [], line=s.line) for s in sentences], []
-    chosen = next((t for t in spans if "value" in t[2]), spans[0])
-    starts = [3 + sum(len(f) for _, f in layers[:i]) for i in range(len(layers))]
-    type_col = starts[chosen[0]] - 3 + (chosen[2].index("value") if "value" in chosen[2] else 0)
     rel = next(((i, f) for i, (name, f) in enumerate(layers) if name.startswith("RL:")), None)
+    chosen = _entity_layer(spans, rel[1] if rel else [])
+    starts = [3 + sum(len(f) for _, f in layers[:i]) for i in range(len(layers))]
+    features = chosen[2]
+    feature = next((f for f in ("value", "label") if f in features), features[0] if features else "")
+    if not features:
+        raise FormatError(f"span layer {chosen[1][3:]} has no feature column to read a type from", path, 2)
+    type_col = starts[chosen[0]] - 3 + features.index(feature)
     records: list[AnnotatedText] = []
     # (sentence, annotation key) -> mention index; key is ("id", N) or ("row", row id, k)
     found: dict[tuple[str, ...], tuple[int, int]] = {}
@@ -184,11 +188,24 @@ def read_webanno(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLin
                                           path, sent.line)
                     src = _annotation(by_row, m.group(1), m.group(2), found, path, sent.line)
                     tgt = _annotation(by_row, row_id, m.group(3), found, path, sent.line)
-                    links.append(MentionLink(src, tgt, "" if label == "*" else unescape(label)))
+                    name = _ITEM_RE.match(label).group(1)  # type: ignore[union-attr]  # some writers number labels
+                    links.append(MentionLink(src, tgt, "" if name == "*" else unescape(name)))
     for r in records:
         check_ranges(r, path)
         check_graphemes(r, path)
     return records, links
+
+
+def _entity_layer(spans: list[tuple[int, str, list[str]]], relation_features: list[str]) -> tuple[int, str, list[str]]:
+    """The span layer whose annotations become spans: one with a ``value`` feature (the
+    named-entity layer), else the one the first relation layer links (``BT_<layer>``),
+    else one whose name says entity, else the first."""
+    linked = {f[3:] for f in relation_features if f.startswith("BT_")}
+    for test in (lambda t: "value" in t[2], lambda t: t[1][3:] in linked, lambda t: "entity" in t[1].lower()):
+        found = next((t for t in spans if test(t)), None)
+        if found is not None:
+            return found
+    return spans[0]
 
 
 def _first_token_offset(sent: _Sentence) -> int:
