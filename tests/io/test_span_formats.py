@@ -203,3 +203,16 @@ def test_webanno_custom_layers_pick_the_linked_span_layer(tmp_path):
     assert sorted((r.text[m.start:m.end], m.type) for m in r.mentions) == [("Anna", "person"), ("sie", "person")]
     [link] = links
     assert (r.text[r.mentions[link.source[1]].start:r.mentions[link.source[1]].end], link.type) == ("Anna", "coref")
+
+
+def test_cli_webanno_import_export_keeps_stacked_spans_and_relations(tmp_path):
+    (tmp_path / "in.tsv").write_text(WEBANNO, encoding="utf-8")
+    bundle = tmp_path / "p.mtwb.json"
+    save_bundle(_project(["Peking University is in Beijing ."]), bundle)
+    run = [sys.executable, "-m", "mtworkbench", "entities"]
+    subprocess.run([*run, "import", str(bundle), str(tmp_path / "in.tsv"), "--reference", "r1", "--annotator", "A",
+                    "--format", "webanno-tsv", "--create-types"], check=True, capture_output=True)
+    subprocess.run([*run, "export", str(bundle), str(tmp_path / "out.tsv"), "--reference", "r1", "--annotator", "A",
+                    "--format", "webanno"], check=True, capture_output=True)
+    assert _canon(*read_webanno(tmp_path / "out.tsv")) == _canon(*read_webanno(tmp_path / "in.tsv"))
+    assert (tmp_path / "out.tsv").read_text(encoding="utf-8").startswith("#FORMAT=WebAnno TSV 3.3\n")

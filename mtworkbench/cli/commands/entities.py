@@ -1,6 +1,6 @@
 """``mtworkbench entities``: import, export, list and compare entity annotations.
 
-    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl]
+    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl|webanno|json]
     mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
     mtworkbench entities import-sources BUNDLE source-entities.all.json --annotator NAME [--layer NAME]
     mtworkbench entities list BUNDLE
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("file", help="annotation file (brat: the .ann, .txt or their stem)")
     imp.add_argument("--reference", required=True, help="reference id (created when the project has none by that id)")
     imp.add_argument("--annotator", required=True, help="who annotated")
-    imp.add_argument("--format", choices=formats, help=fmt_help)
+    imp.add_argument("--format", type=_format_name, choices=formats, help=fmt_help)
     imp.add_argument("--create-types", action="store_true", help="add entity types the project does not know yet")
     imp.add_argument("--replace", action="store_true", help="replace the annotator's spans on this reference")
     imp.add_argument("--layer", default="entities", help="span layer to import into (default: entities)")
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("file", help="file to write (brat: writes FILE.txt and FILE.ann)")
     exp.add_argument("--reference", required=True)
     exp.add_argument("--annotator", help="whose spans (default: the only annotator of the reference)")
-    exp.add_argument("--format", choices=formats, help=fmt_help)
+    exp.add_argument("--format", type=_format_name, choices=formats, help=fmt_help)
     exp.add_argument("--layer", default="entities", help="span layer to export (default: entities)")
     exp.set_defaults(func=run_export)
 
@@ -79,6 +79,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cmp.set_defaults(func=run_compare)
 
     p.set_defaults(func=lambda args: _usage(p))
+
+
+# Other names the span formats go by.
+_FORMAT_ALIASES = {"webanno-tsv": "webanno", "webanno_tsv": "webanno", "tsv3": "webanno", "webanno3": "webanno",
+                   "inception": "webanno", "spans-json": "json", "standoff": "brat"}
+
+
+def _format_name(value: str) -> str:
+    name = value.strip().lower()
+    return _FORMAT_ALIASES.get(name, name)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
