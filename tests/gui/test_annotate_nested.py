@@ -161,3 +161,20 @@ def test_an_imported_file_with_relations_is_one_undo_step(qtbot, ws, tmp_path):
     assert project.relations == [] and spans(ws) == []
     ws.session.undo_stack.redo()
     assert len(project.relations) == 1 and len(spans(ws)) == 2
+
+
+def test_a_relation_by_mouse_ctrl_click(qtbot, ws):
+    from mtworkbench.core.model import EntitySpan
+    from tests.gui.annotate_helpers import click_at, point_of
+
+    project = ws.session.project
+    project.add_span(EntitySpan("a", "ref", "1", 0, 17, "ORGANIZATION", ANNOTATOR))
+    project.add_span(EntitySpan("b", "ref", "1", 24, 31, "LOCATION", ANNOTATOR))
+    view = ws.view
+    click_at(qtbot, view, "1", 3)
+    assert view.selected_span == "a"
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                     pos=point_of(view, "1", 26))
+    [relation] = project.relations
+    assert (relation.source, relation.target, relation.type) == ("a", "b", "translation-of")
+    assert view.caret() == ("1", 3)  # the Ctrl+click did not move the caret
