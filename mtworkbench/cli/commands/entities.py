@@ -1,7 +1,8 @@
 """``mtworkbench entities``: import, export, list and compare entity annotations.
 
-    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl]
+    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl|webanno|json]
     mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
+    mtworkbench entities import-sources BUNDLE source-entities.all.json --annotator NAME [--layer NAME]
     mtworkbench entities list BUNDLE
     mtworkbench entities compare BUNDLE --reference ID A B [--json]
     mtworkbench entities compare BUNDLE --reference ID --annotator A --annotator B --annotator C ... [--json]
@@ -39,9 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("file", help="annotation file (brat: the .ann, .txt or their stem)")
     imp.add_argument("--reference", required=True, help="reference id (created when the project has none by that id)")
     imp.add_argument("--annotator", required=True, help="who annotated")
-    imp.add_argument("--format", choices=formats, help=fmt_help)
+    imp.add_argument("--format", type=_format_name, choices=formats, help=fmt_help)
     imp.add_argument("--create-types", action="store_true", help="add entity types the project does not know yet")
     imp.add_argument("--replace", action="store_true", help="replace the annotator's spans on this reference")
+    imp.add_argument("--layer", default="entities", help="span layer to import into (default: entities)")
     imp.add_argument("-o", "--output", help="write the changed project here instead")
     imp.set_defaults(func=run_import)
 
@@ -50,8 +52,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("file", help="file to write (brat: writes FILE.txt and FILE.ann)")
     exp.add_argument("--reference", required=True)
     exp.add_argument("--annotator", help="whose spans (default: the only annotator of the reference)")
-    exp.add_argument("--format", choices=formats, help=fmt_help)
+    exp.add_argument("--format", type=_format_name, choices=formats, help=fmt_help)
+    exp.add_argument("--layer", default="entities", help="span layer to export (default: entities)")
     exp.set_defaults(func=run_export)
+
+    src = sub.add_parser("import-sources", help="add the mtme-zh-mwe source annotation "
+                                                "(source-entities.all.json) as a span layer on the sources")
+    src.add_argument("bundle")
+    src.add_argument("file", help="source-entities.all.json")
+    src.add_argument("--annotator", required=True)
+    src.add_argument("--layer", default="source-entities", help="span layer on sources (created when absent)")
+    src.add_argument("-o", "--output", help="write the changed project here instead")
+    src.set_defaults(func=run_import_sources)
 
     lst = sub.add_parser("list", help="annotators and span counts per reference")
     lst.add_argument("bundle")
@@ -78,6 +90,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     entities_suggest.register(sub)
     p.set_defaults(func=lambda args: _usage(p))
+
+
+# Other names the span formats go by.
+_FORMAT_ALIASES = {"webanno-tsv": "webanno", "webanno_tsv": "webanno", "tsv3": "webanno", "webanno3": "webanno",
+                   "inception": "webanno", "spans-json": "json", "standoff": "brat"}
+
+
+def _format_name(value: str) -> str:
+    name = value.strip().lower()
+    return _FORMAT_ALIASES.get(name, name)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -112,6 +134,7 @@ def run_import(args: argparse.Namespace) -> int:
             args.annotator,
             create_types=args.create_types,
             replace_existing=args.replace,
+            layer=args.layer,
         )
         with cli_progress(args, "Writing"):
             save_bundle(project, out)
@@ -123,10 +146,27 @@ def run_import(args: argparse.Namespace) -> int:
     if summary.created_types:
         notes.append(f"new types: {', '.join(summary.created_types)}")
     extra = f" ({'; '.join(notes)})" if notes else ""
+    if summary.relations:
+        notes.append(f"{len(summary.relations)} relations")
     print(
         f"imported {summary.spans} entities in {summary.segments} segments as "
         f"{summary.annotator} on {summary.reference}{extra}; wrote {out}"
     )
+    return 0
+
+
+def run_import_sources(args: argparse.Namespace) -> int:
+    from mtworkbench.io.annotations.source_entities import import_source_entities
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_locks
+
+    out = Path(args.output or args.bundle)
+    with bundle_locks(args.bundle, out):
+        project = load_bundle(args.bundle)
+        result = import_source_entities(project, args.file, args.annotator, args.layer)
+        save_bundle(project, out)
+    print(f"imported {len(result.added)} source spans into layer {result.layer} ({result.relocated} relocated to "
+          f"their value, {len(result.skipped)} skipped: value not in the segment); wrote {out}")
     return 0
 
 
@@ -139,8 +179,9 @@ def run_export(args: argparse.Namespace) -> int:
     with cli_progress(args, "Reading"):
         project = load_bundle(args.bundle)
     annotator = args.annotator or default_annotator(project, args.reference)
-    written = export_entities(project, args.reference, annotator, fmt, args.file)
-    count = sum(1 for s in project.spans if s.reference == args.reference and s.annotator == annotator)
+    written = export_entities(project, args.reference, annotator, fmt, args.file, layer=args.layer)
+    count = sum(1 for s in project.spans
+                if s.reference == args.reference and s.annotator == annotator and s.layer == args.layer)
     print(f"wrote {count} entities of {annotator} on {args.reference} to {', '.join(map(describe_target, written))}",
           file=sys.stderr if to_stdout(args.file) else sys.stdout)  # not into the data on stdout
     return 0
