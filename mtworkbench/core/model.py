@@ -87,8 +87,7 @@ class Project(LayeredSpans):
         # (reference, segment) -> span ids, so per-segment lookups do not scan every span.
         self._span_index: dict[tuple[str, str], set[str]] = {}
         self._judgments: dict[str, Judgment] = {}
-        # Per-judge work queues (changed only through the queue mutators below) and
-        # the learned metric's trained parameters (the JSON object metrics.learned reads).
+        # Per-judge work queues (changed only by the queue mutators) and the learned metric's parameters.
         self.judge_queues: dict[str, JudgeQueue] = {}
         self.learned_model: dict[str, Any] | None = None
         # Metric scores computed elsewhere (io.external_scores owns the JSON shape).

@@ -9,11 +9,10 @@ import sys
 
 import pytest
 
+from mtworkbench.core.adjudication import agreed_spans, copy_to_layer
 from mtworkbench.core.annotation import (
     add_spans,
-    agreed_spans,
     compare_annotators,
-    copy_to_layer,
     document_entities,
     find_in_reference,
     find_occurrences,

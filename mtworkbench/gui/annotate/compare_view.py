@@ -34,11 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mtworkbench.core.adjudication import agreed_spans, copy_to_layer
 from mtworkbench.core.annotation import (
     AnnotatorComparison,
-    agreed_spans,
     compare_annotators,
-    copy_to_layer,
     ranked_layers,
 )
 from mtworkbench.core.events import AFFECTS_ANNOTATIONS, SettingsChanged, SpanAdded
