@@ -40,7 +40,8 @@ def setup() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     run([PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    # [neural]: the neural metrics' tests run everywhere the suite runs (CI included), none skipped
+    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,neural]"])
     STAMP.write_text(wanted)
 
 
@@ -54,7 +55,7 @@ def main(argv: list[str]) -> int:
     setup()
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
-            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,build]"])
+            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,neural,build]"])
         return subprocess.call([str(PYTHON), str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     env = dict(os.environ)
     if command == "app":

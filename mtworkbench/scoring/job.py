@@ -332,17 +332,22 @@ def run_scoring(
 
     n_segments = len(project.segments)
     total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
-    use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    # a metric holding a large model (neural metrics) is scored here, its model loaded once for every system
+    here = [t for t in todo if getattr(outcome.metrics.get(t[1]), "single_process", False)]
+    pooled = [t for t in todo if t not in here]
+    use_processes = bool(pooled) and _wants_processes(request, n_segments, len(pooled))
     results: list[ScoredItem] = []
     if use_processes:
         try:
-            results = _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total)
+            results = _score_in_processes(pooled, inputs, request, outcome, progress, cancel, deliver, total)
             outcome.used_processes = True
         except (BrokenProcessPool, OSError, pickle.PicklingError):
             shutdown_pool()
             use_processes = False
     if not use_processes:
-        results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
+        results = _score_in_thread(pooled, inputs, request, outcome, progress, cancel, deliver, total)
+    if here:
+        results += _score_in_thread(here, inputs, request, outcome, progress, cancel, deliver, total, len(pooled))
     outcome.items.extend(results)
     if store is not None and results:
         for item in results:
@@ -394,9 +399,10 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
     return rest
 
 
-def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total, first=0) -> list[ScoredItem]:
+    """``todo`` scored in this process; ``first``: tasks already done before these (for progress)."""
     done: list[ScoredItem] = []
-    for k, (system, spec) in enumerate(todo):
+    for k, (system, spec) in enumerate(todo, first):
         check_cancel(cancel)
         if spec in outcome.errors:
             continue
