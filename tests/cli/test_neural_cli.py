@@ -135,7 +135,7 @@ def test_bundle_score_correlate_analyze_by_registered_name(tmp_path, capsys):
                                   "--json"])
     assert code == 0, err
     assert json.loads(out)["results"][0]["n"] == 2 * len(mt)
-    code, out, err = run(capsys, ["analyze", str(bundle), "--metric", "comet:model=tiny-xcomet", "--json"])
+    code, out, err = run(capsys, ["analyze", str(bundle), "--system", "A", "--system", "B", "--metric", "comet:model=tiny-xcomet", "--json"])
     assert code == 0, err
     # a folder in a project's spec is refused: a bundle names models, never paths
     code, _, err = run(capsys, ["score", str(bundle), "--metric", f"comet:model={folder}"])

@@ -87,6 +87,7 @@ class MetricXModel:
             raise MetricError(f"metricx: precision={precision} is for GPUs; on the CPU scores are computed in fp32")
         self.dtype = DTYPES[precision]
         state = read_state(self.folder)
+        config._attn_implementation = "eager"  # the reference ran eager attention
         model = transformers.MT5Model(config)
         own = model.state_dict()
         if "shared.weight" not in state or "lm_head.weight" not in state:
@@ -96,7 +97,10 @@ class MetricXModel:
             raise MetricError(f"metricx: {self.folder}: {len(missing)} weights are missing (first: {missing[0]})")
         model.load_state_dict({k: v for k, v in state.items() if k in own}, strict=False)
         self.score_row = state["lm_head.weight"][SCORE_ROW].detach().clone()
-        self.scale = config.d_model ** -0.5 if config.tie_word_embeddings else 1.0
+        # read from the file: transformers 5 reports tie_word_embeddings=True for mT5 whatever the file says
+        raw = json.loads((self.folder / "config.json").read_text(encoding="utf-8"))
+        tied = bool(raw.get("tie_word_embeddings", True))
+        self.scale = config.d_model ** -0.5 if tied else 1.0
         self.model = model.to(self.device, dtype=self.dtype).eval()
         self.score_row = self.score_row.to(self.device, dtype=self.dtype)
 
