@@ -4,8 +4,9 @@ The reference tools ran transformers 4, whose fast tokenizers are the folder's
 ``tokenizer.json`` unchanged. transformers 5 rebuilds an XLM-R or T5 tokenizer's
 normaliser and pre-tokeniser from its own recipe, which moves character offsets (so
 xCOMET's spans) and can change the tokens of text with runs of spaces. So a folder
-with ``tokenizer.json`` is read with the ``tokenizers`` library directly; only a folder
-without one falls back to transformers' own tokenizer.
+with ``tokenizer.json`` is read with the ``tokenizers`` library directly; an XLM-R folder
+with only ``sentencepiece.bpe.model`` is converted as transformers 4 converted it
+(``spm_convert``); anything else falls back to transformers' own tokenizer.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ class Tokens:
 
 
 class JsonTokens(Tokens):
-    def __init__(self, path: Path, metric: str, bos: str, eos: str, pad: str) -> None:
+    def __init__(self, path: Path, metric: str, bos: str, eos: str, pad: str, built: Any = None) -> None:
         tokenizers = need("tokenizers", metric)
         try:
-            self.tokenizer = tokenizers.Tokenizer.from_file(str(path))
+            self.tokenizer = built if built is not None else tokenizers.Tokenizer.from_file(str(path))
         except Exception as exc:  # the library raises its own exception type
             raise MetricError(f"{metric}: {path}: not a tokenizer file ({exc})") from None
         ids = {name: self.tokenizer.token_to_id(name) for name in (bos, eos, pad)}
@@ -66,10 +67,18 @@ def load_tokens(where: str, metric: str, bos: str, eos: str, pad: str, fallback:
     folder = Path(where)
     if (folder / "tokenizer.json").is_file():
         return JsonTokens(folder / "tokenizer.json", metric, bos, eos, pad)
+    model = folder / "sentencepiece.bpe.model"
     if not folder.is_dir():
         cached = _cached_file(where, "tokenizer.json")
         if cached is not None:
             return JsonTokens(cached, metric, bos, eos, pad)
+        found = _cached_file(where, "sentencepiece.bpe.model")
+        model = found if found is not None else model
+    if bos == "<s>" and model.is_file():  # XLM-R without tokenizer.json: converted as transformers 4 did
+        from mtworkbench.metrics.neural.spm_convert import xlmr_tokenizer
+
+        need("tokenizers", metric)
+        return JsonTokens(model, metric, bos, eos, pad, built=xlmr_tokenizer(model))
     return TransformersTokens(fallback(where))
 
 
