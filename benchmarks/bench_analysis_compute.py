@@ -31,8 +31,8 @@ def compute_once(bundle: Path) -> float:
     from PySide6.QtWidgets import QApplication
 
     from mtworkbench.gui.session import ProjectSession
-    from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     app = QApplication.instance() or QApplication([])
     session = ProjectSession()

@@ -51,7 +51,7 @@ def main(presses: int) -> int:
     from PySide6.QtWidgets import QApplication
 
     from mtworkbench.gui.session import ProjectSession
-    from mtworkbench.gui.workspaces.annotate import AnnotateWorkspace
+    from mtworkbench.gui.annotate.workspace import AnnotateWorkspace
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     session = ProjectSession()

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-exact", action="store_true")
     args = parser.parse_args(argv)
 
-    from mtworkbench.io.plaintext import read_lines
+    from mtworkbench.io.corpora.plaintext import read_lines
     from mtworkbench.metrics.base import ScoringInput
     from mtworkbench.metrics.gtm import GTM, gtm_tokens, score_segment
 

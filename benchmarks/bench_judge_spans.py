@@ -311,7 +311,7 @@ def open_steps(app, make, label: str, verbose: bool = True) -> list[tuple[str, f
 
 
 def demo_project():
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.resources import demo_project_path
 
     return load_bundle(demo_project_path())
@@ -340,7 +340,7 @@ def ldc_project(n_segments: int, n_systems: int = 8, judges: tuple[str, ...] = (
 def judge_alone() -> dict:
     """A Judge workspace with a session of its own, shown."""
     from mtworkbench.gui.session import ProjectSession
-    from mtworkbench.gui.workspaces.judge import JudgeWorkspace
+    from mtworkbench.gui.judge.workspace import JudgeWorkspace
 
     session = ProjectSession()
     judge = JudgeWorkspace(session)
@@ -407,7 +407,7 @@ def main() -> int:
 
     verdicts = [replay(lambda: span_project(args.spans), f"synthetic, {args.spans} spans")]
     if args.ted.is_file():
-        from mtworkbench.io.mqm import import_mqm
+        from mtworkbench.io.judgments.mqm import import_mqm
 
         t0 = time.perf_counter()
         import_mqm(args.ted)

@@ -46,7 +46,7 @@ def run(mode: str, n_segments: int, n_systems: int, specs: list[str]) -> tuple[f
 
     from mtworkbench.scoring import job as scoring_job
     from mtworkbench.gui.session import ProjectSession
-    from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
+    from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 
     app = QApplication.instance() or QApplication([])
     scoring_job.PROCESS_THRESHOLD = 0 if mode == "processes" else 10**12

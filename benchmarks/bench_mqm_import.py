@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.mqm import import_mqm, mqm_table
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.judgments.mqm import import_mqm, mqm_table
 
 GOAL_SECONDS = 2.0
 

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 def main() -> None:
     from bench_metrics_workspace_stall import synthetic_project
 
-    from mtworkbench.core.scoring import scoring_input
+    from mtworkbench.core.project_input import scoring_input
     from mtworkbench.metrics.registry import create_metric
     from mtworkbench.scoring.cache import ScoreCache
     from mtworkbench.scoring.job import ScoringRequest, run_scoring, shutdown_pool

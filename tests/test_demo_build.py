@@ -6,7 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.resources import demo_project_path
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "build_demo.py"

@@ -232,7 +232,7 @@ def check(raw: Path, avg: Path | None, weights: str, renames: dict[str, str], wo
     if done.returncode:
         report["import_error"] = (done.stderr.strip().splitlines() or ["?"])[-1]
         return report
-    from mtworkbench.io.mqm import import_mqm
+    from mtworkbench.io.judgments.mqm import import_mqm
 
     start = time.perf_counter()
     project = import_mqm(raw)

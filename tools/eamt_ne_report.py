@@ -45,8 +45,8 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.core.scoring import scoring_input
-from mtworkbench.io.annotations import new_type_style
+from mtworkbench.core.project_input import scoring_input
+from mtworkbench.io.annotations.annotations import new_type_style
 from mtworkbench.metrics.nee import NEE
 from mtworkbench.metrics.nee_text import Normalisation, normalise_tokens
 
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         gpt_sub = nee_against(sub, "gpt-4o", "ref1", lang)
         rows.append((locale, len(lp.project.segments), lp.mentions, lp.located, gpt, gpt_any, len(sub.segments), h21, h12, gpt_sub))
         if args.save:
-            from mtworkbench.io.bundle import save_bundle
+            from mtworkbench.io.bundle.bundle import save_bundle
 
             out = Path(args.save)
             out.mkdir(parents=True, exist_ok=True)

@@ -111,6 +111,24 @@ def _tick(t: float, step: float) -> str:
     return f"{t:.{digits}f}"
 
 
+def _refs(names: Sequence[str]) -> str:
+    if not names:
+        return "no reference"
+    return ("reference " if len(names) == 1 else "references ") + ", ".join(escape(n) for n in names)
+
+
+def _ref_lines(refs: dict[str, str]) -> str:
+    return "".join(f"<b>{escape(name)}</b> {escape(text)}<br>" for name, text in refs.items())
+
+
+def _paired(test) -> str:
+    if test is None or test.p_value is None:
+        return "–"
+    if test.identical:
+        return "1.0000 (identical)"
+    return f"{test.p_value:.4f}" + (" *" if test.significant else "")
+
+
 def render_html(cmp: SystemComparison, title: str | None = None) -> str:
     a, b = escape(cmp.system_a), escape(cmp.system_b)
     title = title or f"{cmp.system_a} vs {cmp.system_b}"
@@ -118,18 +136,24 @@ def render_html(cmp: SystemComparison, title: str | None = None) -> str:
            f"<title>{escape(title)}</title>", f"<style>{CSS}</style></head><body>",
            f"<h1>{escape(title)}</h1>",
            (f'<p class="note">compare-mt analyses (Neubig et al. 2019) by mtworkbench {escape(__version__)}: '
-            f'system A = <span class="a">{a}</span>, system B = <span class="b">{b}</span>; reference '
+            f'system A = <span class="a">{a}</span>, system B = <span class="b">{b}</span>; metric scores '
+            f"against {_refs(cmp.score_references)}; word, n-gram and length analyses against reference "
             f"{escape(cmp.reference)}; tokenizer {escape(cmp.tokenizer)}.</p>")]
     for note in cmp.notes:
         out.append(f'<p class="note">Note: {escape(note)}</p>')
 
     out.append("<h2>Corpus scores</h2><table><tr><th>metric</th>"
-               f'<th class="a">{a}</th><th class="b">{b}</th><th>A − B</th></tr>')
+               f'<th class="a">{a}</th><th class="b">{b}</th><th>A − B</th><th>paired bootstrap p</th></tr>')
+    tests = {t.metric: t for t in cmp.significance}
     for m, (va, vb) in cmp.corpus.items():
         delta = None if va is None or vb is None else va - vb
         out.append(f"<tr><td>{escape(m)}</td><td class=n>{_fmt(va)}</td><td class=n>{_fmt(vb)}</td>"
-                   f"<td class=n>{_fmt(delta)}</td></tr>")
+                   f"<td class=n>{_fmt(delta)}</td><td class=n>{_paired(tests.get(m))}</td></tr>")
     out.append("</table>")
+    if cmp.significance:
+        n = cmp.significance[0].n_samples
+        out.append(f"<p class=note>Paired bootstrap resampling (sacrebleu's test, {n} samples): * p &lt; 0.05, "
+                   "the difference is significant; identical segment statistics have p = 1.</p>")
 
     out.append("<h2>Score by reference length</h2>")
     labels = [lb.label for lb in cmp.length_buckets]
@@ -177,7 +201,7 @@ def render_html(cmp: SystemComparison, title: str | None = None) -> str:
         for d in diffs:
             out.append(
                 f"<tr><td>{escape(d.segment)}</td><td class=n>{_fmt(d.score_a)}</td><td class=n>{_fmt(d.score_b)}</td>"
-                f"<td><b>src</b> {escape(d.source)}<br><b>ref</b> {escape(d.reference)}<br>"
+                f"<td><b>src</b> {escape(d.source)}<br>{_ref_lines(d.references or {cmp.reference: d.reference})}"
                 f'<span class="a">A</span> {escape(d.output_a)}<br><span class="b">B</span> {escape(d.output_b)}</td></tr>')
         out.append("</table>")
 

@@ -18,6 +18,14 @@
   segment-score difference A - B in each direction.
 * **Human error counts by bucket**: MQM/ESA error spans per length bucket when
   the project has any; otherwise the section says there are none.
+* **Paired bootstrap** of each corpus score (as compare-mt adds to its report):
+  sacrebleu's paired bootstrap resampling, B against A, 1000 samples; two
+  systems with identical segment statistics get p = 1.
+
+Metric scores (corpus, buckets, sentences) use every reference a system is
+scored against (:func:`~mtworkbench.core.project_input.scoring_reference_ids`), and
+the report lists them; the word, n-gram and length analyses use one reference
+(the first unless chosen), named as such.
 
 Tokens come from sacrebleu's tokenizer for the target language (13a; zh for
 Chinese; characters for Japanese, Korean and Thai) and the report names it.
@@ -36,6 +44,7 @@ import numpy as np
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
+from mtworkbench.core.project_input import scoring_reference_ids
 
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
 FREQ_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
@@ -116,9 +125,24 @@ class SentenceDifference:
     score_b: float
     difference: float
     source: str
-    reference: str
+    reference: str  # the text of the analyses' reference
     output_a: str
     output_b: str
+    # the texts of the references the metric scores use, by reference id
+    references: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class PairedBootstrap:
+    """Paired bootstrap of one metric's corpus score: B against A."""
+
+    metric: str
+    n_samples: int
+    p_value: float | None
+    identical: bool  # equal segment statistics: nothing to test, p = 1
+    significant: bool  # p < 0.05
+    mean: list[float | None]  # [A, B] bootstrap means
+    ci: list[float | None]  # [A, B] 95% half-widths
 
 
 @dataclass
@@ -143,6 +167,9 @@ class SystemComparison:
     differences: list[SentenceDifference]
     errors: list[ErrorBucket] | None
     notes: list[str] = field(default_factory=list)
+    # the references the metric scores use (A's; a note says when B's differ)
+    score_references: list[str] = field(default_factory=list)
+    significance: list[PairedBootstrap] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return _clean(asdict(self))
@@ -163,7 +190,7 @@ def _clean(value: Any) -> Any:
 # --- the analyses -----------------------------------------------------------------------
 def read_frequency_file(path: str | Path) -> Counter:
     """compare-mt's count file: ``word<TAB>count`` per line."""
-    from mtworkbench.io.plaintext import read_text, split_lines
+    from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
     counts: Counter = Counter()
     for i, line in enumerate(split_lines(read_text(path, strip_bom=True)), 1):
@@ -266,6 +293,11 @@ def compare_systems(
     if not project.has_reference(ref_id):
         raise DataError(f"no reference {ref_id!r}; references: {', '.join(r.id for r in project.references)}")
     notes: list[str] = []
+    score_refs_a = scoring_reference_ids(project, system_a)
+    score_refs_b = scoring_reference_ids(project, system_b)
+    if score_refs_b != score_refs_a:
+        notes.append(f"{system_a} is scored against {', '.join(score_refs_a) or 'no reference'}, {system_b} "
+                     f"against {', '.join(score_refs_b) or 'no reference'} (a system is never scored against itself)")
     seg_ids = project.segment_ids
     ref_texts = project.reference(ref_id).texts
     present = [i for i, sid in enumerate(seg_ids) if ref_texts.get(sid) is not None]
@@ -327,13 +359,42 @@ def compare_systems(
             differences.append(SentenceDifference(
                 sc.spec, sid, int(i + 1), float(sc.segments[ia][i]), float(sc.segments[ib][i]), float(diff[i]),
                 sources[i], ref_texts.get(sid) or "", project.system(system_a).texts[sid],
-                project.system(system_b).texts[sid]))
+                project.system(system_b).texts[sid],
+                {r: t for r in score_refs_a if (t := project.reference(r).texts.get(sid)) is not None}))
 
     errors = error_buckets(project, system_a, system_b, which)
     if errors is None:
         notes.append("no MQM/ESA error spans in this project: no error counts")
-    return SystemComparison(system_a, system_b, ref_id, tok_name, freq_source, list(metrics), corpus,
-                            length_buckets, freq_buckets, ngrams_a, ngrams_b, differences, errors, notes)
+    significance = paired_bootstraps(scored, ia, ib)
+    result = SystemComparison(system_a, system_b, ref_id, tok_name, freq_source, list(metrics), corpus,
+                              length_buckets, freq_buckets, ngrams_a, ngrams_b, differences, errors, notes,
+                              score_refs_a, significance)
+    return result
+
+
+PAIRED_SAMPLES = 1000
+
+
+def paired_bootstraps(scored: Sequence[Any], ia: int, ib: int,
+                      n_samples: int = PAIRED_SAMPLES) -> list[PairedBootstrap]:
+    """sacrebleu's paired bootstrap of each metric's corpus score, B against A."""
+    from mtworkbench.analysis.significance import DEFAULT_SEED, paired_test
+    from mtworkbench.core.scoring_input import MetricError
+
+    out = []
+    for sc in scored:
+        stats = np.asarray(sc.stats, float)
+        if not (np.isfinite(sc.corpus[ia]) and np.isfinite(sc.corpus[ib])) or stats.ndim != 3:
+            continue
+        try:
+            result = paired_test(sc.metric, [("A", stats[ia]), ("B", stats[ib])], "paired-bs", n_samples,
+                                 DEFAULT_SEED)
+        except MetricError:
+            continue
+        base, other = result.systems
+        out.append(PairedBootstrap(sc.spec, n_samples, other.p_value, other.identical, other.significant(),
+                                   [base.mean, other.mean], [base.ci, other.ci]))
+    return out
 
 
 def _error_spans(judgment: Any) -> list[Any]:

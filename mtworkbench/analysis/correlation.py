@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as sstats
 
+from mtworkbench.analysis.resampling import check_resamples, integer_blocks
 from mtworkbench.core.jsonable import FINITE, NOT_IN_JSON, JsonFields
 
 METHODS: tuple[str, ...] = ("pearson", "spearman", "kendall")
@@ -107,9 +108,10 @@ def bootstrap_samples(
     x: np.ndarray, y: np.ndarray, method: str, n_samples: int = 1000, seed: int = DEFAULT_SEED
 ) -> np.ndarray:
     """The coefficient on ``n_samples`` resamples of the pairs (with replacement)."""
+    check_resamples(n_samples, "bootstrap samples")
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(x), size=(n_samples, len(x)))
-    return rowwise_coefficients(x[idx], y[idx], method)
+    blocks = [rowwise_coefficients(x[idx], y[idx], method) for idx in integer_blocks(rng, len(x), n_samples)]
+    return np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
 
 
 def bootstrap_interval(

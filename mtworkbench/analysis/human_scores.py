@@ -50,7 +50,7 @@ import numpy as np
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import PROTOCOLS, Judgment, Project
-from mtworkbench.io.mqm import UNBABEL_SCALE
+from mtworkbench.io.judgments.mqm import UNBABEL_SCALE
 
 FIELDS: tuple[str, ...] = ("adequacy", "fluency", "score")
 ALL_JUDGES = ("all", "*")

@@ -152,7 +152,7 @@ def project_prediction_error(
     progress: ProgressCallback | None = None, cancel: CancelCheck | None = None,
 ) -> PredictionErrorCurve:
     """The curve for a project's systems that have human scores (``human``: HumanScores)."""
-    from mtworkbench.core.scoring import scoring_input
+    from mtworkbench.core.project_input import scoring_input
 
     sys_scores = human.system_scores()
     rows = [i for i, v in enumerate(sys_scores) if math.isfinite(v)]

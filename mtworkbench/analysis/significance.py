@@ -39,9 +39,11 @@ import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.analysis.resampling import check_resamples, choice_blocks, coin_blocks
 from mtworkbench.metrics.base import Metric
 
 DEFAULT_SEED = 12345
+SIGNIFICANCE_LEVEL = 0.05
 DEFAULT_SAMPLES = {"paired-bs": 1000, "paired-ar": 10000}
 
 
@@ -67,6 +69,13 @@ class SystemComparison:
     p_value: float | None  # None for the baseline itself
     mean: float | None
     ci: float | None
+    # Its segment statistics equal the baseline's: there is no difference to test, and p is 1
+    # (resampling would otherwise count no sample "as extreme" and report the smallest p).
+    identical: bool = False
+
+    def significant(self, alpha: float = SIGNIFICANCE_LEVEL) -> bool:
+        """Whether the test found a difference from the baseline at level ``alpha``."""
+        return self.p_value is not None and not self.identical and self.p_value < alpha
 
 
 @dataclass(frozen=True)
@@ -122,7 +131,17 @@ def _check(stats: np.ndarray, n_samples: int) -> np.ndarray:
         raise MetricError("significance tests need at least one segment")
     if n_samples < 1:
         raise MetricError(f"the number of samples must be positive, got {n_samples}")
+    check_resamples(n_samples)
     return stats
+
+
+def _bootstrap_scores(metric: Metric, stats: np.ndarray, seed: int | None, n_samples: int,
+                      rng: np.random.Generator | None = None) -> np.ndarray:
+    """The corpus score of each of ``n_samples`` resamples drawn by ``default_rng(seed)``
+    (or ``rng``), a block of resamples at a time."""
+    rng = np.random.default_rng(seed) if rng is None else rng
+    blocks = [_scores(metric, resampled_totals(stats, indices)) for indices in choice_blocks(rng, len(stats), n_samples)]
+    return np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
 
 
 def bootstrap_ci(
@@ -133,9 +152,7 @@ def bootstrap_ci(
 ) -> ConfidenceInterval:
     """Bootstrap 95% interval of a corpus score (sacrebleu's ``--confidence``)."""
     stats = _check(stats, n_samples)
-    n = len(stats)
-    indices = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
-    scores = _scores(metric, resampled_totals(stats, indices))
+    scores = _bootstrap_scores(metric, stats, seed, n_samples)
     mean, ci, lower, upper = estimate_ci(scores)
     return ConfidenceInterval(metric.corpus_score(stats), mean, ci, lower, upper, n_samples, seed)
 
@@ -182,25 +199,25 @@ def paired_test(
 
     if method == "paired-bs":
         # Every system re-seeds the generator, so all draw the same indices.
-        indices = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
-        baseline_scores = _scores(metric, resampled_totals(baseline_stats, indices))
+        baseline_scores = _bootstrap_scores(metric, baseline_stats, seed, n_samples)
         mean, ci, _, _ = estimate_ci(baseline_scores)
         rows.append(SystemComparison(names[0], baseline_score, None, mean, ci))
         for k in range(1, len(systems)):
             check_cancel(cancel)
             report(progress, k - 1, len(systems) - 1)
             score = metric.corpus_score(all_stats[k])
-            scores = _scores(metric, resampled_totals(all_stats[k], indices))
+            scores = _bootstrap_scores(metric, all_stats[k], seed, n_samples)
             mean, ci, _, _ = estimate_ci(scores)
+            if np.array_equal(all_stats[k], baseline_stats):
+                rows.append(SystemComparison(names[k], score, 1.0, mean, ci, identical=True))
+                continue
             diffs = np.abs(scores - baseline_scores)
             p = _p_value(diffs - diffs.mean(), abs(baseline_score - score))
             rows.append(SystemComparison(names[k], score, p, mean, ci))
     else:
         if ar_confidence > 0:
-            baseline_indices = np.random.default_rng(seed).choice(
-                n, size=(ar_confidence, n), replace=True
-            )
-            baseline_scores = _scores(metric, resampled_totals(baseline_stats, baseline_indices))
+            check_resamples(ar_confidence)
+            baseline_scores = _bootstrap_scores(metric, baseline_stats, seed, ar_confidence)
             mean, ci, _, _ = estimate_ci(baseline_scores)
             rows.append(SystemComparison(names[0], baseline_score, None, mean, ci))
         else:
@@ -209,20 +226,21 @@ def paired_test(
             check_cancel(cancel)
             report(progress, k - 1, len(systems) - 1)
             rng = np.random.default_rng(seed)
-            swap = rng.integers(2, size=(n_samples, n), dtype=bool)
-            conf_indices = (
-                rng.choice(n, size=(ar_confidence, n), replace=True) if ar_confidence > 0 else None
-            )
             sys_stats = all_stats[k]
             score = metric.corpus_score(sys_stats)
-            scores_a, scores_b = _shuffled_scores(metric, swap, baseline_stats, sys_stats)
-            p = _p_value(np.abs(scores_a - scores_b), abs(baseline_score - score))
-            if conf_indices is not None:
-                scores = _scores(metric, resampled_totals(sys_stats, conf_indices))
+            identical = bool(np.array_equal(sys_stats, baseline_stats))
+            # The trials run even for identical statistics: the interval below is drawn after them
+            # from the same generator, and stays the same as for any other system.
+            pairs = [_shuffled_scores(metric, swap, baseline_stats, sys_stats) for swap in coin_blocks(rng, n, n_samples)]
+            scores_a = np.concatenate([a for a, _ in pairs])
+            scores_b = np.concatenate([b for _, b in pairs])
+            p = 1.0 if identical else _p_value(np.abs(scores_a - scores_b), abs(baseline_score - score))
+            if ar_confidence > 0:  # drawn after the trials, from the same generator
+                scores = _bootstrap_scores(metric, sys_stats, seed, ar_confidence, rng)
                 mean, ci, _, _ = estimate_ci(scores)
-                rows.append(SystemComparison(names[k], score, p, mean, ci))
+                rows.append(SystemComparison(names[k], score, p, mean, ci, identical))
             else:
-                rows.append(SystemComparison(names[k], score, p, None, None))
+                rows.append(SystemComparison(names[k], score, p, None, None, identical))
     report(progress, len(systems) - 1, len(systems) - 1)
     return PairedTestResult(method, names[0], n_samples, seed, rows)
 

@@ -11,7 +11,9 @@ change stays undoable:
   non-overlapping spans for "annotate every occurrence" (one undo step);
 - :func:`next_unannotated_segment` and :func:`step_segment` move through segments;
 - :func:`compare_annotators` gives exact-span F1 (overall and per type) and
-  token-level Cohen's kappa between two annotators of one reference;
+  Cohen's kappa over the language's units between two annotators of one
+  reference, on the segments both worked on; :func:`default_annotator_pair`
+  picks two layers to compare;
 - :func:`copy_to_layer` and :func:`agreed_spans` help adjudicate into a third layer.
 """
 
@@ -318,10 +320,17 @@ class AnnotatorComparison:
     untyped_matched: int
     by_type: dict[str, TypeAgreement]
     kappa: float
-    n_tokens: int
+    n_tokens: int  # units kappa counted, in ``unit``
     only_a: list[EntitySpan]
     only_b: list[EntitySpan]
     agreed: list[tuple[EntitySpan, EntitySpan]]
+    # What a token is: the language's units, as selection snapping uses them
+    # ("characters" for Chinese, "MeCab words" for Japanese and Korean, else "words").
+    unit: str = "words"
+    # Segments the reference has text for; ``segments`` are those compared.
+    n_reference_segments: int = 0
+    # How ``segments`` were chosen: "both annotated" (the default) or "given".
+    scope: str = "given"
 
     @property
     def precision(self) -> float:
@@ -363,18 +372,78 @@ class AnnotatorComparison:
         return out
 
 
-def token_labels(text: str, spans: Iterable[EntitySpan]) -> list[str]:
-    """The type of the entity covering each token of ``text`` ("O" outside entities)."""
+_UNIT_NAMES = {"none": "words", "zh": "characters"}
+
+
+def agreement_unit(language: str | None) -> str:
+    """What agreement counts as one token in ``language``: the units selection
+    snapping uses (:func:`snap_to_words`): Chinese characters, Japanese and Korean
+    MeCab words, elsewhere words and punctuation marks."""
+    segmenter = _segmenter(language)
+    return _UNIT_NAMES.get(segmenter, "MeCab words" if segmenter.endswith("mecab") else f"{segmenter} words")
+
+
+def unit_spans(text: str, language: str | None = None) -> list[tuple[int, int]]:
+    """``[start, end)`` of each unit of ``text`` (:func:`agreement_unit`)."""
+    segmenter = _segmenter(language)
+    if segmenter == "none":
+        return [m.span() for m in TOKEN_RE.finditer(text)]
+    return word_spans(text, segmenter)
+
+
+def token_labels(text: str, spans: Iterable[EntitySpan], language: str | None = None) -> list[str]:
+    """The type of the entity covering each unit of ``text`` ("O" outside entities);
+    units are the language's (:func:`unit_spans`): a Han clause is many characters."""
     spans = sorted(spans, key=lambda s: s.start)
     labels = []
-    for m in TOKEN_RE.finditer(text):
+    for start, end in unit_spans(text, language):
         label = "O"
         for s in spans:
-            if s.start < m.end() and m.start() < s.end:
+            if s.start < end and start < s.end:
                 label = s.type
                 break
         labels.append(label)
     return labels
+
+
+def both_annotated_segments(project: Project, reference_id: str, annotator_a: str, annotator_b: str) -> list[str]:
+    """The segments of the reference that both annotators worked on.
+
+    An annotator's work runs from the first to the last segment where they
+    marked an entity (segments in between that they left empty count: no
+    entity there is a decision too); the result is where both runs overlap.
+    Comparing beyond it would count an annotator who stopped early as
+    disagreeing on every segment they never saw.
+    """
+    order = [sid for sid in project.segment_ids if sid in project.reference(reference_id).texts]
+    position = {sid: i for i, sid in enumerate(order)}
+    runs = []
+    for annotator in (annotator_a, annotator_b):
+        done = [position[s] for s in _layer(project, reference_id, annotator) if s in position]
+        if not done:
+            return []
+        runs.append((min(done), max(done)))
+    first, last = max(r[0] for r in runs), min(r[1] for r in runs)
+    return order[first:last + 1]
+
+
+def ranked_layers(project: Project, reference_id: str | None = None, last: str | None = None) -> list[str]:
+    """Every annotator layer, most spans first (on the reference when one is given;
+    ties by name); ``last`` (an adjudication layer: the outcome, not one of the
+    two compared) goes to the end."""
+    counts = dict.fromkeys(project.annotators, 0)
+    for span in project.spans:
+        if reference_id is None or span.reference == reference_id:
+            counts[span.annotator] = counts.get(span.annotator, 0) + 1
+    return sorted(counts, key=lambda name: (name == last, -counts[name], name))
+
+
+def default_annotator_pair(project: Project, reference_id: str | None = None,
+                           last: str | None = None) -> tuple[str, str] | None:
+    """Two different layers to compare: the first two of :func:`ranked_layers`,
+    or None with fewer than two layers."""
+    ranked = ranked_layers(project, reference_id, last)
+    return (ranked[0], ranked[1]) if len(ranked) >= 2 else None
 
 
 def compare_annotators(
@@ -383,16 +452,23 @@ def compare_annotators(
     annotator_a: str,
     annotator_b: str,
     segment_ids: Sequence[str] | None = None,
+    language: str | None = None,
 ) -> AnnotatorComparison:
-    """Exact-span F1 (overall, untyped, per type) and token-level kappa of two annotators.
+    """Exact-span F1 (overall, untyped, per type) and kappa of two annotators over the
+    language's units (``language``: the project's target language by default).
 
-    By default every segment the reference has text for is compared, whether
-    or not anyone annotated it (a segment both left empty is agreement).
+    By default the segments both annotators worked on are compared
+    (:func:`both_annotated_segments`); inside them a segment both left empty
+    is agreement. ``segment_ids`` compares those segments instead.
     """
     from sklearn.metrics import cohen_kappa_score
 
     ref = project.reference(reference_id)
-    segments = list(segment_ids) if segment_ids is not None else [s for s in project.segment_ids if s in ref.texts]
+    language = language if language is not None else (project.target_language or None)
+    if segment_ids is not None:
+        segments, scope = list(segment_ids), "given"
+    else:
+        segments, scope = both_annotated_segments(project, reference_id, annotator_a, annotator_b), "both annotated"
     labels_a: list[str] = []
     labels_b: list[str] = []
     only_a: list[EntitySpan] = []
@@ -425,8 +501,8 @@ def compare_annotators(
         for s in spans_b:
             by_type.setdefault(s.type, TypeAgreement(s.type, 0, 0, 0)).count_b += 1
         only_b.extend(b_by_key.values())
-        labels_a += token_labels(text, spans_a)
-        labels_b += token_labels(text, spans_b)
+        labels_a += token_labels(text, spans_a, language)
+        labels_b += token_labels(text, spans_b, language)
     position = {sid: i for i, sid in enumerate(segments)}
     if not labels_a:
         kappa = math.nan
@@ -449,6 +525,9 @@ def compare_annotators(
         only_a=sorted(only_a, key=lambda s: (position[s.segment], s.start)),
         only_b=sorted(only_b, key=lambda s: (position[s.segment], s.start)),
         agreed=agreed,
+        unit=agreement_unit(language),
+        n_reference_segments=sum(1 for sid in project.segment_ids if sid in ref.texts),
+        scope=scope,
     )
 
 

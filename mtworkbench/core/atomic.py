@@ -21,11 +21,15 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import check_output_size
 
 BACKUP_SUFFIX = ".bak"
 
@@ -51,16 +55,18 @@ def temp_pattern(target_name: str) -> re.Pattern[str]:
     return re.compile(r"\." + re.escape(target_name) + r"\.(?:bak\.)?[a-z0-9_]{8}\.tmp")
 
 
-def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[Path]:
+def remove_stale_temp_files(path: str | Path, all_stale: bool = False,
+                            pattern: re.Pattern[str] | None = None) -> list[Path]:
     """Delete temporary files that an interrupted write of ``path`` left; returns them.
 
     Normally only files older than this process go (a concurrent writer's file is
     younger); ``all_stale`` is for callers holding a lock that every writer of
-    ``path`` takes (bundles), for whom any leftover is stale.
+    ``path`` takes (bundles), for whom any leftover is stale. ``pattern``: the
+    names of another writer's temporary files of ``path`` (default :func:`temp_pattern`).
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    pattern = temp_pattern(path.name)
+    pattern = pattern or temp_pattern(path.name)
     removed: list[Path] = []
     try:
         entries = list(os.scandir(folder))
@@ -81,44 +87,94 @@ def remove_stale_temp_files(path: str | Path, all_stale: bool = False) -> list[P
 
 
 def atomic_write_stream(
-    path: str | Path, write: Callable[[BinaryIO], object], keep_backup: bool = False, locked: bool = False
+    path: str | Path,
+    write: Callable[[BinaryIO], object],
+    keep_backup: bool = False,
+    locked: bool = False,
+    follow_link: bool = True,
 ) -> None:
     """Atomically replace ``path`` with what ``write(handle)`` writes to a binary handle.
 
     ``locked``: the caller holds the lock every writer of ``path`` takes, so all
     leftover temporary files of ``path`` are stale and removed.
+    ``follow_link``: a link at ``path`` is followed and the file it names replaced
+    (the user named the link: a bundle kept elsewhere); False for files whose name
+    the program derives (lock descriptions, markers, recovery copies, companions),
+    where the link itself is replaced and whatever it points to is never touched.
+    A failing write raises an ``OSError`` that names ``path``.
     """
     path = Path(path)
-    if path.is_symlink():  # replace the file the link points to, not the link
+    if follow_link and path.is_symlink():  # replace the file the link points to, not the link
         path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     remove_stale_temp_files(path, all_stale=locked)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        # mkstemp opens with O_CREAT | O_EXCL: always a new file, never through a link left at its name.
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:  # named by the target: the temporary name would only puzzle
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     try:
         # mkstemp creates 0600; give the file the mode a plain open() would (or the old file's).
-        os.chmod(tmp_name, _target_mode(path))
+        os.chmod(tmp_name, _target_mode(path, follow_link))
         with os.fdopen(fd, "wb") as handle:
             write(handle)
+            check_output_size(path, handle.tell())  # before the rename: the old file stays
             handle.flush()
             os.fsync(handle.fileno())
         if keep_backup and path.exists():
             _write_backup(path, folder)
         _replace(tmp_name, path)
         _fsync_dir(folder)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp_name)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise named_error(exc, path) from None
         raise
 
 
-def atomic_write_bytes(path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False) -> None:
-    atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked)
+def named_error(exc: OSError, path: str | Path) -> OSError:
+    """``exc`` naming ``path`` when it names no file (a full disk says only "No space left")."""
+    if exc.filename is not None:
+        return exc
+    named = OSError(exc.errno, exc.strerror or str(exc), str(path))
+    named.__traceback__ = exc.__traceback__
+    return named
 
 
-def atomic_write_text(path: str | Path, text: str, keep_backup: bool = True, locked: bool = False) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"), keep_backup=keep_backup, locked=locked)
+def atomic_write_bytes(
+    path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False, follow_link: bool = True
+) -> None:
+    check_output_size(path, len(data))  # refused before a temporary file is made
+    atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked,
+                        follow_link=follow_link)
+
+
+def atomic_write_text(
+    path: str | Path, text: str, keep_backup: bool = True, locked: bool = False, follow_link: bool = True
+) -> None:
+    atomic_write_bytes(path, encode_text(text, path), keep_backup=keep_backup, locked=locked,
+                       follow_link=follow_link)
+
+
+def encode_text(text: str, path: str | Path) -> bytes:
+    """``text`` as UTF-8; a lone surrogate (a file name or argument that was not UTF-8 on its
+    way in) is refused with a message naming the file and the text around it."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        around = text[max(0, exc.start - 30):exc.end + 30].encode("utf-8", "backslashreplace").decode("utf-8")
+        raise DataError(f"{path}: cannot be written: '{around}' is not valid text (a file name or argument "
+                        "that is not UTF-8?); rename it") from None
+
+
+def write_side_file(path: str | Path, text: str) -> None:
+    """Write a file whose name the program derives from another (a lock's description, a
+    marker, a recovery copy, a companion): atomically, and never through a link found at
+    its name (the link is replaced, its target left alone)."""
+    atomic_write_text(path, text, keep_backup=False, follow_link=False)
 
 
 def backup_path(path: str | Path) -> Path:
@@ -146,9 +202,12 @@ def _write_backup(path: Path, folder: Path) -> None:
         raise
 
 
-def _target_mode(path: Path) -> int:
+def _target_mode(path: Path, follow_link: bool = True) -> int:
     try:
-        return path.stat().st_mode & 0o7777
+        info = path.stat() if follow_link else path.lstat()
+        if stat.S_ISREG(info.st_mode):
+            return info.st_mode & 0o7777
+        raise FileNotFoundError  # a link or a special file: its mode says nothing about ours
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)

@@ -24,7 +24,7 @@ campaign asks for them (``bad_rate``, DA and ESA), BAD items hidden among its it
 (``core.judging.with_bad_items``); their judgments come back with ``qc="bad"`` and are
 merged as quality control, apart from the person's ratings of the same items.
 
-No Qt and no files here: ``mtworkbench.io.packages`` reads and writes them.
+No Qt and no files here: ``mtworkbench.io.bundle.packages`` reads and writes them.
 """
 
 from __future__ import annotations
@@ -424,15 +424,19 @@ def _overlaps(a: EntitySpan, b: EntitySpan) -> bool:
 def merge_package(project: Project, package: Project, label: str, sha256: str,
                   now: str | None = None) -> MergeReport:
     """Merge one package into ``project`` (changed in place); see the module docstring."""
+    from mtworkbench.core.campaign_trust import check_own_work, plan_of
+
     theirs = getattr(package, "campaign", None)
     if theirs is None:
         raise CampaignError(f"{label}: not a work package (it has no campaign)")
     if theirs.package is None:
         raise CampaignError(f"{label}: a campaign's merged project, not one person's package")
     ours = getattr(project, "campaign", None)
-    adopting = ours is None  # a project split without being changed takes the packages' campaign
+    adopting = ours is None  # a project split without being changed takes its campaign's plan
     if ours is None:
-        ours = replace(theirs, package=None, base={"spans": {}, "judgments": {}}, merges=[], conflicts=[], done={})
+        # The plan is the team project's, never a package's: drawn again from this project and the
+        # campaign's settings, so a package whose items were edited cannot become the plan.
+        ours = replace(plan_of(project, theirs, label), base={"spans": {}, "judgments": {}})
     elif ours.package is not None:
         raise CampaignError("the project to merge into is itself a package; merge into the team's project")
     elif ours.id != theirs.id:
@@ -443,6 +447,7 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
     if adopting:
         project.campaign = ours
     person = theirs.package
+    check_own_work(ours, package, label, person)
     report = MergeReport(label, person)
     if any(m.sha256 == sha256 for m in ours.merges):
         report.already_merged = True

@@ -11,13 +11,20 @@ def _escape_controls(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
+# A message quotes what it refuses; data of a megabyte must not make a megabyte-long line.
+MAX_MESSAGE = 2000
+
+
 class DataError(ValueError):
     """Input data is malformed: the message names the file, line or field and what was expected."""
 
     def __str__(self) -> str:
         # A message may quote what was refused (a lone surrogate, an undecodable file name);
         # escape it so that printing the message can never fail in turn.
-        return super().__str__().encode("utf-8", "backslashreplace").decode("utf-8")
+        text = super().__str__().encode("utf-8", "backslashreplace").decode("utf-8")
+        if len(text) > MAX_MESSAGE:
+            text = f"{text[:MAX_MESSAGE]}…({len(text) - MAX_MESSAGE} more characters)"
+        return text
 
 
 class BundleError(DataError):

@@ -20,6 +20,8 @@ MIB = 1024 * 1024
 # Far above any corpus or bundle met in practice (a WMT bundle with every system is ~40 MB),
 # low enough that reading it whole stays within a desktop's memory.
 MAX_INPUT_BYTES = 512 * MIB
+# Writers and readers share this one limit (read at call time, never bound as a default):
+# a file this program writes is always one it can read back.
 
 
 def _kind(mode: int) -> str | None:
@@ -37,10 +39,26 @@ def _kind(mode: int) -> str | None:
     return "not a regular file"
 
 
-def check_regular_file(path: str | Path, max_bytes: int = MAX_INPUT_BYTES) -> int:
-    """Refuse anything but a regular file no larger than ``max_bytes``; returns its size."""
+def input_limit() -> int:
+    """The largest file read (and so the largest written): ``MAX_INPUT_BYTES``."""
+    return MAX_INPUT_BYTES
+
+
+def check_output_size(path: str | Path, size: int) -> None:
+    """Refuse to write ``size`` bytes to ``path`` when no reader would take them back."""
+    limit = input_limit()
+    if size > limit:
+        raise DataError(
+            f"{path}: would be {size / MIB:.0f} MiB; files larger than {limit // MIB} MiB cannot be read "
+            "back, so nothing was written (the file there, if any, is unchanged)"
+        )
+
+
+def check_regular_file(path: str | Path, max_bytes: int | None = None) -> int:
+    """Refuse anything but a regular file no larger than ``max_bytes`` (default: the
+    shared input limit); returns its size."""
     info = os.stat(path)  # follows symlinks: a link to a regular file is fine
-    return _check_stat(path, info, max_bytes)
+    return _check_stat(path, info, input_limit() if max_bytes is None else max_bytes)
 
 
 def _check_stat(path: str | Path, info: os.stat_result, max_bytes: int) -> int:
@@ -54,8 +72,10 @@ def _check_stat(path: str | Path, info: os.stat_result, max_bytes: int) -> int:
     return info.st_size
 
 
-def read_regular_bytes(path: str | Path, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
-    """The whole content of a regular file of at most ``max_bytes`` bytes; DataError otherwise."""
+def read_regular_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
+    """The whole content of a regular file of at most ``max_bytes`` bytes (default: the
+    shared input limit); DataError otherwise."""
+    max_bytes = input_limit() if max_bytes is None else max_bytes
     check_regular_file(path, max_bytes)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:

@@ -267,6 +267,10 @@ class Project:
         self.documents: list[Document] = documents or []
         self.references: list[Reference] = []
         self.systems: list[System] = []
+        # id -> object, so that looking a system or reference up does not scan the list
+        # (loading 100,000 systems would otherwise be quadratic); only add/remove change them.
+        self._system_by_id: dict[str, System] = {}
+        self._reference_by_id: dict[str, Reference] = {}
         self.judges: list[str] = []
         self.settings = Settings()
         self._spans: dict[str, EntitySpan] = {}
@@ -378,13 +382,13 @@ class Project:
 
     # --- references -------------------------------------------------------------
     def reference(self, reference_id: str) -> Reference:
-        for ref in self.references:
-            if ref.id == reference_id:
-                return ref
-        raise ModelError(f"unknown reference {reference_id!r}")
+        ref = self._reference_by_id.get(reference_id)
+        if ref is None:
+            raise ModelError(f"unknown reference {reference_id!r}")
+        return ref
 
     def has_reference(self, reference_id: str) -> bool:
-        return any(r.id == reference_id for r in self.references)
+        return reference_id in self._reference_by_id
 
     def add_reference(self, ref: Reference, index: int | None = None) -> None:
         if not ref.id:
@@ -393,6 +397,7 @@ class Project:
             raise ModelError(f"duplicate reference id {ref.id!r}")
         self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
         self.references.insert(len(self.references) if index is None else index, ref)
+        self._reference_by_id[ref.id] = ref
         self._emit(ev.ReferenceAdded(ref))
 
     def remove_reference(self, reference_id: str) -> ReferenceRemoval:
@@ -405,6 +410,7 @@ class Project:
         for j in judgments:
             del self._judgments[j.id]
         self.references.remove(ref)
+        del self._reference_by_id[ref.id]
         self._emit(ev.ReferenceRemoved(ref))
         return ReferenceRemoval(ref, index, spans, judgments)
 
@@ -458,13 +464,13 @@ class Project:
 
     # --- systems -----------------------------------------------------------------
     def system(self, system_id: str) -> System:
-        for sys_ in self.systems:
-            if sys_.id == system_id:
-                return sys_
-        raise ModelError(f"unknown system {system_id!r}")
+        system = self._system_by_id.get(system_id)
+        if system is None:
+            raise ModelError(f"unknown system {system_id!r}")
+        return system
 
     def has_system(self, system_id: str) -> bool:
-        return any(s.id == system_id for s in self.systems)
+        return system_id in self._system_by_id
 
     def add_system(self, system: System, index: int | None = None) -> None:
         if not system.id:
@@ -475,6 +481,7 @@ class Project:
             raise ModelError(f"system {system.id!r}: kind must be machine or human, not {system.kind!r}")
         self._check_texts(f"system {system.id!r}", system.texts, complete=True)
         self.systems.insert(len(self.systems) if index is None else index, system)
+        self._system_by_id[system.id] = system
         self._emit(ev.SystemAdded(system))
 
     def remove_system(self, system_id: str) -> SystemRemoval:
@@ -484,6 +491,7 @@ class Project:
         for j in judgments:
             del self._judgments[j.id]
         self.systems.remove(system)
+        del self._system_by_id[system.id]
         if self.settings.baseline == system_id:
             self.settings.baseline = None
         self._emit(ev.SystemRemoved(system))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, NoReturn
 
 from mtworkbench.core.errors import BundleError, DataError
@@ -71,18 +72,20 @@ class Typology:
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self.find(name) is not None
 
+    @cached_property
+    def _index(self) -> dict[str, tuple[int, int | None]]:
+        """Full name -> place, built once per (immutable) typology so that a lookup does
+        not scan the categories (a 100,000-category import would otherwise be quadratic)."""
+        out: dict[str, tuple[int, int | None]] = {}
+        for i, c in enumerate(self.categories):
+            out.setdefault(c.name, (i, None))
+            for k, s in enumerate(c.subcategories):
+                out.setdefault(full_name(c.name, s.name), (i, k))
+        return out
+
     def find(self, name: str) -> tuple[int, int | None] | None:
         """(category index, subcategory index or None) of a full name; None when absent."""
-        top, sub = split_name(name)
-        for i, c in enumerate(self.categories):
-            if c.name == top:
-                if sub is None:
-                    return i, None
-                for k, s in enumerate(c.subcategories):
-                    if s.name == sub:
-                        return i, k
-                return None
-        return None
+        return self._index.get(name)
 
     def _locate(self, name: str) -> tuple[int, int | None]:
         where = self.find(name)
@@ -158,17 +161,40 @@ class Typology:
     def with_names(self, names: Iterable[str]) -> Typology:
         """This typology plus every full name of ``names`` it lacks (in order of first
         appearance, after the existing ones); blank names are skipped."""
-        out = self
+        # Built in one pass with per-level sets (not one ``add`` a name, each copying the
+        # tree): linear in the number of names.
+        cats: list[tuple[TypologyCategory, list[TypologyCategory]]] = [
+            (c, list(c.subcategories)) for c in self.categories]
+        where = {c.name: n for n, c in enumerate(self.categories)}
+        subs = [{s.name for s in c.subcategories} for c in self.categories]
+        top_keys = {c.key.casefold() for c in self.categories if c.key}
+        sub_keys = [{s.key.casefold() for s in c.subcategories if s.key} for c in self.categories]
+        changed = False
         for name in names:
             top, sub = split_name(name)
             top, sub = top.strip(), (None if sub is None or not sub.strip() else sub.strip())
-            if not top or full_name(top, sub) in out:
+            if not top:
                 continue
-            if out.find(top) is None:
-                out = out.add(top)
-            if sub is not None:
-                out = out.add(sub, parent=top)
-        return out
+            if top not in where:
+                check_name(top, top_level=True)
+                key = _free_key(top, top_keys)
+                top_keys.add(key.casefold())
+                where[top] = len(cats)
+                cats.append((TypologyCategory(top, key), []))
+                subs.append(set())
+                sub_keys.append(set())
+                changed = True
+            n = where[top]
+            if sub is not None and sub not in subs[n]:
+                check_name(sub, top_level=False)
+                key = _free_key(sub, sub_keys[n])
+                sub_keys[n].add(key.casefold())
+                subs[n].add(sub)
+                cats[n][1].append(TypologyCategory(sub, key))
+                changed = True
+        if not changed:
+            return self
+        return Typology(tuple(replace(c, subcategories=tuple(s)) for c, s in cats))
 
     # --- JSON ------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -224,7 +250,10 @@ def check_key(key: str, siblings: Iterable[TypologyCategory]) -> None:
 def free_key(name: str, siblings: Iterable[TypologyCategory]) -> str:
     """The first letter of ``name`` not used by a sibling, else another of its letters,
     else a-z or 0-9; empty when all are taken."""
-    used = {s.key.casefold() for s in siblings if s.key}
+    return _free_key(name, {s.key.casefold() for s in siblings if s.key})
+
+
+def _free_key(name: str, used: set[str]) -> str:
     for ch in [c for c in name if c.isalnum()] + list("abcdefghijklmnopqrstuvwxyz0123456789"):
         if ch.casefold() not in used:
             return ch.lower()
@@ -259,7 +288,9 @@ def typology_from_json(value: Any, path: str = "$", file: str | None = None) -> 
             fail(f"expected a list, found {type(v).__name__ if v is not None else 'null'}", where)
         return v
 
-    def read(v: Any, where: str, top_level: bool, siblings: list[TypologyCategory]) -> TypologyCategory:
+    def read(v: Any, where: str, top_level: bool, names: set[str], keys: dict[str, str]) -> TypologyCategory:
+        """One category; the siblings' ``names`` and ``keys`` (casefolded key -> name) grow
+        with it, so that checking a name or key among thousands of siblings is not a scan."""
         o = obj(v, where, {"name"}, {"key", "subcategories"} if top_level else {"key"})
         name = string(o["name"], f"{where}.name")
         key = string(o.get("key", ""), f"{where}.key")
@@ -267,15 +298,22 @@ def typology_from_json(value: Any, path: str = "$", file: str | None = None) -> 
             check_name(name, top_level)
         except TypologyError as exc:
             fail(str(exc), f"{where}.name")
-        if any(s.name == name for s in siblings):
+        if name in names:
             fail(f"duplicate {'category' if top_level else 'subcategory'} {name!r}", f"{where}.name")
         try:
-            check_key(key, siblings)
+            check_key(key, ())
         except TypologyError as exc:
             fail(str(exc), f"{where}.key")
+        if key and key.casefold() in keys:
+            fail(f"key {key!r} is taken by {keys[key.casefold()]!r}", f"{where}.key")
+        names.add(name)
+        if key:
+            keys[key.casefold()] = name
         subs: list[TypologyCategory] = []
+        sub_names: set[str] = set()
+        sub_keys: dict[str, str] = {}
         for n, s in enumerate(items(o.get("subcategories", []), f"{where}.subcategories")):
-            subs.append(read(s, f"{where}.subcategories[{n}]", False, subs))
+            subs.append(read(s, f"{where}.subcategories[{n}]", False, sub_names, sub_keys))
         return TypologyCategory(name, key, tuple(subs))
 
     o = obj(value, path, {"categories"}, {"format", "format_version"})
@@ -284,8 +322,10 @@ def typology_from_json(value: Any, path: str = "$", file: str | None = None) -> 
     if "format_version" in o and o["format_version"] != 1:
         fail(f"unsupported format_version {o['format_version']!r} (this mtworkbench reads 1)", f"{path}.format_version")
     cats: list[TypologyCategory] = []
+    top_names: set[str] = set()
+    top_keys: dict[str, str] = {}
     for n, c in enumerate(items(o["categories"], f"{path}.categories")):
-        cats.append(read(c, f"{path}.categories[{n}]", True, cats))
+        cats.append(read(c, f"{path}.categories[{n}]", True, top_names, top_keys))
     if not cats:
         fail("a typology needs at least one category", f"{path}.categories")
     return Typology(tuple(cats))

@@ -1,5 +1,5 @@
 """File > Split into packages…, Merge packages… and Campaign progress: dialogs over
-``mtworkbench.core.campaign`` / ``mtworkbench.io.packages`` (the same functions as the
+``mtworkbench.core.campaign`` / ``mtworkbench.io.bundle.packages`` (the same functions as the
 ``split``, ``merge`` and ``status`` commands). Results and conflicts are shown as plain text.
 """
 
@@ -34,7 +34,7 @@ from mtworkbench.core.campaign import campaign_progress, item_has_work, parse_pe
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.queue_state import BAD_PROTOCOLS
 from mtworkbench.gui.judge.queue_dialog import PROTOCOL_CHOICES, bad_rate_box
-from mtworkbench.io.bundle import SUFFIX, dumps, loads
+from mtworkbench.io.bundle.bundle import SUFFIX, dumps, loads
 
 
 def add_menu_actions(window, menu) -> None:
@@ -181,7 +181,7 @@ class SplitDialog(QDialog):
             self.folder.setText(name)
 
     def run(self) -> bool:
-        from mtworkbench.io.packages import split_project
+        from mtworkbench.io.bundle.packages import split_project
 
         try:
             people = parse_people(self.people.text())
@@ -248,7 +248,7 @@ class MergeDialog(QDialog):
         self.add_packages(names)
 
     def run(self) -> bool:
-        from mtworkbench.io.packages import merge_packages
+        from mtworkbench.io.bundle.packages import merge_packages
 
         paths = [self.files.item(i).text() for i in range(self.files.count())]
         if not paths:

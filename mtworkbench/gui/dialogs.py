@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.gui.plain import message_box, show_message
-from mtworkbench.io.recovery import RecoveryOffer
+from mtworkbench.io.bundle.recovery import RecoveryOffer
 
 
 def error(parent: QWidget | None, title: str, message: str) -> None:
@@ -194,7 +194,7 @@ class NewProjectDialog(QDialog):
         target.addItems(names)
 
     def build_project(self) -> Project:
-        from mtworkbench.io.corpus import import_corpus
+        from mtworkbench.io.corpora.corpus import import_corpus
 
         systems = []
         for i in range(self.systems.count()):

@@ -24,8 +24,8 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle import content_hash, disk_hash, loads
-from mtworkbench.io.plaintext import decode_utf8
+from mtworkbench.io.bundle.bundle import content_hash, disk_hash, loads
+from mtworkbench.io.corpora.plaintext import decode_utf8
 
 DEBOUNCE_MS = 300
 

@@ -123,16 +123,28 @@ def _write_with_title(widget: QWidget, path: Path, title: str) -> None:
 
 
 def export_widget(widget: QWidget, path: Path, size: QSize | None = None) -> None:
-    """Write ``widget`` to ``path``; the suffix (.png or .svg) picks the format."""
+    """Write ``widget`` to ``path``; the suffix (.png or .svg) picks the format.
+
+    Drawn into memory first, then written by the one output writer (``core.output``):
+    atomically to a file, into a FIFO or device as it is."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    from mtworkbench.core.output import write_output
+
     suffix = path.suffix.lower()
     if size is not None:
         widget.resize(size)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     if suffix == ".png":
-        if not widget.grab().save(str(path), "PNG"):
-            raise OSError(f"could not write {path}")
+        if not widget.grab().save(buffer, "PNG"):
+            raise OSError(f"could not draw {path}")
+        buffer.close()
+        write_output(path, bytes(data.data()))
     elif suffix == ".svg":
         generator = QSvgGenerator()
-        generator.setFileName(str(path))
+        generator.setOutputDevice(buffer)
         generator.setSize(widget.size())
         generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
         generator.setTitle(widget.windowTitle() or "mtworkbench view")
@@ -145,7 +157,9 @@ def export_widget(widget: QWidget, path: Path, size: QSize | None = None) -> Non
             QWidget.render(widget, painter, QPoint())
         finally:
             painter.end()
-        if not path.exists():
-            raise OSError(f"could not write {path}")
+        buffer.close()
+        if not data.size():
+            raise OSError(f"could not draw {path}")
+        write_output(path, bytes(data.data()))
     else:
         raise ValueError(f"cannot export as {suffix or 'a file without suffix'}: use .png or .svg")

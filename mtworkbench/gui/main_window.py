@@ -26,21 +26,21 @@ from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetTargetLanguageCommand
-from mtworkbench.gui.models.navigator import NavigatorModel
+from mtworkbench.gui.navigator_model import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.disk_watch import BundleWatcher, base_project, read_state
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
-from mtworkbench.io import locking
-from mtworkbench.io.bundle import SUFFIX, content_hash, default_score_file, disk_hash, dumps, save_bundle
-from mtworkbench.io.recovery import diff_projects, find_recovery
+from mtworkbench.io.bundle import locking
+from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, disk_hash, dumps, save_bundle
+from mtworkbench.io.bundle.recovery import diff_projects, find_recovery
 
 # Workspace tabs, imported by name so a broken workspace cannot stop the app.
 WORKSPACES = (
-    "mtworkbench.gui.workspaces.annotate:AnnotateWorkspace",
-    "mtworkbench.gui.workspaces.judge:JudgeWorkspace",
-    "mtworkbench.gui.workspaces.metrics:MetricsWorkspace",
-    "mtworkbench.gui.workspaces.analysis:AnalysisWorkspace",
+    "mtworkbench.gui.annotate.workspace:AnnotateWorkspace",
+    "mtworkbench.gui.judge.workspace:JudgeWorkspace",
+    "mtworkbench.gui.metrics.workspace:MetricsWorkspace",
+    "mtworkbench.gui.analysis.workspace:AnalysisWorkspace",
 )
 AUTOSAVE_MS = 2 * 60 * 1000
 MAX_RECENT = 8
@@ -407,7 +407,7 @@ class MainWindow(QMainWindow):
             return False
         if choice != "merge":
             return False
-        from mtworkbench.io.merge import merge_projects
+        from mtworkbench.io.bundle.merge import merge_projects
 
         try:
             result = merge_projects(theirs.project, self.session.project, base)

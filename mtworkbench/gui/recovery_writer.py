@@ -30,8 +30,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle import dumps, project_to_dict
-from mtworkbench.io.recovery import recovery_path
+from mtworkbench.io.bundle.bundle import dumps, project_to_dict
+from mtworkbench.io.bundle.recovery import recovery_path
 
 log = logging.getLogger(__name__)
 
@@ -238,7 +238,7 @@ def _encode_and_write(target: Path, snapshot: Snapshot | None, data: bytes) -> s
 def _write(target: Path, data: bytes) -> str | None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(target, data, keep_backup=False)
+        atomic_write_bytes(target, data, keep_backup=False, follow_link=False)  # a link there is replaced
     except Exception as exc:  # noqa: BLE001 - reported to the user once, never raised
         return f"{target}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}"
     return None

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.gui.view_registry import (
+from mtworkbench.gui.metrics.views import (
     CORPUS_TABLE,
     IMAGE_SUFFIXES,
     VIEW_NAMES,
@@ -45,10 +45,11 @@ def _quiet_offscreen_warnings(mode, context, message: str) -> None:
 def write_image(widget, path: Path, size=None) -> None:
     """PNG through ``gui.export``; SVG drawn here with an explicit target offset
     (``QWidget.render(painter)`` without one is rejected by PySide6 6.x)."""
-    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect
     from PySide6.QtGui import QPainter
     from PySide6.QtSvg import QSvgGenerator
 
+    from mtworkbench.core.output import write_output
     from mtworkbench.gui.export import export_widget
 
     if path.suffix.lower() == ".png":
@@ -56,8 +57,11 @@ def write_image(widget, path: Path, size=None) -> None:
         return
     if size is not None:
         widget.resize(size)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     generator = QSvgGenerator()
-    generator.setFileName(str(path))
+    generator.setOutputDevice(buffer)  # drawn in memory, then written like every other output
     generator.setSize(widget.size())
     generator.setViewBox(QRect(0, 0, widget.width(), widget.height()))
     generator.setTitle(widget.windowTitle() or "mtworkbench view")
@@ -66,14 +70,16 @@ def write_image(widget, path: Path, size=None) -> None:
         widget.render(painter, QPoint(0, 0))
     finally:
         painter.end()
-    if not path.exists():
-        raise OSError(f"could not write {path}")
+    buffer.close()
+    if not data.size():
+        raise OSError(f"could not draw {path}")
+    write_output(path, bytes(data.data()))
 
 
 def render(bundle_path, view: str, system: str | None = None, segment: str | None = None,
            metric: str | None = None, out: Path | str = Path("view.png")) -> Path:
     """Render ``view`` of the project at ``bundle_path`` into ``out`` (.png or .svg)."""
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     out = Path(out)
     if out.suffix.lower() not in IMAGE_SUFFIXES:
@@ -142,11 +148,12 @@ def corpus_table_widget(project, metric: str | None):
 
 
 def detail_view_widget(project, view: str, system: str, segment: str, metric: str | None):
-    from mtworkbench.gui.metric_views import VIEWS
+    from mtworkbench.gui.metrics.views import detail_views
 
-    if view not in VIEWS:
-        raise DataError(f"view {view!r} is not available; views: {', '.join([*VIEWS, CORPUS_TABLE])}")
-    widget = VIEWS[view]()
+    views = detail_views()
+    if view not in views:
+        raise DataError(f"view {view!r} is not available; views: {', '.join([*views, CORPUS_TABLE])}")
+    widget = views[view]()
     widget.set_segment(project, system, segment, metric)
     return widget, detail_size(project, view, system, segment)
 

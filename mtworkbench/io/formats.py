@@ -4,7 +4,7 @@ Like glue's data factories, every format is one ``FileFormat`` entry: its
 name (what ``--format`` takes), a label and file suffixes (what a file dialog
 shows, what a file name is guessed from) and where its reader and writer are.
 The CLI choices and help, the GUI file dialogs and the dispatch in
-``io.corpus``/``io.annotations``/``io.judgments`` are all built from these
+``io.corpora``/``io.annotations``/``io.judgments`` are all built from these
 registries, so adding a format is one entry and its two functions.
 
 Readers and writers are named as ``"module:function"`` and imported on first
@@ -104,24 +104,24 @@ class FormatRegistry:
 #   write(project, out) -> list[Path]
 CORPUS_FORMATS = FormatRegistry("corpus", (
     FileFormat("plain", "plain text, one segment per line", (".txt",),
-               "mtworkbench.io.corpus:import_plain_corpus", "mtworkbench.io.corpus:export_plain_corpus"),
+               "mtworkbench.io.corpora.corpus:import_plain_corpus", "mtworkbench.io.corpora.corpus:export_plain_corpus"),
     FileFormat("sgml", "WMT/NIST mteval SGML", (".sgm", ".sgml"),
-               "mtworkbench.io.sgml:import_sgml", "mtworkbench.io.sgml:export_sgml"),
+               "mtworkbench.io.corpora.sgml:import_sgml", "mtworkbench.io.corpora.sgml:export_sgml"),
     FileFormat("wmt-xml", "WMT 2021+ XML", (".xml",),
-               "mtworkbench.io.wmt_xml:import_wmt_xml", "mtworkbench.io.wmt_xml:export_wmt_xml"),
+               "mtworkbench.io.corpora.wmt_xml:import_wmt_xml", "mtworkbench.io.corpora.wmt_xml:export_wmt_xml"),
     FileFormat("tsv", "TSV table with source, ref:<ID>, sys:<ID> columns", (".tsv",),
-               "mtworkbench.io.corpus:import_tsv_corpus", "mtworkbench.io.tsv:export_tsv"),
+               "mtworkbench.io.corpora.corpus:import_tsv_corpus", "mtworkbench.io.corpora.tsv:export_tsv"),
     FileFormat("mqm", "Google's MQM ratings TSV (texts and error spans)", (".tsv",),
-               "mtworkbench.io.mqm:import_mqm_corpus"),  # ratings go back out with `judgments export`
+               "mtworkbench.io.judgments.mqm:import_mqm_corpus"),  # ratings go back out with `judgments export`
 ))
 
-# Metric scores computed elsewhere, stored in the project as metric ext:NAME (io.external_scores).
+# Metric scores computed elsewhere, stored in the project as metric ext:NAME (io.scores.external_scores).
 #   read(project, metric, path, system=None, higher_is_better=None) -> ExternalImport
 METRIC_SCORE_FORMATS = FormatRegistry("metric score", (
     FileFormat("lines", "one score per line of one system (line i = segment i)", (".txt",),
-               "mtworkbench.io.external_scores:import_score_lines"),
+               "mtworkbench.io.scores.external_scores:import_score_lines"),
     FileFormat("mt-metrics-eval", "mt-metrics-eval SYSTEM<TAB>SCORE file, all systems (NAME-REF.seg.score or .sys.score)",
-               (".score",), "mtworkbench.io.external_scores:import_mt_metrics_eval"),
+               (".score",), "mtworkbench.io.scores.external_scores:import_mt_metrics_eval"),
 ))
 
 # Directory layouts of a whole evaluation set, one language pair -> a Project (with
@@ -129,46 +129,46 @@ METRIC_SCORE_FORMATS = FormatRegistry("metric score", (
 #   read(directory, language_pair) -> MtmeImport (the project and what was read)
 LAYOUT_FORMATS = FormatRegistry("layout", (
     FileFormat("mt-metrics-eval", "Google mt-metrics-eval test-set directory", (),
-               "mtworkbench.io.mt_metrics_eval:import_mt_metrics_eval_dir"),
+               "mtworkbench.io.corpora.mt_metrics_eval:import_mt_metrics_eval_dir"),
 ))
 
 # One annotator's entity spans on one reference.
-#   read(path, segment_ids, texts) -> ReadRecords (io.annotations)
+#   read(path, segment_ids, texts) -> ReadRecords (io.annotations.annotations)
 #   write(path, records, reference_texts) -> list[Path]
 ANNOTATION_FORMATS = FormatRegistry("annotation", (
     FileFormat("muc", "MUC-7 inline SGML", (".sgml", ".sgm", ".muc"),
-               "mtworkbench.io.annotations:read_muc_records", "mtworkbench.io.annotations:write_muc_records"),
+               "mtworkbench.io.annotations.annotations:read_muc_records", "mtworkbench.io.annotations.annotations:write_muc_records"),
     FileFormat("conll", "CoNLL-2003 BIO", (".conll", ".bio", ".iob"),
-               "mtworkbench.io.annotations:read_conll_records", "mtworkbench.io.annotations:write_conll_records"),
+               "mtworkbench.io.annotations.annotations:read_conll_records", "mtworkbench.io.annotations.annotations:write_conll_records"),
     FileFormat("brat", "brat standoff", (".ann",),
-               "mtworkbench.io.annotations:read_brat_records", "mtworkbench.io.annotations:write_brat_records"),
+               "mtworkbench.io.annotations.annotations:read_brat_records", "mtworkbench.io.annotations.annotations:write_brat_records"),
     FileFormat("jsonl", "JSON lines", (".jsonl",),
-               "mtworkbench.io.annotations:read_jsonl_records", "mtworkbench.io.annotations:write_jsonl_records"),
+               "mtworkbench.io.annotations.annotations:read_jsonl_records", "mtworkbench.io.annotations.annotations:write_jsonl_records"),
 ))
 
 # Human judgments in and out of a project; the table's suffix chooses its delimiter
-# (io.judgments). A reader only plans: io.judgments.apply_import adds the plan.
+# (io.judgments.judgments). A reader only plans: io.judgments.judgments.apply_import adds the plan.
 #   read(project, path) -> JudgmentImport; write(project, path) -> int (rows written)
 JUDGMENT_FORMATS = FormatRegistry("judgment", (
     FileFormat("csv", "judgments table, comma-separated", (".csv",),
-               "mtworkbench.io.judgments:plan_table_file", "mtworkbench.io.judgments:export_judgments"),
+               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments:export_judgments"),
     FileFormat("tsv", "judgments table, tab-separated", (".tsv",),
-               "mtworkbench.io.judgments:plan_table_file", "mtworkbench.io.judgments:export_judgments"),
+               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments:export_judgments"),
     FileFormat("mqm", "Google's MQM ratings TSV, error spans per rater", (".tsv",),
-               "mtworkbench.io.mqm:plan_mqm_file", "mtworkbench.io.mqm:export_mqm"),
+               "mtworkbench.io.judgments.mqm:plan_mqm_file", "mtworkbench.io.judgments.mqm:export_mqm"),
     FileFormat("esa", "ESA error spans and 0-100 scores, CSV", (".csv",),
-               "mtworkbench.io.protocol_csv:plan_esa_file", "mtworkbench.io.protocol_csv:export_esa"),
+               "mtworkbench.io.judgments.protocol_csv:plan_esa_file", "mtworkbench.io.judgments.protocol_csv:export_esa"),
     FileFormat("da", "DA 0-100 scores with quality-control items, CSV", (".csv",),
-               "mtworkbench.io.protocol_csv:plan_da_file", "mtworkbench.io.protocol_csv:export_da"),
+               "mtworkbench.io.judgments.protocol_csv:plan_da_file", "mtworkbench.io.judgments.protocol_csv:export_da"),
     FileFormat("rank", "relative rankings, a row per screen (system1,rank1,...), CSV", (".csv",),
-               "mtworkbench.io.ranking_csv:plan_ranking_file", "mtworkbench.io.ranking_csv:export_rankings"),
+               "mtworkbench.io.judgments.ranking_csv:plan_ranking_file", "mtworkbench.io.judgments.ranking_csv:export_rankings"),
 ))
 
 # Segment-level human scores of one system, imported as a pseudo-judge.
 #   read(path, system) -> dict[segment id, score | None] or list[score | None] by position
 SCORE_FORMATS = FormatRegistry("score", (
     FileFormat("lines", "one score per line (line i = segment i)", (".txt",),
-               "mtworkbench.io.judgments:read_score_lines"),
+               "mtworkbench.io.judgments.judgments:read_score_lines"),
     FileFormat("mqm-tsv", "MQM table (system, seg_id, mqm)", (".tsv",),
-               "mtworkbench.io.judgments:read_mqm_tsv"),
+               "mtworkbench.io.judgments.judgments:read_mqm_tsv"),
 ))

@@ -1,7 +1,7 @@
 """``ext:NAME``: a metric whose scores were computed elsewhere and imported.
 
 Nothing is computed here: the scores come from ``project.external_scores``
-(:mod:`mtworkbench.io.external_scores`). Sufficient statistics are
+(:mod:`mtworkbench.io.scores.external_scores`). Sufficient statistics are
 ``[score, 1]`` per scored segment (``[0, 0]`` where a segment has no score), so
 the corpus score, bootstrap intervals, paired tests and pseudo-documents are the
 mean of segment scores, like every other metric's aggregate. A system-level
@@ -9,6 +9,8 @@ score imported from a ``.sys.score`` file replaces the corpus mean.
 """
 
 from __future__ import annotations
+
+import math
 
 from collections.abc import Sequence
 from typing import Any
@@ -108,6 +110,20 @@ class ExternalMetric(Metric):
         totals = np.asarray(totals, dtype=float)
         with np.errstate(invalid="ignore", divide="ignore"):
             return totals[..., 0] / totals[..., 1]
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        """The mean of the imported scores; where adding them overflows (forty scores of
+        1e308), the mean of the scores divided by the largest, times it: 1e308 again."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            value = super().corpus_score(stats)
+        if math.isfinite(value):
+            return value
+        stats = np.asarray(stats, dtype=float)
+        values = stats[stats[:, 1] > 0, 0] if stats.ndim == 2 and len(stats) else np.zeros(0)
+        if not values.size or not np.all(np.isfinite(values)):
+            return value
+        scale = float(np.max(np.abs(values)))
+        return scale * (math.fsum(float(v) / scale for v in values) / len(values))
 
     def score(
         self,

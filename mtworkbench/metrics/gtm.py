@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
-from mtworkbench.metrics.base import Metric, MetricSpecError, Option, ScoringInput
+from mtworkbench.metrics.base import Metric, MetricError, MetricSpecError, Option, ScoringInput
 from mtworkbench.metrics.gtm_grid import (
     Block,
     Grid,
+    GridTooLarge,
     Rejection,
     Selection,
     build_grid,
@@ -194,7 +195,10 @@ class GTM(Metric):
 
     def statistics_row(self, segment: int, hypothesis: str, prepared: list[str]) -> tuple[float, ...]:
         hypothesis = pretokenize(hypothesis, self.options["tokenize"])
-        out = score_segment(hypothesis, prepared, self.exponent, self.options["mode"])
+        try:
+            out = score_segment(hypothesis, prepared, self.exponent, self.options["mode"])
+        except GridTooLarge as exc:
+            raise MetricError(f"{self.name}: segment {segment + 1}: {exc}") from None
         if out.fell_back:
             self._fallbacks.append(segment)
         return (out.mms, len(out.hyp_tokens), out.mean_ref_len)

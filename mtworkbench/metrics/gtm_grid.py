@@ -66,25 +66,37 @@ class Grid:
         return sum(self.run_len)
 
 
-# Above this many cells the grid is built with numpy (one vectorised pass)
+# Above this many hits the grid is built with numpy (one vectorised pass)
 # rather than by walking the hits in Python.
-_VECTOR_CELLS = 20_000
+_VECTOR_HITS = 20_000
+# The most hits (equal token pairs) one segment may have: the grid keeps only its
+# hits, so a long segment of mostly different words costs memory in proportion to
+# its length; a long repetitive one (every token equal) has a quadratic number of
+# hits and is refused with this limit named rather than exhausting memory.
+MAX_HITS = 5_000_000
+
+
+class GridTooLarge(ValueError):
+    """A segment with more hits than ``MAX_HITS``."""
+
+    def __init__(self, hits: int, n_hyp: int, width: int) -> None:
+        self.hits = hits
+        super().__init__(
+            f"{hits:,} equal token pairs between a {n_hyp:,}-token hypothesis and {width - 1:,} reference "
+            f"tokens; GTM handles at most {MAX_HITS:,} a segment (split the segment)"
+        )
 
 
 def build_grid(hyp: list[str], refs: list[list[str]]) -> Grid:
-    """The runs of hits between ``hyp`` and the references concatenated with barriers."""
-    width = sum(len(r) + 1 for r in refs)
-    if len(hyp) * width > _VECTOR_CELLS:
+    """The runs of hits between ``hyp`` and the references concatenated with barriers.
+
+    Only the hits are visited (never the hyp x reference cells), so time and memory
+    grow with the number of hits; more than ``MAX_HITS`` raises ``GridTooLarge``."""
+    positions, j, barriers, hits = _positions(hyp, refs)
+    if hits > MAX_HITS:
+        raise GridTooLarge(hits, len(hyp), j)
+    if hits > _VECTOR_HITS:
         return _build_grid_numpy(hyp, refs)
-    positions: dict[str, list[int]] = {}
-    barriers = []
-    j = 0
-    for ref in refs:
-        for tok in ref:
-            positions.setdefault(tok, []).append(j)
-            j += 1
-        barriers.append(j)  # the barrier cell itself is never entered in `positions`
-        j += 1
     grid = Grid(n_hyp=len(hyp), width=j, barriers=tuple(barriers))
     run_i, run_j, run_len = grid.run_i, grid.run_j, grid.run_len
     previous: dict[int, int] = {}  # ref column -> run index, for hits of the previous row
@@ -106,34 +118,61 @@ def build_grid(hyp: list[str], refs: list[list[str]]) -> Grid:
     return grid
 
 
+def _positions(hyp: list[str], refs: list[list[str]]) -> tuple[dict[str, list[int]], int, list[int], int]:
+    """Each reference token's columns, the width, the barrier columns and the number of hits."""
+    positions: dict[str, list[int]] = {}
+    barriers = []
+    j = 0
+    for ref in refs:
+        for tok in ref:
+            positions.setdefault(tok, []).append(j)
+            j += 1
+        barriers.append(j)  # the barrier cell itself is never entered in `positions`
+        j += 1
+    hits = 0
+    for tok in hyp:
+        cols = positions.get(tok)
+        if cols:
+            hits += len(cols)
+    return positions, j, barriers, hits
+
+
 def _build_grid_numpy(hyp: list[str], refs: list[list[str]]) -> Grid:
+    """The same runs as the Python walk, from the list of hits (i, j) in numpy: hits
+    sorted by diagonal and row; a run starts where a hit does not follow the one before."""
     import numpy as np  # only for large grids: `score --metric gtm` on ordinary text needs none
 
-    ids: dict[str, int] = {}
-    axis: list[int] = []
-    barriers = []
-    for ref in refs:
-        axis.extend(ids.setdefault(tok, len(ids)) for tok in ref)
-        barriers.append(len(axis))
-        axis.append(-2)  # barrier: equal to nothing
+    positions, width, barriers, hits = _positions(hyp, refs)
+    if hits > MAX_HITS:
+        raise GridTooLarge(hits, len(hyp), width)
+
+    tokens = list(positions)
+    ids = {tok: k for k, tok in enumerate(tokens)}
+    columns = np.fromiter((c for tok in tokens for c in positions[tok]), dtype=np.int64, count=sum(
+        len(positions[tok]) for tok in tokens))
+    counts = np.fromiter((len(positions[tok]) for tok in tokens), dtype=np.int64, count=len(tokens))
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1])) if len(tokens) else np.zeros(0, dtype=np.int64)
     h = np.fromiter((ids.get(tok, -1) for tok in hyp), dtype=np.int64, count=len(hyp))
-    a = np.asarray(axis, dtype=np.int64)
-    hits = (h[:, None] == a[None, :]) & (h[:, None] >= 0)
-    before = np.zeros_like(hits)
-    before[1:, 1:] = hits[:-1, :-1]
-    after = np.zeros_like(hits)
-    after[:-1, :-1] = hits[1:, 1:]
-    si, sj = np.nonzero(hits & ~before)
-    ei, ej = np.nonzero(hits & ~after)
-    # Starts and ends pair up in order along each diagonal.
-    s_order = np.lexsort((si, sj - si))
-    e_order = np.lexsort((ei, ej - ei))
-    lengths = ei[e_order] - si[s_order] + 1
-    order = np.lexsort((sj[s_order], si[s_order]))  # row-major, as the Python build
-    grid = Grid(n_hyp=len(hyp), width=len(axis), barriers=tuple(barriers))
-    grid.run_i = si[s_order][order].tolist()
-    grid.run_j = sj[s_order][order].tolist()
-    grid.run_len = lengths[order].tolist()
+    rows = np.nonzero(h >= 0)[0]
+    per_row = counts[h[rows]]
+    hit_i = np.repeat(rows, per_row)
+    first = np.repeat(starts[h[rows]], per_row)
+    offset = np.arange(hits, dtype=np.int64) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    hit_j = columns[first + offset]
+    diagonal = hit_j - hit_i
+    order = np.lexsort((hit_i, diagonal))
+    di, dd = hit_i[order], diagonal[order]
+    new_run = np.ones(hits, dtype=bool)
+    new_run[1:] = (dd[1:] != dd[:-1]) | (di[1:] != di[:-1] + 1)
+    run_start = np.nonzero(new_run)[0]
+    lengths = np.diff(np.append(run_start, hits))
+    si = di[run_start]
+    sj = si + dd[run_start]
+    row_major = np.lexsort((sj, si))  # runs in the order the Python walk finds them
+    grid = Grid(n_hyp=len(hyp), width=width, barriers=tuple(barriers))
+    grid.run_i = si[row_major].tolist()
+    grid.run_j = sj[row_major].tolist()
+    grid.run_len = lengths[row_major].tolist()
     return grid
 
 

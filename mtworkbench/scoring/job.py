@@ -41,10 +41,10 @@ from mtworkbench.core.jobs import (
     report,
 )
 from mtworkbench.core.model import Project
-from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.project_input import scoring_input, scoring_reference_ids, unscored_reason
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import Metric
-from mtworkbench.metrics.external import external_metric, is_external
+from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, notice, store_for
@@ -94,6 +94,8 @@ class ScoringOutcome:
     used_processes: bool = False
     # (system, spec) pairs read back from the project's score file instead of computed
     restored: list[tuple[str, str]] = field(default_factory=list)
+    # (system, spec) -> why the pair has no score (a system that is the only reference)
+    unscored: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def fail(self, spec: str, error: MetricError) -> None:
         """Record the first error of ``spec``; its other systems are skipped."""
@@ -109,6 +111,11 @@ def make_metric(spec: str, project: Any) -> Metric:
     metric = create_metric(spec, getattr(project, "target_language", None) or None)
     metric.bind(project)
     return metric
+
+
+def needs_references(metric: Metric | None) -> bool:
+    """Whether the metric compares outputs with references (imported scores do not)."""
+    return metric is not None and not isinstance(metric, ExternalMetric)
 
 
 def make_metrics(specs: Sequence[str], project: Any, outcome: ScoringOutcome) -> dict[str, Metric]:
@@ -271,16 +278,19 @@ class InputReader:
 
     def __init__(self, project: Project, cache: ScoreCache) -> None:
         self.project, self.cache = project, cache
-        self._base: Any = None
+        # one input per reference set: a system that is a reference is scored without it
+        self._bases: dict[tuple[str, ...], Any] = {}
 
     def read(self, system: str) -> PreparedInput:
         generation = self.cache.generation(system)
-        if self._base is None:
+        refs = tuple(scoring_reference_ids(self.project, system))
+        base = self._bases.get(refs)
+        if base is None:
             data = scoring_input(self.project, system)
-            self._base = data
+            self._bases[refs] = data
         else:
             texts = self.project.system(system).texts
-            data = replace(self._base, hypotheses=[texts[sid] for sid in self.project.segment_ids])
+            data = replace(base, hypotheses=[texts[sid] for sid in self.project.segment_ids])
         blob, fp = pack_input(data)
         return blob, fp, generation
 
@@ -312,8 +322,12 @@ def run_scoring(
             inputs[system] = reader.read(system)
 
     todo: list[tuple[str, str]] = []
+    unreferenced = {s: why for s in request.systems if (why := unscored_reason(project, s))}
     for spec in request.specs:
         for system in request.systems:
+            if system in unreferenced and needs_references(outcome.metrics.get(spec)):
+                outcome.unscored[(system, spec)] = unreferenced[system]
+                continue
             _blob, fp, generation = inputs[system]
             hit = cache.lookup(system, spec, fp)
             if hit is not None:
@@ -375,7 +389,8 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
         if system not in digests:
             digests[system] = InputDigests(pickle.loads(blob))
         key = (system, spec, metric_fingerprint(metric, digests[system]))
-        found = store.get(key, metric)
+        # An entry must fit this project's segments (a file can be edited by hand).
+        found = store.get(key, metric, n_segments=len(digests[system].data.hypotheses))
         if found is None:
             keys[(system, spec)] = key
             rest.append((system, spec))
@@ -475,12 +490,13 @@ def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks,
     if not baseline or baseline not in request.systems or len(request.systems) < 2:
         return
     others = [s for s in request.systems if s != baseline]
-    order = [baseline, *others]
     by_key = {(item.system, item.spec): item for item in outcome.items}
     for k, spec in enumerate(request.specs):
         check_cancel(cancel)
         report(progress, 1000 * (done_tasks + k), 1000 * total)
-        if spec in outcome.errors or any((s, spec) not in by_key for s in order):
+        # a system left unscored (the only reference) has no test; the others still do
+        order = [baseline, *(s for s in others if (s, spec) not in outcome.unscored)]
+        if spec in outcome.errors or len(order) < 2 or any((s, spec) not in by_key for s in order):
             continue
         fingerprints = [(s, inputs[s][1]) for s in order]
         key = cache.paired_key(spec, request.paired_method, request.paired_samples, baseline, fingerprints)

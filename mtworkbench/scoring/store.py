@@ -1,7 +1,7 @@
 """Scores that persist with the project: a cache file beside the bundle, named by it.
 
 A bundle names its score file in ``score_file`` (``project.mtwb.json`` ->
-``project.mtwb.scores.npz`` unless it says otherwise; io/bundle.py allows only a
+``project.mtwb.scores.npz`` unless it says otherwise; io/bundle/bundle.py allows only a
 plain ``*.scores.npz`` name in the bundle's own folder). Every entry is keyed by
 (system, metric spec, *input fingerprint*): a hash of exactly what that metric's
 score depends on - the metric's class and options, what it took from the project
@@ -57,10 +57,11 @@ import numpy as np
 
 from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.files import MIB, input_limit, read_regular_bytes
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
-from mtworkbench.io.bundle import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+from mtworkbench.io.bundle.bundle import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 from mtworkbench.metrics.base import Metric
+from mtworkbench.scoring.npz_members import CacheProblem, read_member
 
 STORE_FORMAT = "mtworkbench-scores"
 STORE_VERSION = 1
@@ -230,6 +231,7 @@ class ScoreStore:
         self.found_owner: str | None = None  # the bundle the file on disk names (None: none or no file)
         self.foreign = False
         self.unusable = False  # a link or a special file stands there: neither read nor written
+        self.corrupt = False  # the file could not be read (a notice said so); rewritten on save
         self.entries: dict[Key, StoredScore] = {}
         self.changed = False
         self._lock = threading.RLock()
@@ -249,8 +251,8 @@ class ScoreStore:
             return
         try:
             data = read_regular_bytes(self.path)
-            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-                header = json.loads(bytes(npz["header"]).decode("utf-8"))
+            with zipfile.ZipFile(io.BytesIO(data)) as npz:
+                header = json.loads(bytes(read_member(npz, "header", len(data))).decode("utf-8"))
                 if not isinstance(header, dict) or header.get("format") != STORE_FORMAT:
                     notice(f"{self.path}: not a score cache; ignored (scores are recomputed)")
                     return
@@ -270,29 +272,37 @@ class ScoreStore:
                     return
                 for k, item in enumerate(header["entries"]):
                     system, spec, fp = item["key"]
-                    segments = np.asarray(npz[f"seg{k}"], dtype=float)
-                    stats = np.asarray(npz[f"stats{k}"], dtype=float)
+                    segments = np.asarray(read_member(npz, f"seg{k}", len(data)), dtype=float)
+                    stats = np.asarray(read_member(npz, f"stats{k}", len(data)), dtype=float)
                     if stats.ndim != 2 or segments.ndim != 1 or len(segments) != len(stats):
                         raise ValueError(f"entry {k}: arrays do not fit")
                     extras = dict(item["extras"])
                     for name in item["array_extras"]:
-                        extras[str(name)] = npz[f"extra{k}.{name}"]
+                        extras[str(name)] = read_member(npz, f"extra{k}.{name}", len(data))
                     self.entries[(str(system), str(spec), str(fp))] = StoredScore(
                         signature=str(item["signature"]), corpus=float(item["corpus"]),
                         segments=segments, stats=stats, extras=extras,
                     )
         except (OSError, DataError, ValueError, KeyError, TypeError, IndexError, zipfile.BadZipFile,
-                EOFError, UnicodeDecodeError) as exc:
+                EOFError, UnicodeDecodeError, OverflowError, NotImplementedError, RuntimeError) as exc:
             self.entries.clear()
-            notice(f"{self.path}: corrupt score cache ({' '.join(str(exc).split())}); ignored")
+            self.corrupt = True
+            # One short line: numpy's own wording (pickles, "load it unsafely") is no advice to give.
+            reason = str(exc) if isinstance(exc, CacheProblem) else type(exc).__name__
+            notice(f"{self.path}: corrupt score cache ({reason}); ignored, scores are recomputed")
 
-    def get(self, key: Key, metric: Metric) -> StoredScore | None:
+    def get(self, key: Key, metric: Metric, n_segments: int | None = None) -> StoredScore | None:
+        """The entry under ``key`` if it fits ``metric`` and a project of ``n_segments``
+        segments (one score and one row of statistics each); else None (recomputed)."""
         with self._lock:
             entry = self.entries.get(key)
         if entry is None:
             return None
         if entry.stats.shape[1:] != (len(metric.stat_names),):
             return None  # the metric's statistics changed shape: not its result
+        if n_segments is not None and (entry.segments.shape != (n_segments,)
+                                       or (len(entry.stats) != n_segments and len(metric.stat_names) > 0)):
+            return None  # not a result on this project's segments (a tampered or foreign file)
         return entry
 
     def holds(self, system: str, spec: str) -> bool:
@@ -394,8 +404,13 @@ def _not_a_plain_file(path: Path) -> str | None:
 def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Temp file, then rename: a reader never sees half a file. The temp file is
     created new (never through a link someone left at its name)."""
+    import re
     import secrets
 
+    from mtworkbench.core.atomic import remove_stale_temp_files
+
+    # a killed save left its temporary file: the next save of this file takes it away
+    remove_stale_temp_files(path, pattern=re.compile(re.escape(path.name) + r"\.[0-9a-f]{12}\.tmp"))
     tmp = path.with_name(f"{path.name}.{secrets.token_hex(6)}.tmp")
     # O_EXCL: a new file, never one (or a link) already there; 0o666 less the umask, like
     # any file the user saves (mkstemp's 0o600 would hide the scores from a team's folder)
@@ -405,6 +420,9 @@ def _write_atomically(path: Path, arrays: dict[str, np.ndarray]) -> None:
         with os.fdopen(fd, "wb") as fh:
             # numpy's stub matches **arrays against savez's allow_pickle: bool keyword
             np.savez(fh, **arrays)  # type: ignore[arg-type]
+            size = fh.tell()
+        if size > input_limit():  # never write a file the loader would refuse
+            raise OSError(f"the scores would be {size // MIB} MiB, more than the {input_limit() // MIB} MiB read back")
         os.replace(tmp, path)
     except OSError:
         try:
@@ -480,12 +498,20 @@ def _open_for(bundle_path: Path, named: str) -> ScoreStore:
         # program's own folder (an installed copy, a desktop build); the user's cache instead.
         return ScoreStore(fallback, owner=owner)
     named_path = bundle_path.with_name(named)
+    own = bundle_path.with_name(default_score_file(bundle_path))
+    if named_path != own and (_reserved(bundle_path, named) or _ours(own, owner)):
+        # Another bundle's default name (a copy names its original's file): never made by
+        # us, so a copy scored first cannot take the original's name; and once we have our
+        # own file, the original's is not read again (nor its problems noticed each run).
+        if not _present(named_path) or _ours(own, owner):
+            named, named_path = own.name, own
     store = ScoreStore(named_path, fallback, owner=owner)
     # A file naming no bundle (older mtworkbench, or unreadable) is ours only under our
     # default name, the only name older versions used: under another, it may be a copy's original.
     unowned_elsewhere = (store.found_owner is None and store.path == named_path and _present(named_path)
                          and named != default_score_file(bundle_path))
-    if not (store.foreign or store.unusable or unowned_elsewhere):
+    corrupt_elsewhere = store.corrupt and named != default_score_file(bundle_path)
+    if not (store.foreign or store.unusable or unowned_elsewhere or corrupt_elsewhere):
         return store
     # The named file belongs to another bundle (this one is a copy, or was renamed):
     # read its scores, write our own file - the default name, or the user's cache.
@@ -497,11 +523,32 @@ def _open_for(bundle_path: Path, named: str) -> ScoreStore:
         mine = ScoreStore(path, owner=owner)
         if mine.foreign or mine.unusable:
             continue
-        if is_new and not store.unusable:
+        if is_new and not (store.unusable or store.corrupt):
             mine.seed(read_entries(original))
             mine.save()
         return mine
     return ScoreStore(fallback, owner=owner)  # both taken: unreachable but for a race; still never foreign
+
+
+def _reserved(bundle_path: Path, named: str) -> bool:
+    """Whether ``named`` is the default score file name of another bundle (one that is
+    beside this one, or any ``*.mtwb.json``): only that bundle creates it."""
+    if named == default_score_file(bundle_path) or not named.endswith(SUFFIX):
+        return False
+    other = named[: -len(SUFFIX)] + ".json"
+    return other.endswith(".mtwb.json") or _present(bundle_path.with_name(other))
+
+
+def _ours(path: Path, owner: str) -> bool:
+    """A score file at ``path`` written by the bundle named ``owner`` (and readable)."""
+    if not _present(path) or _not_a_plain_file(path) is not None:
+        return False
+    try:
+        with zipfile.ZipFile(path) as npz:
+            header = json.loads(bytes(read_member(npz, "header", path.stat().st_size)).decode("utf-8"))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, UnicodeDecodeError):
+        return False
+    return isinstance(header, dict) and header.get("bundle") == owner
 
 
 def _inside_program(bundle_path: str | Path) -> bool:
@@ -531,7 +578,7 @@ def store_for(project: Any) -> ScoreStore | None:
 
 def load_project(bundle_path: str | Path) -> Any:
     """``load_bundle`` with the project's score file attached (the commands' way in)."""
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(bundle_path)
     attach(project, bundle_path)

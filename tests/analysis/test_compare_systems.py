@@ -23,7 +23,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.scoring.project_scores import score_project
 
 

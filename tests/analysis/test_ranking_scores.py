@@ -14,7 +14,7 @@ from mtworkbench.analysis.ranking_scores import pairwise_counts, system_scores
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.ranking import Ranking, rankings_of
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 
 # Four screens: (segment, judge, {system: rank}).
 SCREENS = [

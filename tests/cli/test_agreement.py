@@ -8,7 +8,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.judgments import COLUMNS
+from mtworkbench.io.judgments.judgments import COLUMNS
 
 ANN = [1, 2, 3, 4, 5]
 BOB = [2, 1, 4, 3, 5]
@@ -23,7 +23,7 @@ def rows() -> list[tuple[str, str, str, int, int]]:
 
 @pytest.fixture
 def bundle(tmp_path):
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.bundle.bundle import save_bundle
 
     seg_ids = [str(i) for i in range(1, 6)]
     project = Project(

@@ -15,7 +15,7 @@ from tests.analysis.test_protocol_agreement import da_project, mqm, ranking_proj
 
 
 def bundle_of(tmp_path, judgments, systems=("A",)) -> str:
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.bundle.bundle import save_bundle
 
     seg_ids = [str(i) for i in range(1, 5)]
     project = Project(

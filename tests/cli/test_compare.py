@@ -11,7 +11,7 @@ from sacrebleu.significance import PairedTest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 
 WORDS = "the a cat dog sat on mat ran away quickly home big small red".split()
 

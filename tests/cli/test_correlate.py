@@ -9,7 +9,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 # Reference "a b c d" in every segment; system A has 0..4 substituted words per
 # segment, so its segment WERs are 0, .25, .5, .75, 1 (tokenize=none default).

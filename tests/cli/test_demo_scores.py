@@ -10,7 +10,7 @@ import sacrebleu
 from scipy import stats
 
 from mtworkbench.cli import main
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 from mtworkbench.resources import demo_project_path, resource_path
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 REF = ["Chirac visited Bonn.", "No names here.", "Kohl met Chirac in Bonn."]
 MUC = [
@@ -112,11 +112,16 @@ def test_compare_and_usage_errors(bundle, tmp_path, capsys):
     other.write_text("\n".join([MUC[0], MUC[1], REF[2]]) + "\n", encoding="utf-8")
     main(["entities", "import", str(bundle), str(other), "--reference", "ref1", "--annotator", "b"])
     capsys.readouterr()
-    assert main(["entities", "compare", str(bundle), "a", "b", "--reference", "ref1", "--json"]) == 0
+    assert main(["entities", "compare", str(bundle), "a", "b", "--reference", "ref1", "--all-segments",
+                 "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     # a has 4 entities, b the 2 of line 1: F1 = 2*2/(4+2).
     assert result["entities"] == [4, 2] and result["matched"] == 2
     assert result["f1"] == pytest.approx(4 / 6)
+    # by default only line 1, the one segment b marked anything in, is compared
+    assert main(["entities", "compare", str(bundle), "a", "b", "--reference", "ref1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["segments"] == 1 and result["entities"] == [2, 2] and result["f1"] == 1.0
     assert main(["entities", "export", str(bundle), str(tmp_path / "x.txt2"), "--reference", "ref1", "--annotator", "a"]) == 2
     assert "give --format" in capsys.readouterr().err
     assert main(["entities", "export", str(bundle), str(tmp_path / "x.jsonl"), "--reference", "ref1"]) == 1

@@ -19,7 +19,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io.bundle import dumps, load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, save_bundle
 
 SYSTEMS = ["A", "B", "C", "D"]
 # Human scores (da) per system and segment; None = not rated.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mtworkbench.cli import main
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 from mtworkbench.resources import demo_project_path
 
 

@@ -60,8 +60,8 @@ def test_study_leaves_out_grids_too_large_for_exact(files, capsys):
 
 
 def test_study_on_a_bundle(files, tmp_path, capsys):
-    from mtworkbench.io.bundle import save_bundle
-    from mtworkbench.io.plaintext import import_plain
+    from mtworkbench.io.bundle.bundle import save_bundle
+    from mtworkbench.io.corpora.plaintext import import_plain
 
     hyp, ref = files
     src = tmp_path / "src.txt"

@@ -8,7 +8,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Segment, System
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 
 
 @pytest.fixture

@@ -8,13 +8,13 @@ import json
 import pytest
 
 from mtworkbench.cli import main
-from mtworkbench.io.judgments import COLUMNS
-from mtworkbench.io.plaintext import import_plain
+from mtworkbench.io.judgments.judgments import COLUMNS
+from mtworkbench.io.corpora.plaintext import import_plain
 
 
 @pytest.fixture
 def bundle(tmp_path):
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.bundle.bundle import save_bundle
 
     for name, lines in {"src": ["a", "b", "c"], "ref": ["A", "B", "C"], "hyp": ["x", "y", "z"]}.items():
         (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -25,7 +25,7 @@ def bundle(tmp_path):
 
 
 def load(path):
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     return load_bundle(path)
 
@@ -89,7 +89,7 @@ def test_import_scores_usage_and_data_errors(bundle, tmp_path, capsys):
 
 
 def test_import_scores_real_mqm(shared_dir, tmp_path, capsys):
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.bundle.bundle import save_bundle
 
     data = shared_dir / "data" / "wmt21-en-de-mqm"
     project = import_plain(data / "source.en", [data / "ref-A.de"], [("Nemo", data / "systems" / "NVIDIA-NeMo.de")])

@@ -4,6 +4,7 @@ command line and through the Python API, merged and compared item by item."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.campaign import content_key
 from mtworkbench.core.model import EntitySpan, Judgment
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
 
 PEOPLE = ["alice", "bob", "carol"]
@@ -140,20 +141,38 @@ def test_annotators_spans_and_overlap_agreement(capsys, demo, tmp_path):
 
 def test_conflict_is_kept_listed_and_exits_3(capsys, demo, tmp_path):
     packages = split(capsys, demo, tmp_path / "p", "annotator", "--overlap", "100%")
-    a, b = load_bundle(packages["alice"]), load_bundle(packages["bob"])
+    a = load_bundle(packages["alice"])
     item = next(it for it in a.campaign.items if {"alice", "bob"} <= set(it.people))
-    for package, kind, path in ((a, "PERSON", packages["alice"]), (b, "LOCATION", packages["bob"])):
-        package.add_span(EntitySpan(package.new_id("e"), item.reference, item.segment, 0, 3, kind, "alice"))
-        save_bundle(package, path)
+    a.add_span(EntitySpan(a.new_id("e"), item.reference, item.segment, 0, 3, "PERSON", "alice"))
+    save_bundle(a, packages["alice"])
     out = tmp_path / "merged.mtwb.json"
-    code, stdout, err = run_cli(capsys, "merge", demo, packages["alice"], packages["bob"], "-o", out)
+    code, _, err = run_cli(capsys, "merge", demo, packages["alice"], "-o", out)
+    assert code == 0, err
+    # The team corrects alice's span in the project while alice changes it in her package.
+    merged = load_bundle(out)
+    span = next(s for s in merged.spans if s.annotator == "alice")
+    merged.remove_span(span.id)
+    merged.add_span(replace(span, type="ORGANIZATION"))
+    save_bundle(merged, out)
+    a = load_bundle(packages["alice"])
+    mine = next(s for s in a.spans if s.annotator == "alice")
+    a.remove_span(mine.id)
+    a.add_span(replace(mine, type="LOCATION"))
+    save_bundle(a, packages["alice"])
+    code, stdout, err = run_cli(capsys, "merge", out, packages["alice"], "-o", out)
     assert code == 3
     assert "1 conflicting items" in err and "conflict (span" in stdout
     merged = load_bundle(out)
-    assert [s.type for s in merged.spans if s.annotator == "alice"] == ["PERSON"]
+    assert [s.type for s in merged.spans if s.annotator == "alice"] == ["ORGANIZATION"]
     assert merged.campaign.conflicts[0].theirs["type"] == "LOCATION"
     code, stdout, _ = run_cli(capsys, "status", out)
     assert "1 conflicts" in stdout
+    # Work under another person's name in a package is not a conflict but a refusal.
+    b = load_bundle(packages["bob"])
+    b.add_span(EntitySpan(b.new_id("e"), item.reference, item.segment, 0, 3, "LOCATION", "alice"))
+    save_bundle(b, packages["bob"])
+    code, _, err = run_cli(capsys, "merge", out, packages["bob"], "-o", out)
+    assert code == 1 and str(packages["bob"]) in err and "'alice'" in err
 
 
 def test_refusals_name_the_package(capsys, demo, tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.judging import JudgeSession, QueueConfig, apply_judgment, build_queue
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from tests.core.test_judging import make_project
 
 

@@ -9,7 +9,7 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Segment, System
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 
 @pytest.fixture

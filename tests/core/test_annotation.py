@@ -152,8 +152,10 @@ def test_kappa_matches_sklearn_and_edge_cases():
     assert compare_annotators(project, "r1", "a", "b").kappa == pytest.approx(cohen_kappa_score(*labels))
     same = compare_annotators(project, "r1", "a", "a")
     assert same.kappa == 1.0 and same.f1 == 1.0
-    nobody = compare_annotators(project, "r1", "x", "y")
-    assert nobody.kappa == 1.0 and math.isnan(nobody.f1)
+    nobody = compare_annotators(project, "r1", "x", "y")  # no segment both worked on: nothing to compare
+    assert nobody.segments == [] and math.isnan(nobody.kappa) and math.isnan(nobody.f1)
+    empty = compare_annotators(project, "r1", "x", "y", project.segment_ids)  # all segments, both empty
+    assert empty.kappa == 1.0 and math.isnan(empty.f1)
 
 
 def test_adjudication_into_a_third_layer():
@@ -178,8 +180,8 @@ def test_adjudication_into_a_third_layer():
 
 def test_core_modules_do_not_import_qt():
     code = (
-        "import sys, mtworkbench.core.annotation, mtworkbench.io.annotations, mtworkbench.metrics.nee, "
-        "mtworkbench.io.muc, mtworkbench.io.conll, mtworkbench.io.brat, mtworkbench.io.entities_jsonl;"
+        "import sys, mtworkbench.core.annotation, mtworkbench.io.annotations.annotations, mtworkbench.metrics.nee, "
+        "mtworkbench.io.annotations.muc, mtworkbench.io.annotations.conll, mtworkbench.io.annotations.brat, mtworkbench.io.annotations.entities_jsonl;"
         "bad=[m for m in sys.modules if m.split('.')[0] in ('PySide6','pyqtgraph','shiboken6')];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

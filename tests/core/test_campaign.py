@@ -30,7 +30,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io.bundle import dumps, loads
+from mtworkbench.io.bundle.bundle import dumps, loads
 
 
 def small_project(n_docs: int = 2, n_segs: int = 3, n_refs: int = 2, n_systems: int = 2) -> Project:
@@ -117,7 +117,6 @@ def test_overlap_parsing():
 
 def _add_random_work(package: Project, person: str, data) -> None:
     """Spans and judgments through the model's mutators, as the GUI or a script would."""
-    segs = [s.id for s in package.segments]
     for _ in range(data.draw(st.integers(0, 4), label="n spans")):
         ref = data.draw(st.sampled_from([r.id for r in package.references]))
         texts = package.reference(ref).texts
@@ -141,9 +140,10 @@ def _add_random_work(package: Project, person: str, data) -> None:
             # Equal values twice (a repeat rated alike): two judgments, both must come back.
             package.add_judgment(replace(package.judgments[-1], id=package.new_id("j")))
             continue
-        seg = data.draw(st.sampled_from(segs))
+        # A package carries work on its person's items only (anything else is refused at merge).
+        item = data.draw(st.sampled_from(package.campaign.items_of(person)))
         package.add_judgment(Judgment(
-            package.new_id("j"), person, data.draw(st.sampled_from([s.id for s in package.systems])), seg,
+            package.new_id("j"), person, item.system, item.segment,
             reference=data.draw(st.sampled_from([None, *[r.id for r in package.references]])),
             adequacy=data.draw(st.integers(1, 5)), fluency=data.draw(st.integers(1, 5)),
             timestamp="2026-01-01T00:00:00Z", seconds=data.draw(st.floats(0, 100, allow_nan=False)),
@@ -211,22 +211,25 @@ def test_edits_and_deletions_of_earlier_work_are_applied():
     assert merged.campaign.merges[0].removed_spans == ["e2"]
 
 
-def test_the_same_span_changed_in_two_packages_is_a_listed_conflict():
+def test_the_same_span_changed_in_the_package_and_the_project_is_a_listed_conflict():
     project = small_project(1, 2, 1, 1)
     campaign = plan_campaign(project, "annotator", ["alice", "bob"], overlap=1.0, seed=0)
     a = roundtrip(make_package(project, campaign, "alice"))
-    b = roundtrip(make_package(project, campaign, "bob"))
-    # Both packages hold every item (overlap 100%); both mark alice's entity, typed differently.
-    a.add_span(EntitySpan("e1", "ref0", "d0s0", 0, 9, "PERSON", "alice"))
-    b.add_span(EntitySpan("e1", "ref0", "d0s0", 0, 9, "ORGANIZATION", "alice"))
-    b.add_span(EntitySpan("e2", "ref0", "d0s1", 0, 9, "DATE", "bob"))
+    a.add_span(EntitySpan("e1", "ref0", "d0s0", 0, 9, "LOCATION", "alice"))
     merged = roundtrip(project)
     assert not merge_package(merged, a, "alice.mtwb.json", "1").conflicts
-    report = merge_package(merged, b, "bob.mtwb.json", "2")
+    # The team retypes alice's span in the project; alice retypes it too and sends her package again.
+    kept = next(s for s in merged.spans if s.annotator == "alice")
+    merged.remove_span(kept.id)
+    merged.add_span(replace(kept, type="PERSON"))
+    a.remove_span("e1")
+    a.add_span(EntitySpan("e1", "ref0", "d0s0", 0, 9, "ORGANIZATION", "alice"))
+    a.add_span(EntitySpan("e2", "ref0", "d0s1", 0, 9, "DATE", "alice"))
+    report = merge_package(merged, roundtrip(a), "alice-again.mtwb.json", "2")
     assert len(report.conflicts) == 1 and report.added_spans == 1
     conflict = merged.campaign.conflicts[0]
     assert conflict.theirs["type"] == "ORGANIZATION" and conflict.kept["type"] == "PERSON"
-    assert conflict.package == "bob.mtwb.json"
+    assert conflict.package == "alice-again.mtwb.json"
     # The conflict survives saving, so the other version is never lost.
     again = roundtrip(merged)
     assert again.campaign.conflicts[0].theirs == conflict.theirs

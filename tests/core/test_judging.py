@@ -238,7 +238,7 @@ def test_state_is_plain_json_and_resume_loses_nothing():
 
 
 def test_resume_through_a_saved_bundle(tmp_path):
-    bundle = pytest.importorskip("mtworkbench.io.bundle")
+    bundle = pytest.importorskip("mtworkbench.io.bundle.bundle")
     project = make_project()
     session = JudgeSession.start(project, "bob", QueueConfig(seed=9), clock=fixed_clock)
     done = [session.submit(4, 4, "x", seconds=2) for _ in range(3)]

@@ -15,7 +15,7 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io.bundle import project_to_dict
+from mtworkbench.io.bundle.bundle import project_to_dict
 
 
 @pytest.fixture

@@ -27,10 +27,10 @@ from mtworkbench.core.typology_edits import (
     plan_replacement,
     revert_change,
 )
-from mtworkbench.io.bundle import dumps, loads
-from mtworkbench.io.judgments import apply_import, revert_import
-from mtworkbench.io.mqm import plan_mqm_file
-from mtworkbench.io.typology_file import read_typology_file, write_typology_file
+from mtworkbench.io.bundle.bundle import dumps, loads
+from mtworkbench.io.judgments.judgments import apply_import, revert_import
+from mtworkbench.io.judgments.mqm import plan_mqm_file
+from mtworkbench.io.judgments.typology_file import read_typology_file, write_typology_file
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

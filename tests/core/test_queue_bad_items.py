@@ -113,7 +113,7 @@ def test_queue_json_records_bad_items_and_round_trips(tmp_path):
     with pytest.raises(BundleError, match=r"\$\.bad_rate"):
         JudgeQueue.from_json({**written, "bad_rate": 2})
 
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
     session = JudgeSession.start(project, "ann", DA_BAD, clock=fixed_clock)
     for _ in range(session.total):
@@ -198,8 +198,8 @@ def test_esa_errors_marked_in_a_bad_copy_are_not_the_systems_errors():
 
 def test_esa_bad_ratings_survive_the_csv_round_trip(tmp_path):
     from mtworkbench.core.model import ErrorSpan
-    from mtworkbench.io.judgments import apply_import
-    from mtworkbench.io.protocol_csv import plan_protocol_csv, protocol_table
+    from mtworkbench.io.judgments.judgments import apply_import
+    from mtworkbench.io.judgments.protocol_csv import plan_protocol_csv, protocol_table
 
     project = make_project()
     session = JudgeSession.start(project, "ann", QueueConfig(seed=2, protocol="esa", bad_rate=0.25), clock=fixed_clock)

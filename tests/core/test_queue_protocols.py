@@ -34,7 +34,7 @@ def test_protocol_round_trips_through_json_and_a_saved_bundle(config, tmp_path):
     loaded = JudgeQueue.from_json(json.loads(json.dumps(session.state.to_json())))
     assert loaded == session.state
     assert JudgeSession(project, "ann").config == config
-    bundle = pytest.importorskip("mtworkbench.io.bundle")
+    bundle = pytest.importorskip("mtworkbench.io.bundle.bundle")
     path = tmp_path / "p.mtwb.json"
     bundle.save_bundle(project, path)
     state = bundle.load_bundle(path).judge_queues["ann"]

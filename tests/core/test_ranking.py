@@ -78,7 +78,7 @@ def test_repeats_show_the_same_systems_in_the_same_order_later():
 
 
 def test_rank_queue_round_trips_through_json_and_bundle(tmp_path):
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
     project = make_project(systems=SEVEN)
     session = RankingSession.start(project, "ann", QueueConfig(seed=5, protocol="rank", max_systems=4))

@@ -24,7 +24,7 @@ from mtworkbench.scoring.cache import (
     fingerprint,
     pack_input,
 )
-from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.project_input import scoring_input
 from mtworkbench.core.scoring_input import MetricScore
 
 

@@ -40,7 +40,7 @@ def legacy_demo_copy(tmp_path) -> Path:
     ref-2, the one system mt, no entities, judges or judgments. Tests written
     for an empty project that still wants real texts use it."""
     from mtworkbench.core.model import Reference, Settings
-    from mtworkbench.io.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
     project = load_bundle(demo_project_path())
     human = project.system("human-ref2")

@@ -32,7 +32,7 @@ from mtworkbench.core.model import (
 from mtworkbench.gui.analysis.human_choices import human_choices
 from mtworkbench.gui.worker import running_workers
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
 
 SPECS = ["wer", "per", "chrf"]
 RELIABILITY_DOCS = 60  # few pseudo-documents: the curves' shape, not their precision, is tested
@@ -125,7 +125,7 @@ def test_human_choices_list_judges_and_fields():
 
 def test_no_judgments_shows_explanation_not_empty_plots(qtbot, legacy_demo_copy):
     demo_copy = legacy_demo_copy  # the demo without its judgments
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     session = ProjectSession()
     ws = AnalysisWorkspace(session)
@@ -289,7 +289,7 @@ def test_export_buttons_use_the_file_dialog(qtbot, workspace, tmp_path, monkeypa
 
 
 def test_cancel_stops_the_worker_and_keeps_gui_responsive(qtbot, workspace, monkeypatch):
-    from mtworkbench.gui.workspaces import analysis as workspace_module
+    from mtworkbench.gui.analysis import workspace as workspace_module
 
     started = threading.Event()
 
@@ -316,7 +316,7 @@ def test_cancel_stops_the_worker_and_keeps_gui_responsive(qtbot, workspace, monk
 
 
 def test_closing_the_workspace_mid_computation_stops_the_worker(qtbot, monkeypatch):
-    from mtworkbench.gui.workspaces import analysis as workspace_module
+    from mtworkbench.gui.analysis import workspace as workspace_module
 
     started = threading.Event()
     stopped = threading.Event()
@@ -432,7 +432,7 @@ def test_import_scores_dialog_then_compute_on_the_demo(qtbot, legacy_demo_copy, 
     demo_copy = legacy_demo_copy  # the demo without its judgments
     from mtworkbench.gui.analysis import import_scores
     from mtworkbench.gui.analysis.import_scores import ImportScoresDialog
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     session = ProjectSession()
     ws = AnalysisWorkspace(session)
@@ -485,7 +485,7 @@ def test_import_scores_dialog_then_compute_on_the_demo(qtbot, legacy_demo_copy, 
 def test_import_dialog_reports_a_wrong_line_count(qtbot, demo_copy, tmp_path, monkeypatch):
     from mtworkbench.gui import dialogs
     from mtworkbench.gui.analysis.import_scores import ImportScoresDialog
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     shown = []
     monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append(message))
@@ -511,7 +511,7 @@ def test_gui_stays_responsive_while_computing(qtbot, monkeypatch):
     may stall is a benchmark's business, not a timed test's.)"""
     import threading
 
-    import mtworkbench.gui.workspaces.analysis as analysis_module
+    import mtworkbench.gui.analysis.workspace as analysis_module
 
     job_threads: list[int] = []
     real_run = analysis_module.run_analysis

@@ -9,7 +9,7 @@ import sacrebleu
 from PySide6.QtCore import QSize, Qt
 from scipy import stats
 
-from mtworkbench.io.judgments import apply_import, plan_score_lines
+from mtworkbench.io.judgments.judgments import apply_import, plan_score_lines
 from tests.gui.test_analysis import run_compute, table_values
 
 pytestmark = pytest.mark.shared

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from mtworkbench.core.model import Judgment
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 
 def menu_action(window: MainWindow, menu_title: str, text: str):
@@ -102,7 +102,7 @@ def test_split_merge_progress_and_agreement_through_the_menus(qtbot, demo_copy, 
 
 
 def test_merge_refuses_a_foreign_package_and_keeps_the_project(qtbot, demo_copy, tmp_path):
-    from mtworkbench.io.packages import split_project
+    from mtworkbench.io.bundle.packages import split_project
 
     window = open_window(qtbot, demo_copy)
     split_project(load_bundle(demo_copy), "annotator", ["alice", "bob"], tmp_path / "a", 0.1, seed=1)
@@ -125,7 +125,7 @@ def test_progress_without_a_campaign_says_how_to_start_one(qtbot, demo_copy):
 
 
 def test_opening_a_package_works_as_its_person(qtbot, demo_copy, tmp_path):
-    from mtworkbench.io.packages import split_project
+    from mtworkbench.io.bundle.packages import split_project
 
     result = split_project(load_bundle(demo_copy), "annotator", ["alice", "bob"], tmp_path / "a", seed=1)
     window = open_window(qtbot, result.packages["bob"])
@@ -138,7 +138,7 @@ def test_opening_a_package_works_as_its_person(qtbot, demo_copy, tmp_path):
 
 def test_compare_annotators_uses_the_campaigns_shared_segments(qtbot, demo_copy, tmp_path, screenshot_dir):
     from mtworkbench.core.model import EntitySpan
-    from mtworkbench.io.packages import split_project
+    from mtworkbench.io.bundle.packages import split_project
 
     result = split_project(load_bundle(demo_copy), "annotator", ["alice", "bob"], tmp_path / "a", 0.2, seed=3)
     campaign = result.campaign
@@ -172,7 +172,7 @@ def test_compare_annotators_uses_the_campaigns_shared_segments(qtbot, demo_copy,
 
 def test_a_package_lists_its_items_and_ticks_done_undoably(qtbot, demo_copy, tmp_path, screenshot_dir):
     from mtworkbench.core.model import EntitySpan
-    from mtworkbench.io.packages import split_project
+    from mtworkbench.io.bundle.packages import split_project
 
     result = split_project(load_bundle(demo_copy), "annotator", ["alice", "bob"], tmp_path / "a", 0.1, seed=1)
     package = load_bundle(result.packages["alice"])

@@ -15,7 +15,7 @@ import pytest
 
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 
 EDIT_TEXT = "Edited just before the crash: ‘ünïcode’ and <b>markup</b>\tkept exactly"
 KILL_AFTER_S = 2.5  # the issue: a kill within 3 s of the edit loses nothing
@@ -58,7 +58,7 @@ def test_edit_survives_a_kill_within_three_seconds(qtbot, demo_copy, tmp_path, m
     # Exactly the edit: everything else is as on disk.
     on_disk = load_bundle(demo_copy)
     on_disk.set_reference_text("ref-1", "1", EDIT_TEXT)
-    from mtworkbench.io.bundle import dumps
+    from mtworkbench.io.bundle.bundle import dumps
 
     assert dumps(restored) == dumps(on_disk)
     assert again.save()

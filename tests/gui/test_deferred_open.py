@@ -15,9 +15,9 @@ from mtworkbench.core.model import ErrorSpan, Judgment
 from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.workspaces import analysis as analysis_module
-from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
-from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
+from mtworkbench.gui.analysis import workspace as analysis_module
+from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 from tests.gui.span_project import span_project
 
 

@@ -20,8 +20,8 @@ from mtworkbench.gui import dialogs
 from mtworkbench.gui import recovery_writer
 from mtworkbench.gui.commands import AddJudgeCommand, SetTextCommand
 from mtworkbench.gui.main_window import MainWindow, recovery_path
-from mtworkbench.io import locking
-from mtworkbench.io.bundle import bundle_transaction, load_bundle
+from mtworkbench.io.bundle import locking
+from mtworkbench.io.bundle.bundle import bundle_transaction, load_bundle
 
 
 @pytest.fixture
@@ -291,7 +291,7 @@ def test_a_window_never_removes_another_windows_recovery_copy(qtbot, window, dem
     other_work = load_bundle(demo_copy)
     other_work.set_reference_text("ref-1", "1", "the other window's unsaved work")
     target = recovery_path(demo_copy)
-    from mtworkbench.io.recovery import write_recovery
+    from mtworkbench.io.bundle.recovery import write_recovery
 
     write_recovery(other_work, target)
     window.autosave()  # this window has nothing unsaved
@@ -366,7 +366,7 @@ def test_save_while_another_writer_holds_the_lock_names_it(qtbot, window, demo_c
     from mtworkbench.gui import main_window
 
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom mtworkbench.io.locking import bundle_lock\n"
+        [sys.executable, "-c", "import sys, time\nfrom mtworkbench.io.bundle.locking import bundle_lock\n"
          "with bundle_lock(sys.argv[1]):\n    print('LOCKED', flush=True)\n    time.sleep(60)\n", str(demo_copy)],
         stdout=subprocess.PIPE, text=True)
     try:

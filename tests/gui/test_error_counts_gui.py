@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from mtworkbench.analysis.error_counts import error_counts
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
 from tests.gui.span_project import span_project
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from mtworkbench.gui.metric_views.bleu_ngrams import BLEUNgramView
-from mtworkbench.gui.metric_views.gtm_grid import GTMGridView
-from mtworkbench.gui.metric_views.meteor_alignment import MeteorAlignmentView
+from mtworkbench.gui.metrics.views.bleu_ngrams import BLEUNgramView
+from mtworkbench.gui.metrics.views.gtm_grid import GTMGridView
+from mtworkbench.gui.metrics.views.meteor_alignment import MeteorAlignmentView
 from tests.gui.span_project import span_project
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
+from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 from tests.gui.span_project import span_project
 
 

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from mtworkbench.core.model import System
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.external_scores import import_score_lines
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.scores.external_scores import import_score_lines
 from tests.gui.test_metrics_workspace import corpus_value, open_metrics, wait_scored
 
 
@@ -90,7 +90,7 @@ def test_settings_dialog_offers_imported_metrics(qtbot, window, with_external):
 def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
     from mtworkbench.analysis.correlation import correlate
     from mtworkbench.gui.session import ProjectSession
-    from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+    from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
     from tests.gui.test_analysis import (
         RELIABILITY_DOCS,
         core_pairs,
@@ -133,7 +133,7 @@ def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
 def test_compare_two_systems_writes_and_opens_the_report(qtbot, tmp_path, monkeypatch):
     from mtworkbench.gui.analysis import compare_report
     from mtworkbench.gui.session import ProjectSession
-    from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+    from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
     from tests.gui.test_analysis import judged_project
 
     session = ProjectSession()

@@ -14,8 +14,8 @@ from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segm
 from mtworkbench.core.ranking import rankings_of
 from mtworkbench.gui.judge import queue_dialog
 from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
-from mtworkbench.gui.workspaces import judge as judge_module
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.gui.judge import workspace as judge_module
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from tests.gui.test_judge_rating import open_judge_window
 
 SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs regenerates the README screenshot

@@ -18,8 +18,8 @@ from mtworkbench.core.overlap import word_overlap, words
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.judge import queue_dialog
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.gui.workspaces import judge as judge_module
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.gui.judge import workspace as judge_module
+from mtworkbench.io.bundle.bundle import load_bundle
 
 
 def plain(label) -> str:

@@ -13,7 +13,7 @@ from mtworkbench.core.model import ErrorSpan, Judgment
 from mtworkbench.gui.judge import agreement_job, span_agreement_columns
 from mtworkbench.gui.judge import rating as rating_module
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.workspaces.judge import JudgeWorkspace
+from mtworkbench.gui.judge.workspace import JudgeWorkspace
 from tests.gui.span_project import span_project
 
 
@@ -131,7 +131,7 @@ def test_while_the_name_is_looked_up_the_scale_names_no_language(qtbot, monkeypa
 
 
 def test_hidden_metrics_workspace_reindexes_error_spans_only_when_shown(qtbot):
-    from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
+    from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 
     session = ProjectSession()
     metrics = MetricsWorkspace(session)
@@ -183,7 +183,7 @@ def test_the_app_settles_its_heap_before_opening_a_project(qtbot, monkeypatch):
 
 
 def test_hidden_analysis_workspace_recounts_when_shown(qtbot):
-    from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
+    from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
 
     session = ProjectSession()
     analysis = AnalysisWorkspace(session)

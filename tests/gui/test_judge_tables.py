@@ -20,8 +20,8 @@ from mtworkbench.gui.judge import queue_dialog
 from mtworkbench.gui.judge.agreement_panel import JITTER
 from mtworkbench.gui.judge.judgments_table import JudgmentsModel
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.gui.workspaces import judge as judge_module
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.gui.judge import workspace as judge_module
+from mtworkbench.io.bundle.bundle import load_bundle
 
 
 def panel_project(path):

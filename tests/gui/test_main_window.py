@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.main_window import AUTOSAVE_MS, MainWindow, recovery_path
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 
 
 @pytest.fixture

@@ -9,20 +9,20 @@ import sacrebleu
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
-from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.project_input import scoring_input
 from mtworkbench.gui.export import export_widget
-from mtworkbench.gui.metric_views import (
-    VIEWS,
-    BLEUNgramView,
-    MeteorAlignmentView,
-    NEEView,
-)
-from mtworkbench.gui.metric_views.colours import BLUE, GREEN, VERMILLION, tint
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.gui.metrics.views import detail_views
+from mtworkbench.gui.metrics.views.bleu_ngrams import BLEUNgramView
+from mtworkbench.gui.metrics.views.meteor_alignment import MeteorAlignmentView
+from mtworkbench.gui.metrics.views.nee_view import NEEView
+from mtworkbench.gui.metrics.views.colours import BLUE, GREEN, VERMILLION, tint
+from mtworkbench.io.bundle.bundle import load_bundle
 from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.meteor import Meteor
 from mtworkbench.metrics.nee import NEE
 from tests.gui.metric_view_helpers import DEMO_NEE_BY_TYPE, annotate_demo
+
+DETAIL_VIEWS = detail_views()
 
 
 def shown(view, name: str) -> float:
@@ -210,11 +210,11 @@ def test_nee_without_annotations_shows_a_message(make_view, demo):
 
 
 # --- every view: demo screenshots and export ------------------------------------------
-@pytest.mark.parametrize("name", sorted(VIEWS))
+@pytest.mark.parametrize("name", sorted(DETAIL_VIEWS))
 def test_every_view_renders_the_demo_and_exports_png(make_view, demo, name, screenshot_dir, tmp_path):
     if name == "nee":
         annotate_demo(demo)
-    view = make_view(VIEWS[name])
+    view = make_view(DETAIL_VIEWS[name])
     view.set_segment(demo, "mt", "7")
     assert not view.showing_message, view.error_text
     path = screenshot_dir / f"metric_view_{name}.png"
@@ -227,11 +227,11 @@ def test_every_view_renders_the_demo_and_exports_png(make_view, demo, name, scre
     assert len(colours) > 20
 
 
-@pytest.mark.parametrize("name", sorted(VIEWS))
+@pytest.mark.parametrize("name", sorted(DETAIL_VIEWS))
 def test_svg_export_holds_the_figure(make_view, demo, name, tmp_path):
     if name == "nee":
         annotate_demo(demo)
-    view = make_view(VIEWS[name])
+    view = make_view(DETAIL_VIEWS[name])
     view.set_segment(demo, "mt", "7")
     path = tmp_path / f"{name}.svg"
     export_widget(view.export_widget(), path)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mtworkbench.gui.metric_views import BLEUNgramView, GTMGridView, MeteorAlignmentView
+from mtworkbench.gui.metrics.views.bleu_ngrams import BLEUNgramView
+from mtworkbench.gui.metrics.views.gtm_grid import GTMGridView
+from mtworkbench.gui.metrics.views.meteor_alignment import MeteorAlignmentView
 from tests.gui.metric_view_helpers import one_segment_project
 
 HYP = "习近平访问了美国。"

@@ -16,8 +16,8 @@ from mtworkbench.core.model import Judgment, System
 from mtworkbench.gui.commands import SetTextCommand
 from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
-from mtworkbench.gui.workspaces import metrics as metrics_module
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.gui.metrics import workspace as metrics_module
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 SPECS = ["bleu", "chrf", "ter"]
 

@@ -11,7 +11,7 @@ from metrics_synthetic import synthetic_project
 
 from mtworkbench.core.jobs import Cancelled
 from mtworkbench.scoring.cache import ScoreCache, pack_input
-from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.project_input import scoring_input
 from mtworkbench.scoring.job import InputReader, ScoringRequest, run_scoring
 
 

@@ -8,7 +8,7 @@ import threading
 
 from mtworkbench.gui import recovery_writer
 from mtworkbench.gui.recovery_writer import RecoveryWriter, Snapshot, encode, recovery_target
-from mtworkbench.io.bundle import dumps, load_bundle, project_to_dict
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, project_to_dict
 from mtworkbench.resources import demo_project_path
 
 

@@ -10,10 +10,10 @@ from PySide6.QtGui import QImage
 from mtworkbench.cli import main
 from mtworkbench.core.model import Reference, System
 from mtworkbench.gui.render import MAX_SIDE
-from mtworkbench.gui.view_registry import DETAIL_VIEW_NAMES, VIEW_NAMES
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.gui.metrics.views import DETAIL_VIEW_NAMES, VIEW_NAMES
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
-from mtworkbench.gui.metric_views import VIEWS
+from mtworkbench.gui.metrics.views import detail_views
 
 
 def distinct_colours(image: QImage, step: int = 7) -> int:
@@ -89,13 +89,34 @@ def test_render_errors_are_one_line(args, code, message, tmp_path, capsys, monke
 
 def test_views_registry_is_the_one_list():
     from mtworkbench.cli import build_parser
-    from mtworkbench.gui import render, view_registry
+    from mtworkbench.gui import render
 
     # The CLI choices, the renderer and the workspace's detail tabs all come from the registry.
+    from mtworkbench.gui.metrics import views as view_registry
     render_parser = build_parser()._subparsers._group_actions[0].choices["render"]
     assert tuple(next(a for a in render_parser._actions if a.dest == "view").choices) == VIEW_NAMES
     assert render.VIEW_NAMES is view_registry.VIEW_NAMES
-    assert list(VIEWS) == list(DETAIL_VIEW_NAMES)
+    detail = detail_views()
+    assert list(detail) == list(DETAIL_VIEW_NAMES)
     for entry in view_registry.VIEWS:
         if entry.detail:
-            assert VIEWS[entry.name].title == entry.label, entry.name
+            assert detail[entry.name].title == entry.label, entry.name
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("suffix", [".svg", ".png"])
+def test_render_into_a_fifo_writes_it_and_keeps_it(tmp_path, suffix, capsys):
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / f"view{suffix}"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()), daemon=True)
+    reader.start()
+    code = main(["render", str(demo_project_path()), "--view", "corpus-table", "--out", str(fifo)])
+    reader.join(timeout=60)
+    assert code == 0, capsys.readouterr().err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert got and got[0].startswith(b"\x89PNG" if suffix == ".png" else b"<?xml")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.scoring.cache import cache_for
 from mtworkbench.scoring.job import ScoringRequest, run_scoring
 from mtworkbench.scoring.store import store_for, store_path

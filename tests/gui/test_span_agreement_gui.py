@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 from mtworkbench.analysis.span_agreement import span_agreement
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.workspaces.judge import JudgeWorkspace
+from mtworkbench.gui.judge.workspace import JudgeWorkspace
 from tests.gui.span_project import span_project
 
 

@@ -15,7 +15,7 @@ from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Segment, System
 from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
 from tests.gui.annotate_helpers import select_with_keys, type_key
 
@@ -206,7 +206,7 @@ def test_sentence_browser_columns_fit_names_and_header(qtbot, window, demo_copy,
 # --- 7: one system at the system level ------------------------------------------------------
 def test_system_level_with_one_system_says_it_cannot_be_correlated(qtbot, window, legacy_demo_copy, screenshot_dir):
     project = load_bundle(legacy_demo_copy)
-    from mtworkbench.io.judgments import apply_import, plan_score_lines
+    from mtworkbench.io.judgments.judgments import apply_import, plan_score_lines
 
     apply_import(project, plan_score_lines(project, "da", "mt", demo_project_path().with_name("da-z.scores"), "da-z"))
     save_bundle(project, legacy_demo_copy)

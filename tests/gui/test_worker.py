@@ -15,10 +15,10 @@ from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker, error_message, running_workers, stop_all_workers
-from mtworkbench.gui.workspaces import analysis as analysis_module
-from mtworkbench.gui.workspaces import metrics as metrics_module
-from mtworkbench.gui.workspaces.analysis import AnalysisWorkspace
-from mtworkbench.gui.workspaces.metrics import MetricsWorkspace
+from mtworkbench.gui.analysis import workspace as analysis_module
+from mtworkbench.gui.metrics import workspace as metrics_module
+from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 from tests.gui.test_analysis import judged_project
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, EntitySpan, Paragraph, Project, Reference, Segment
-from mtworkbench.io.annotations import export_entities, guess_format, import_entities, records_for
+from mtworkbench.io.annotations.annotations import export_entities, guess_format, import_entities, records_for
 
 
 def project_with(texts: dict[str, str]) -> Project:

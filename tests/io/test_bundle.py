@@ -22,8 +22,8 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.core import atomic
-from mtworkbench.io import bundle
-from mtworkbench.io.bundle import dumps, load_bundle, loads, project_to_dict, save_bundle
+from mtworkbench.io.bundle import bundle
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads, project_to_dict, save_bundle
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -12,7 +12,7 @@ import pytest
 from mtworkbench.core.errors import BundleError
 from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.ranking import RankingSession, apply_ranking, rankings_of
-from mtworkbench.io.bundle import dumps, loads, project_to_dict
+from mtworkbench.io.bundle.bundle import dumps, loads, project_to_dict
 from tests.core.test_judging import make_project
 
 

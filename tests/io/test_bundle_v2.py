@@ -25,8 +25,8 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io import bundle
-from mtworkbench.io.bundle import dumps, load_bundle, loads, project_to_dict, save_bundle
+from mtworkbench.io.bundle import bundle
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads, project_to_dict, save_bundle
 
 FIXTURE_V1 = Path(__file__).resolve().parents[1] / "fixtures" / "bundle-v1.mtwb.json"
 

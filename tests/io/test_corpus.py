@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle import load_bundle, project_to_dict
-from mtworkbench.io.corpus import EXPORT_FORMATS, IMPORT_FORMATS, export_corpus, import_corpus
+from mtworkbench.io.bundle.bundle import load_bundle, project_to_dict
+from mtworkbench.io.corpora.corpus import EXPORT_FORMATS, IMPORT_FORMATS, export_corpus, import_corpus
 from tests.io.test_sgml import REF, SRC, TST
 from tests.io.test_wmt_xml import FULL
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.entities_jsonl import format_record, read_entities_jsonl, write_entities_jsonl
-from mtworkbench.io.entity_records import AnnotatedText
+from mtworkbench.io.annotations.entities_jsonl import format_record, read_entities_jsonl, write_entities_jsonl
+from mtworkbench.io.annotations.entity_records import AnnotatedText
 from mtworkbench.core.scoring_input import EntityMention
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.judgments import (
+from mtworkbench.io.judgments.judgments import (
     COLUMNS,
     apply_import,
     export_judgments,
@@ -20,7 +20,7 @@ from mtworkbench.io.judgments import (
     read_mqm_tsv,
     revert_import,
 )
-from mtworkbench.io.plaintext import import_plain
+from mtworkbench.io.corpora.plaintext import import_plain
 
 HEADER = ",".join(COLUMNS)
 

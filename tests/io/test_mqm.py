@@ -12,8 +12,8 @@ from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import dumps, load_bundle, loads
-from mtworkbench.io.mqm import import_mqm, insert_markers, mqm_table, read_mqm_file, strip_markers
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
+from mtworkbench.io.judgments.mqm import import_mqm, insert_markers, mqm_table, read_mqm_file, strip_markers
 
 SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "mqm-small.tsv"
 
@@ -255,24 +255,48 @@ def test_csv_export_leaves_span_judgments_to_the_mqm_format(tmp_path, capsys):
     assert out.read_text(encoding="utf-8").count("\n") == 1  # the header only
 
 
-def test_rows_with_another_source_or_target_version_are_kept(tmp_path):
+def test_a_row_with_another_source_version_is_refused_naming_both_lines(tmp_path):
     lines = SMALL.read_text(encoding="utf-8").split("\n")
     omission = lines[5].split("\t")  # rater1's source-side omission on sysB, segment 10
     omission[5] = "Der  <v>Hund</v> bellt."  # a second space: another version of the source
+    text = "\n".join(lines[:5] + ["\t".join(omission)] + lines[6:]) + "\n"
+    path = tmp_path / "versions.tsv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        import_mqm(path)
+    message = str(caught.value)
+    assert "versions.tsv:6, column 'source'" in message and "line 2" in message and "character 5" in message
+
+
+def test_rows_with_another_target_version_are_kept(tmp_path):
+    lines = SMALL.read_text(encoding="utf-8").split("\n")
     other = lines[1].split("\t")
     other[4], other[6] = "rater3", "The <v>hound</v> barks!"  # rater3 was shown another translation
-    text = "\n".join(lines[:5] + ["\t".join(omission)] + lines[6:-1] + ["\t".join(other)]) + "\n"
+    text = "\n".join(lines[:-1] + ["\t".join(other)]) + "\n"
     path = tmp_path / "versions.tsv"
     path.write_text(text, encoding="utf-8")
     project = import_mqm(path)
-    assert project.segment("10").source == "Der Hund bellt."
-    j = next(j for j in project.judgments if (j.judge, j.system) == ("rater1", "sysB"))
-    assert (j.errors[0].source_start, j.errors[0].source_end) == (4, 8)  # "Hund" in the segment's source
     shown = next(j for j in project.judgments if j.judge == "rater3")
     assert shown.text == "The hound barks!" and project.system_text("sysA", "10") == "The hound barks."
-    back = rows(mqm_table(loads(dumps(project))))
-    expected = rows(text.replace("Der  <v>Hund</v> bellt.", "Der <v>Hund</v> bellt."))
-    assert back == expected  # every target as the rater saw it; the source in the segment's version
+    assert rows(mqm_table(loads(dumps(project)))) == rows(text)  # every row as the rater saw it
+
+
+@pytest.mark.parametrize("marked, column, where", [
+    ("Ich <v>möchte</v> Sie alle <v>bitten</v>.", "target", "a second <v> (a second marked span) at character 28"),
+    ("Ich möchte</v> Sie <v>bitten</v>.", "target", "<v> after </v> at character 20"),
+    ("Ich <v>möchte</v> Sie bitten</v>.", "target", "a second </v> at character 29"),
+    ("Jose<v>\u0301</v> fragt.", "target", "falls inside a character"),
+    ("<v>我</v>想<v>请</v>", "source", "a second <v>"),
+])
+def test_markers_that_mark_no_one_span_are_refused_with_line_column_and_character(tmp_path, marked, column, where):
+    source, target = ("Ich möchte Sie alle bitten.", marked) if column == "target" else (marked, "I want.")
+    path = tmp_path / "m.tsv"
+    path.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+                    f"sysA\td\t1\t1\tr1\t{source}\t{target}\tAccuracy/Mistranslation\tMajor\n",
+                    encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        read_mqm_file(path)
+    assert f"m.tsv:2, column {column!r}: " in str(caught.value) and where in str(caught.value)
 
 
 def test_crlf_and_bom_are_read(tmp_path):
@@ -337,8 +361,8 @@ def test_a_raw_text_in_quotes_is_not_taken_for_csv_quoting(tmp_path):
 
 
 def test_mqm_ratings_import_is_undoable_and_emits_events(tmp_path):
-    from mtworkbench.io.judgments import apply_import, revert_import
-    from mtworkbench.io.mqm import plan_mqm_judgments
+    from mtworkbench.io.judgments.judgments import apply_import, revert_import
+    from mtworkbench.io.judgments.mqm import plan_mqm_judgments
 
     project = import_mqm(SMALL)
     for j in list(project.judgments):
@@ -354,3 +378,12 @@ def test_mqm_ratings_import_is_undoable_and_emits_events(tmp_path):
     revert_import(project, plan)
     assert project.judgments == [] and project.judges == []
     assert events.count("judgment_removed") == 8
+
+
+def test_a_carriage_return_inside_an_unquoted_field_is_refused(tmp_path):
+    """Found by the readers' fuzz suite: a lone CR in a raw field imported, then the export refused it."""
+    path = tmp_path / "cr.tsv"
+    path.write_text("system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+                    "sysA\td\t1\t1\tr1\tQuelle\tZiel\rmehr\tAccuracy/Mistranslation\tMajor\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"cr.tsv:2, column 7: a carriage return"):
+        read_mqm_file(path)

@@ -19,8 +19,8 @@ from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import dumps, load_bundle, loads
-from mtworkbench.io.mqm import UNBABEL_SCALE, import_mqm, mqm_table, read_mqm_file
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
+from mtworkbench.io.judgments.mqm import UNBABEL_SCALE, import_mqm, mqm_table, read_mqm_file
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tools" / "check_mqm_reproduction.py"
@@ -128,10 +128,12 @@ def test_ratings_added_to_a_project_keep_unbabel_scores(tmp_path):
     path = write_unbabel(tmp_path)
     bundle = tmp_path / "u.mtwb.json"
     assert main(["import", "--format", "mqm", "--source", str(path), "-o", str(bundle)]) == 0
+    once = scores(load_bundle(bundle))
     assert main(["judgments", "import", str(bundle), "--format", "mqm", str(path)]) == 0
     project = load_bundle(bundle)
-    assert len(project.judgments) == 2 * 6 - 2  # r1's rows of sysA/1 show two texts: two judgments
-    assert scores(project)[("sysA", "1")] == pytest.approx(-1.75)  # repeats of a judge count once
+    # The same ratings again add nothing (r1's rows of sysA/1 show two texts: two judgments).
+    assert len(project.judgments) == 6 - 1
+    assert scores(project) == once
 
 
 def test_a_last_column_the_header_does_not_name(tmp_path):

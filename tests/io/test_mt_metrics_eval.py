@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mtworkbench.cli import main
-from mtworkbench.io.bundle import load_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
 
 SRC = ["Hello world .", "How are you ?", "Fine , thanks .", "Goodbye ."]
 REFS = {"refA": ["Hallo Welt .", "Wie geht es dir ?", "Gut , danke .", "Tschüss ."],
@@ -92,7 +92,7 @@ def test_layout_errors_name_the_file(tmp_path, capsys):
 
 def test_layout_and_metric_score_registries_name_real_readers():
     from mtworkbench.io.formats import LAYOUT_FORMATS, METRIC_SCORE_FORMATS
-    from mtworkbench.io.mt_metrics_eval import import_mt_metrics_eval_dir
+    from mtworkbench.io.corpora.mt_metrics_eval import import_mt_metrics_eval_dir
 
     assert LAYOUT_FORMATS.get("mt-metrics-eval").read is import_mt_metrics_eval_dir
     assert LAYOUT_FORMATS.get("mt-metrics-eval").suffixes == ()  # a directory: no file dialog offers it

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.entity_records import AnnotatedText
-from mtworkbench.io.muc import format_inline, parse_inline, read_muc, write_muc
+from mtworkbench.io.annotations.entity_records import AnnotatedText
+from mtworkbench.io.annotations.muc import format_inline, parse_inline, read_muc, write_muc
 from mtworkbench.core.scoring_input import EntityMention
 
 

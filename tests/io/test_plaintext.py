@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.plaintext import import_plain, read_lines, split_lines
+from mtworkbench.io.corpora.plaintext import import_plain, read_lines, split_lines
 
 
 def test_empty_and_whitespace_lines_are_kept(tmp_path):

@@ -9,9 +9,9 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.judgments import apply_import
-from mtworkbench.io.protocol_csv import plan_protocol_csv, protocol_table
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.judgments.judgments import apply_import
+from mtworkbench.io.judgments.protocol_csv import plan_protocol_csv, protocol_table
 
 ESA = ("rater,system,segment,score,errors,reference,seconds,timestamp,comment\n"
        "r1,mt,s1,62.5,0-5:major;10-13:minor,,3.5,2026-01-01T00:00:00Z,\n"

@@ -10,9 +10,9 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.ranking import RankingSession, apply_ranking, rankings_of
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.judgments import apply_import
-from mtworkbench.io.ranking_csv import plan_ranking_file, ranking_table
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.judgments.judgments import apply_import
+from mtworkbench.io.judgments.ranking_csv import plan_ranking_file, ranking_table
 
 RANKS = ("rater,segment,system1,rank1,system2,rank2,system3,rank3,reference,seconds,timestamp,comment\n"
          "r1,s1,B,2,A,1,C,2,ref,12.5,2026-01-01T00:00:00Z,\n"

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import project_to_dict
-from mtworkbench.io.plaintext import read_lines
-from mtworkbench.io.sgml import export_sgml, import_sgml
+from mtworkbench.io.bundle.bundle import project_to_dict
+from mtworkbench.io.corpora.plaintext import read_lines
+from mtworkbench.io.corpora.sgml import export_sgml, import_sgml
 
 SRC = """<srcset setid="toy" srclang="en">
 <doc docid="d1" genre="news" origlang="en">

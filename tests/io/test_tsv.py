@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import project_to_dict
-from mtworkbench.io.tsv import export_tsv, import_tsv
+from mtworkbench.io.bundle.bundle import project_to_dict
+from mtworkbench.io.corpora.tsv import export_tsv, import_tsv
 
 FULL = (
     "doc\tpara\tid\tsource\tref:A\tsys:online-B\n"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import project_to_dict
-from mtworkbench.io.wmt_xml import export_wmt_xml, import_wmt_xml
+from mtworkbench.io.bundle.bundle import project_to_dict
+from mtworkbench.io.corpora.wmt_xml import export_wmt_xml, import_wmt_xml
 
 # A WMT22-style file: collection, two documents, two translators (B skips doc d2),
 # two systems, an escaped ampersand, an empty and a whitespace-only segment.

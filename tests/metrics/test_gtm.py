@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtworkbench.io.gtm_inputs import read_gtm_plain
+from mtworkbench.io.corpora.gtm_inputs import read_gtm_plain
 from mtworkbench.metrics.base import MetricSpecError, ScoringInput
 from mtworkbench.metrics.gtm import GTM, GTMResult, gtm_tokens, score_segment
 from mtworkbench.metrics.gtm_grid import Block

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mtworkbench.io.gtm_inputs import (
+from mtworkbench.io.corpora.gtm_inputs import (
     PLAIN_DOCUMENT_ID,
     align_references,
     read_gtm_plain,

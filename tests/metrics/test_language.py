@@ -408,7 +408,7 @@ def test_nee_matches_japanese_entities_inside_unspaced_text():
 
 def test_bundle_scoring_takes_the_projects_language_and_tgt_lang_overrides(capsys, tmp_path):
     from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.io.bundle.bundle import save_bundle
 
     ids = [f"s{i}" for i in range(len(ZH_HYP))]
     project = Project(

@@ -139,9 +139,10 @@ def test_resample_counts() -> None:
     np.testing.assert_array_equal(resample_counts(3, indices), [[2, 0, 1], [0, 1, 2]])
 
 
-def test_identical_systems_follow_sacrebleu() -> None:
+def test_identical_systems_have_p_one_where_sacrebleu_reports_the_smallest_p() -> None:
     """sacrebleu counts strictly larger differences, so a system compared with
-    itself gets p = 1 / (n + 1), not 1; we reproduce that."""
+    itself gets p = 1 / (n + 1), its smallest p, and a star; there is no difference
+    to test, so we report p = 1, marked identical and not significant."""
     hyps, refs = random_corpus(8)
     metric = BLEU()
     stats = metric.segment_statistics(ScoringInput(hyps, refs))
@@ -152,7 +153,9 @@ def test_identical_systems_follow_sacrebleu() -> None:
             test_type=method[-2:], n_samples=200,
         )()
         rows = next(v for k, v in expected.items() if k != "System")
-        assert result.systems[1].p_value == rows[1].p_value == 1 / 201
+        assert rows[1].p_value == 1 / 201
+        row = result.systems[1]
+        assert row.p_value == 1.0 and row.identical and not row.significant()
 
 
 def test_bad_arguments() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from mtworkbench.core import atomic
 from mtworkbench.core.atomic import atomic_write_bytes, atomic_write_text, remove_stale_temp_files
-from mtworkbench.io.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 from .helpers import env, project, temp_leftovers
 
@@ -22,7 +22,7 @@ KILLS = 12
 # Saves versions v0, v1, v2, ... of one bundle as fast as it can until killed.
 _SAVER = """
 import sys
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 sys.path.insert(0, sys.argv[2])
 from tests.safety.helpers import project
 p = project(n_segments=1500, n_systems=4, text_len=200)

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle import dumps, loads, project_to_dict
-from mtworkbench.io.corpus import import_corpus
-from mtworkbench.io.judgments import read_judgment_rows
-from mtworkbench.io.plaintext import read_lines, write_lines
+from mtworkbench.io.bundle.bundle import dumps, loads, project_to_dict
+from mtworkbench.io.corpora.corpus import import_corpus
+from mtworkbench.io.judgments.judgments import read_judgment_rows
+from mtworkbench.io.corpora.plaintext import read_lines, write_lines
 
 from .helpers import project
 

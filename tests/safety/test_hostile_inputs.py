@@ -14,9 +14,9 @@ from mtworkbench.cli import main
 from mtworkbench.core.errors import BundleError, DataError
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.metric_files import FILE_OPTIONS, file_options_in_spec
-from mtworkbench.io.bundle import dumps, loads, project_to_dict
-from mtworkbench.io.json_checks import MAX_DEPTH, parse_json
-from mtworkbench.io.plaintext import detect_wide_encoding, read_lines, read_text
+from mtworkbench.io.bundle.bundle import dumps, loads, project_to_dict
+from mtworkbench.io.bundle.json_checks import MAX_DEPTH, parse_json
+from mtworkbench.io.corpora.plaintext import detect_wide_encoding, read_lines, read_text
 
 from .helpers import env, project
 
@@ -222,7 +222,7 @@ def test_cli_never_waits_on_a_fifo(tmp_path):
 
 
 def test_overlong_csv_fields_are_refused_in_one_line(tmp_path, capsys):
-    from mtworkbench.io.judgments import read_mqm_tsv
+    from mtworkbench.io.judgments.judgments import read_mqm_tsv
 
     mqm = tmp_path / "m.tsv"
     mqm.write_text("system\tseg_id\tmqm\nA\t1\t" + "x" * 200_000 + "\n", encoding="utf-8")

@@ -11,8 +11,8 @@ import time
 import pytest
 
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleLocked, DataError
-from mtworkbench.io import locking
-from mtworkbench.io.bundle import (
+from mtworkbench.io.bundle import locking
+from mtworkbench.io.bundle.bundle import (
     bundle_transaction,
     content_hash,
     disk_hash,
@@ -20,7 +20,7 @@ from mtworkbench.io.bundle import (
     read_bundle,
     save_bundle,
 )
-from mtworkbench.io.locking import bundle_lock, read_holder
+from mtworkbench.io.bundle.locking import bundle_lock, read_holder
 
 from .helpers import cli, env, project, temp_leftovers
 
@@ -37,8 +37,8 @@ def _judgments_csv(path, judge: str, n_segments: int) -> None:
 # A writer process as light as possible (the CLI's `judgments import` body), so 40 of them stay quick.
 _WRITER = """
 import sys
-from mtworkbench.io.bundle import bundle_transaction
-from mtworkbench.io.judgments import import_judgments
+from mtworkbench.io.bundle.bundle import bundle_transaction
+from mtworkbench.io.judgments.judgments import import_judgments
 with bundle_transaction(sys.argv[1]) as project:
     plan = import_judgments(project, sys.argv[2])
 print(len(plan.judgments))
@@ -140,7 +140,7 @@ def test_second_writer_times_out_naming_the_holder(tmp_path):
     save_bundle(project(), bundle)
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time\nfrom mtworkbench.io.locking import bundle_lock\n"
+         "import sys, time\nfrom mtworkbench.io.bundle.locking import bundle_lock\n"
          "with bundle_lock(sys.argv[1]):\n    print('locked', flush=True)\n    time.sleep(60)\n",
          str(bundle)],
         env=env(), stdout=subprocess.PIPE, text=True)
@@ -234,7 +234,7 @@ def test_cli_import_scores_and_train_keep_concurrent_judges(tmp_path):
 
 
 def test_open_marker_flags_another_instance(tmp_path):
-    from mtworkbench.io.locking import mark_open, open_elsewhere, open_marker_path, unmark_open
+    from mtworkbench.io.bundle.locking import mark_open, open_elsewhere, open_marker_path, unmark_open
 
     bundle = tmp_path / "b.mtwb.json"
     save_bundle(project(), bundle)
@@ -242,7 +242,7 @@ def test_open_marker_flags_another_instance(tmp_path):
     assert open_elsewhere(bundle) is None  # this process's own marker
     other = subprocess.run(
         [sys.executable, "-c",
-         "import sys, json\nfrom mtworkbench.io.locking import open_elsewhere\n"
+         "import sys, json\nfrom mtworkbench.io.bundle.locking import open_elsewhere\n"
          "h = open_elsewhere(sys.argv[1])\nprint(json.dumps(None if h is None else [h.pid, h.user, h.host]))",
          str(bundle)], env=env(), capture_output=True, text=True, timeout=120)
     pid, user, host = json.loads(other.stdout)
@@ -250,7 +250,7 @@ def test_open_marker_flags_another_instance(tmp_path):
     unmark_open(bundle)
     assert not open_marker_path(bundle).exists()
     # A marker of a process that died (a crash) is not "open elsewhere".
-    dead = subprocess.run([sys.executable, "-c", "import sys\nfrom mtworkbench.io.locking import mark_open\n"
+    dead = subprocess.run([sys.executable, "-c", "import sys\nfrom mtworkbench.io.bundle.locking import mark_open\n"
                            "mark_open(sys.argv[1])", str(bundle)], env=env(), timeout=120)
     assert dead.returncode == 0 and open_marker_path(bundle).exists()
     assert open_elsewhere(bundle) is None

@@ -9,9 +9,9 @@ import pytest
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import EntitySpan, Judgment
-from mtworkbench.io.bundle import bundle_transaction, load_bundle, read_bundle, save_bundle
-from mtworkbench.io.merge import merge_projects
-from mtworkbench.io.recovery import diff_projects, find_recovery, recovery_path, write_recovery
+from mtworkbench.io.bundle.bundle import bundle_transaction, load_bundle, read_bundle, save_bundle
+from mtworkbench.io.bundle.merge import merge_projects
+from mtworkbench.io.bundle.recovery import diff_projects, find_recovery, recovery_path, write_recovery
 
 from .helpers import project
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from mtworkbench.cli import main
 from mtworkbench.core.model import Judgment
 from mtworkbench.core.spreadsheet import is_number, neutralise, restore, table_text
-from mtworkbench.io.bundle import load_bundle, save_bundle
-from mtworkbench.io.corpus import export_corpus, import_corpus
-from mtworkbench.io.judgments import judgments_table, ordered_judgments, read_judgment_rows
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.corpora.corpus import export_corpus, import_corpus
+from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments, read_judgment_rows
 
 from .helpers import project
 

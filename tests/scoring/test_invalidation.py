@@ -13,7 +13,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import EntitySpan, Judgment
-from mtworkbench.io.bundle import bundle_transaction, save_bundle
+from mtworkbench.io.bundle.bundle import bundle_transaction, save_bundle
 from mtworkbench.scoring import job as job_module
 from mtworkbench.scoring.cache import ScoreCache, cache_for
 from mtworkbench.scoring.job import ScoringRequest, run_scoring

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.scoring.cache import ScoreCache
 from mtworkbench.scoring.job import PROCESS_THRESHOLD, ScoringRequest, run_scoring, shutdown_pool
 from tests.gui.metrics_synthetic import synthetic_project

@@ -12,7 +12,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.errors import BundleError
-from mtworkbench.io.bundle import bundle_transaction, dumps, load_bundle, loads, save_bundle
+from mtworkbench.io.bundle.bundle import bundle_transaction, dumps, load_bundle, loads, save_bundle
 from mtworkbench.scoring.store import attach, load_project, store_for, store_path
 from tests.scoring.test_store import ALL, SPECS, computed, make_bundle, run
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mtworkbench.core.scoring import scoring_input
+from mtworkbench.core.project_input import scoring_input
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.learned import LearnedModel
 from mtworkbench.metrics.registry import create_metric

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mtworkbench.core.model import EntitySpan
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring import store as store_module
 from mtworkbench.scoring.cache import ScoreCache
@@ -173,7 +173,7 @@ def test_numbers_equal_a_fresh_metric(bundle):
     run(load_project(bundle))
     project = load_project(bundle)
     outcome = run(project)
-    from mtworkbench.core.scoring import scoring_input
+    from mtworkbench.core.project_input import scoring_input
 
     for item in outcome.items:
         fresh = create_metric(item.spec)
@@ -244,7 +244,7 @@ def test_the_shipped_demo_keeps_its_scores_in_the_user_cache(tmp_path, monkeypat
     # score file into the program's own folder: an installed copy or a desktop build.
     from mtworkbench.resources import demo_project_path
     from mtworkbench.scoring.store import attach, fallback_path, store_path
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     monkeypatch.setenv("MTWB_CACHE_DIR", str(tmp_path / "cache"))
     demo = demo_project_path()

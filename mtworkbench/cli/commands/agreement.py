@@ -23,15 +23,55 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "For error-span protocols (MQM, ESA): span F1 (exact and character overlap), severity "
             "agreement and the correlation of the raters' segment scores. For DA with BAD references: "
             "per rater, the one-sided Wilcoxon test that BAD copies scored lower (p < 0.05 passes). "
-            "Read the judgments of a project bundle, or of a judgments CSV/TSV file."
+            "Read the judgments of a project bundle, or of a judgments CSV/TSV file. "
+            "With --ratings TABLE: Krippendorff's alpha (nominal, ordinal, interval, ratio) and Gwet's AC1/AC2 "
+            "for any number of raters on a table of rater,item,value rows (an item rated by one rater only is "
+            "allowed), each with a 95%% bootstrap interval over items."
         ),
     )
     p.add_argument("bundle", nargs="?", help="a project bundle")
     p.add_argument("--judgments", metavar="FILE", help="a judgments CSV/TSV file instead of a bundle")
     p.add_argument("--weights", default="", metavar="NAME=W,...",
                    help="MQM weights for the segment scores compared (default: Google's)")
+    p.add_argument("--ratings", metavar="TABLE",
+                   help="a CSV/TSV table with columns rater,item,value instead of a bundle")
+    p.add_argument("--stat", action="append", metavar="STAT",
+                   help="with --ratings: alpha:nominal, alpha:ordinal, alpha:interval, alpha:ratio, ac1, ac2 "
+                        "(quadratic weights) or ac2:linear|ordinal|ratio; repeat or separate with commas "
+                        "(default: every statistic the values allow)")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="with --ratings: resamples of the items for the 95%% interval (0: none; default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="with --ratings: the bootstrap's seed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    from mtworkbench.analysis.multi_rater import agreement_stats, default_stats, parse_stat, ratings_table
+    from mtworkbench.io.judgments.ratings_table import read_ratings_rows
+
+    if args.bootstrap < 0 or args.bootstrap > 1_000_000:
+        raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")
+    try:
+        stats = [parse_stat(s) for arg in args.stat for s in arg.split(",") if s.strip()] if args.stat else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    table = ratings_table(read_ratings_rows(args.ratings))
+    results = agreement_stats(table, stats or default_stats(table), args.bootstrap, args.seed)
+    if args.json:
+        print(json.dumps({"file": str(args.ratings), "raters": len(table.raters), "items": len(table.items),
+                          "values": table.n_values, "numeric": table.numeric,
+                          "stats": [r.to_json() for r in results]}, indent=2, ensure_ascii=False))
+        return 0
+    kind = "numbers" if table.numeric else "labels"
+    print(f"{table.n_values} ratings ({kind}) by {len(table.raters)} raters of {len(table.items)} items")
+    print(f"{'statistic':<16} {'value':>8} {'95% CI':>17} {'pairable items':>15}")
+    for r in results:
+        ci = "-" if r.low is None or r.high is None else f"[{r.low:.3f}, {r.high:.3f}]"
+        print(f"{r.stat:<16} {_fmt(r.value if r.value == r.value else None):>8} {ci:>17} {r.n_pairable_items:>15}")
+        for note in r.notes:
+            print(f"  {note}")
+    return 0
 
 
 def _fmt(value: float | None) -> str:
@@ -41,8 +81,12 @@ def _fmt(value: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.agreement import agreement
 
-    if bool(args.bundle) == bool(args.judgments):
-        raise UsageError("give either a bundle or --judgments FILE")
+    if sum(map(bool, (args.bundle, args.judgments, args.ratings))) != 1:
+        raise UsageError("give one of: a bundle, --judgments FILE or --ratings TABLE")
+    if args.ratings:
+        return run_ratings(args)
+    if args.stat:
+        raise UsageError("--stat goes with --ratings TABLE")
     from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
     from mtworkbench.analysis.quality_control import quality_control
     from mtworkbench.analysis.span_agreement import span_agreement
@@ -53,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     text_length = None
     if args.bundle:
-        from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.io.bundle.bundle import load_bundle
 
         project = load_bundle(args.bundle)
         judgments = project.judgments
@@ -62,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         def text_length(j):
             return len(j.text if j.text is not None else project.system_text(j.system, j.segment))
     else:
-        from mtworkbench.io.judgments import read_judgments
+        from mtworkbench.io.judgments.judgments import read_judgments
 
         judgments = read_judgments(args.judgments)
         source = args.judgments

@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.compare_systems import compare_systems
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.scoring.project_scores import score_project
 
     if len(args.system) != 2:
@@ -52,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
                           args.ngrams, args.sentences)
     if args.html:
         from mtworkbench.analysis.compare_html import render_html
-        from mtworkbench.io.atomic import atomic_write_text
+        from mtworkbench.core.output import write_output
 
-        atomic_write_text(args.html, render_html(cmp), keep_backup=False)
+        write_output(args.html, render_html(cmp))
     if args.json:
         print(json.dumps(cmp.to_json(), ensure_ascii=False))
         return 0
@@ -70,10 +70,15 @@ def _f(x: float | None) -> str:
 
 def _print_text(cmp) -> None:
     a, b = cmp.system_a, cmp.system_b
-    print(f"A = {a}, B = {b}; reference {cmp.reference}; tokenizer {cmp.tokenizer}")
+    print(f"A = {a}, B = {b}; metric scores against {', '.join(cmp.score_references) or 'no reference'}; "
+          f"word, n-gram and length analyses against {cmp.reference}; tokenizer {cmp.tokenizer}")
     for note in cmp.notes:
         print(f"note: {note}")
     print("corpus: " + "; ".join(f"{m} {_f(v[0])} vs {_f(v[1])}" for m, v in cmp.corpus.items()))
+    for t in cmp.significance:
+        verdict = "identical segment statistics" if t.identical else ("significant" if t.significant else
+                                                                      "not significant")
+        print(f"paired bootstrap {t.metric}: p = {_f(t.p_value)} ({verdict}, {t.n_samples} samples)")
     print("\nscore by reference length")
     for lb in cmp.length_buckets:
         print(f"  {lb.label:>8} {lb.segments:>6} seg  " + "  ".join(

@@ -26,7 +26,7 @@ import json
 import sys
 from typing import Any
 
-from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, paired_test
+from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, SIGNIFICANCE_LEVEL, paired_test
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
@@ -104,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         .format()
     )
     rows = [
-        {"system": r.system, "score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci}
+        {"system": r.system, "score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci,
+         "identical": r.identical, "significant": r.significant()}
         for r in result.systems
     ]
     if args.json:
@@ -132,7 +133,7 @@ def _parse_system(value: str) -> tuple[str, str]:
 
 
 def _file_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
-    from mtworkbench.io.plaintext import check_same_length, read_lines
+    from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     if not args.ref:
         raise UsageError("give a bundle, or --ref and at least two --system ID=FILE")
@@ -154,8 +155,8 @@ def _file_systems(args: argparse.Namespace) -> list[tuple[str, ScoringInput]]:
 
 
 def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringInput]], str | None]:
-    from mtworkbench.core.scoring import scoring_input
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.core.project_input import scoring_input, unscored_reason
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     if args.ref:
         raise UsageError("give either a bundle or --ref files, not both")
@@ -174,6 +175,10 @@ def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringIn
             )
     if not project.references:
         raise DataError(f"{args.bundle}: the project has no references")
+    for sid in ids:
+        why = unscored_reason(project, sid)
+        if why:
+            raise DataError(f"{args.bundle}: {why}; leave it out (--system)")
     return [(sid, scoring_input(project, sid)) for sid in ids], project.target_language or None
 
 
@@ -186,10 +191,10 @@ def _print_table(rows: list[dict[str, Any]], baseline: str, signature: str) -> N
     for r in rows:
         mean = "-" if r["mean"] is None else f"{r['mean']:.4f} (+/- {r['ci']:.4f})"
         p = r["p_value"]
-        mark = "" if p is None else (" *" if p < 0.05 else "")
+        mark = " *" if r["significant"] else (" (identical to the baseline)" if r["identical"] else "")
         name = f"Baseline: {r['system']}" if r["system"] == baseline else r["system"]
         table.append((name, _fmt(r["score"]), mean, _fmt(p) + mark))
     widths = [max(len(row[i]) for row in table) for i in range(4)]
     for row in table:
         print("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
-    print(f"* p < 0.05 against the baseline\n{signature}")
+    print(f"* p < {SIGNIFICANCE_LEVEL} against the baseline (identical segment statistics: p = 1)\n{signature}")

@@ -102,6 +102,11 @@ def run(args: argparse.Namespace) -> int:
         rated = [s for s in rated if s in args.system]
     if not rated:
         raise DataError(f"no selected system has human scores {args.human!r}")
+    if args.level == "system" and len(rated) < 2:
+        raise DataError(f"system level: only {len(rated)} system ({rated[0]}) has human scores "
+                        f"{args.human!r}; a correlation over systems needs at least two (one system cannot "
+                        "be correlated); use --level segment")
+    _note_unscored(project, rated)
     rows = [human.systems.index(s) for s in rated]
     scored = score_project(project, args.metric, rated)
     if meta or args.clusters:
@@ -127,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         payload["williams"] = tests
     if args.bleu_orders:
         from mtworkbench.analysis.prediction_error import prediction_error_curve
-        from mtworkbench.core.scoring import scoring_input
+        from mtworkbench.core.project_input import scoring_input
 
         sys_human = human.system_scores()[rows]
         curve = prediction_error_curve([scoring_input(project, s) for s in rated], sys_human, rated,
@@ -151,6 +156,18 @@ def run(args: argparse.Namespace) -> int:
     for t in payload.get("williams", []):
         print(f"Williams {t['a']} vs {t['b']}: t = {_f(t['t']).strip()}, df = {t['df']}, p = {_p(t['p']).strip()}")
     return 0
+
+
+def _note_unscored(project, rated: list[str]) -> None:
+    """Say which rated systems reference-based metrics leave out (a system that is the only reference)."""
+    import sys
+
+    from mtworkbench.core.project_input import unscored_reason
+
+    for system in rated:
+        why = unscored_reason(project, system)
+        if why:
+            print(f"note: {why}; its pairs are left out of reference-based metrics' correlations", file=sys.stderr)
 
 
 def _run_meta(args: argparse.Namespace, human, rows: list[int], rated: list[str], scored) -> int:

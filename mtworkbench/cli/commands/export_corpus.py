@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,13 +24,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle
-    from mtworkbench.io.corpus import export_corpus
+    from mtworkbench.core.output import describe_target, to_stdout
+    from mtworkbench.io.bundle.bundle import load_bundle
+    from mtworkbench.io.corpora.corpus import export_corpus
 
     project = load_bundle(args.bundle)
     renamed: dict[str, str] = {}
+    # Written to standard output (-o - or /dev/stdout): the messages must not mix with the data.
+    says = sys.stderr if to_stdout(args.output) else sys.stdout
     for path in export_corpus(project, args.format, args.output, raw=args.raw, renamed=renamed):
-        print(f"wrote {path}")
+        print(f"wrote {describe_target(path)}", file=says)
     for item_id, name in renamed.items():
-        print(f"note: {item_id!r} written as {name} (its name alone is not a safe, unique file name)")
+        print(f"note: {item_id!r} written as {name} (its name alone is not a safe, unique file name)", file=says)
     return 0

@@ -62,8 +62,8 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[s
     if args.bundle and (args.hyp or args.ref):
         raise UsageError("give either a bundle or --hyp/--ref files, not both")
     if args.bundle:
-        from mtworkbench.core.scoring import scoring_input
-        from mtworkbench.io.bundle import load_bundle
+        from mtworkbench.core.project_input import scoring_input
+        from mtworkbench.io.bundle.bundle import load_bundle
 
         project = load_bundle(args.bundle)
         tokenizer = _word_tokenizer(chosen_language(args, project.target_language))
@@ -85,7 +85,7 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[s
         raise UsageError("--system needs a bundle")
     if not args.hyp or not args.ref:
         raise UsageError("give a bundle, or --hyp and at least one --ref")
-    from mtworkbench.io.plaintext import check_same_length, read_lines
+    from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     files = {args.hyp: read_lines(args.hyp)}
     for path in args.ref:

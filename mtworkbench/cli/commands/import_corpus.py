@@ -83,8 +83,9 @@ def name_references(project, names: list[str], fmt: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import save_bundle
-    from mtworkbench.io.corpus import import_corpus
+    from mtworkbench.core.output import describe_target, messages_for
+    from mtworkbench.io.bundle.bundle import save_bundle
+    from mtworkbench.io.corpora.corpus import import_corpus
     from mtworkbench.io.formats import LAYOUT_FORMATS
 
     if args.format in LAYOUT_FORMATS:
@@ -105,15 +106,17 @@ def run(args: argparse.Namespace) -> int:
     name_references(project, [name for name, _ in refs], args.format)
     out = Path(args.output)
     save_bundle(project, out)
-    print(
-        f"wrote {out}: {len(project.segments)} segments, {len(project.references)} references, "
-        f"{len(project.systems)} systems"
-    )
+    with messages_for(args.output):
+        print(
+            f"wrote {describe_target(out)}: {len(project.segments)} segments, "
+            f"{len(project.references)} references, {len(project.systems)} systems"
+        )
     return 0
 
 
 def _run_layout(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import save_bundle
+    from mtworkbench.core.output import describe_target, messages_for
+    from mtworkbench.io.bundle.bundle import save_bundle
     from mtworkbench.io.formats import LAYOUT_FORMATS
 
     if not args.directory or not args.lp:
@@ -124,17 +127,18 @@ def _run_layout(args: argparse.Namespace) -> int:
     project = result.project
     out = Path(args.output)
     save_bundle(project, out)
-    print(
-        f"wrote {out}: {len(project.segments)} segments in {len(project.documents)} documents, "
-        f"{len(project.references)} references, {len(project.systems)} systems"
-    )
-    for name, n in result.human_segment_scores.items():
-        print(f"human scores {name}: {n} segment scores (use --human {name})")
-    for name, scores in result.human_system_scores.items():
-        print(f"human system scores {name} (read, not stored: system level uses segment means): "
-              + ", ".join(f"{s} {v}" for s, v in scores.items()))
-    if result.metrics:
-        print("metric scores: " + ", ".join(f"ext:{m}" for m in result.metrics))
-    for note in result.notes:
-        print(f"note: {note}")
+    with messages_for(args.output):
+        print(
+            f"wrote {describe_target(out)}: {len(project.segments)} segments in {len(project.documents)} documents, "
+            f"{len(project.references)} references, {len(project.systems)} systems"
+        )
+        for name, n in result.human_segment_scores.items():
+            print(f"human scores {name}: {n} segment scores (use --human {name})")
+        for name, scores in result.human_system_scores.items():
+            print(f"human system scores {name} (read, not stored: system level uses segment means): "
+                  + ", ".join(f"{s} {v}" for s, v in scores.items()))
+        if result.metrics:
+            print("metric scores: " + ", ".join(f"ext:{m}" for m in result.metrics))
+        for note in result.notes:
+            print(f"note: {note}")
     return 0

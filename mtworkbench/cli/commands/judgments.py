@@ -62,13 +62,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Add one score per segment of SYSTEM as judgments of the pseudo-judge NAME. "
             "--format lines: one score per line, line i = segment i in document order "
             "(empty/None/NA = not rated). --format mqm-tsv: the system/seg_id/mqm file "
-            "(rows of --system, or of --file-system). Scores keep their own scale "
+            "(rows of --system, or of --file-system). Without --system: a table of every system, "
+            "header system,seg_id,SCORE (SCORE = mqm, score, da, z or raw; tab- or comma-separated); "
+            "rows of systems the project lacks are skipped and counted. Scores keep their own scale "
             "(e.g. da-z, mqm: 0 best, lower worse); --scale adequacy or fluency stores 1-5 ratings."
         ),
     )
     scores.add_argument("bundle")
     scores.add_argument("--judge", required=True, metavar="NAME")
-    scores.add_argument("--system", required=True, metavar="ID")
+    scores.add_argument("--system", metavar="ID", help="the system scored (default: every system of a table)")
     scores.add_argument("--scores", required=True, metavar="FILE")
     scores.add_argument("--scale", help="the scores' scale: da-z, mqm, adequacy, fluency, ... "
                         "(default: mqm for mqm-tsv, required for lines)")
@@ -87,9 +89,9 @@ TABLE_FORMATS = ("csv", "tsv")
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
+    from mtworkbench.io.bundle.bundle import bundle_transaction
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import apply_import
+    from mtworkbench.io.judgments.judgments import apply_import
 
     fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
     # Locked from read to write: a concurrent import waits instead of losing this one.
@@ -97,38 +99,27 @@ def run_import(args: argparse.Namespace) -> int:
         plan = JUDGMENT_FORMATS.get(fmt).read(project, args.file)
         apply_import(project, plan)
     print(
-        f"{args.bundle}: imported {len(plan.judgments)} judgments"
+        f"{args.bundle}: {plan.summary()}"
         + (f"; new judges: {', '.join(plan.judges)}" if plan.judges else "")
     )
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from mtworkbench.io.atomic import atomic_write_text
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.core.output import describe_target, to_stdout, write_output
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments import judgments_table, ordered_judgments
+    from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
     fmt = args.format or "csv"
     if fmt not in TABLE_FORMATS:
-        if args.output == "-":
-            if fmt == "mqm":
-                from mtworkbench.io.mqm import mqm_table
-
-                sys.stdout.write(mqm_table(project))
-            elif fmt == "rank":
-                from mtworkbench.io.ranking_csv import ranking_table
-
-                sys.stdout.write(ranking_table(project))
-            else:
-                from mtworkbench.io.protocol_csv import protocol_table
-
-                sys.stdout.write(protocol_table(project, fmt))
-            return 0
-        n = JUDGMENT_FORMATS.get(fmt).write(project, args.output)
+        write = JUDGMENT_FORMATS.get(fmt).write
+        # Every CSV but Google's MQM TSV (whose readers expect its cells as they are) guards formulas.
+        n = write(project, args.output) if fmt == "mqm" else write(project, args.output, raw=args.raw)
         what = {"mqm": "MQM rows", "rank": "rankings"}.get(fmt, fmt.upper() + " judgments")
-        print(f"{args.output}: {n} {what}")
+        if not to_stdout(args.output):
+            print(f"{describe_target(args.output)}: {n} {what}")
         return 0
     # The table has no columns for error spans: MQM judgments without a score of their own
     # would come out as empty rows that cannot be read back, so they go to --format mqm.
@@ -137,19 +128,19 @@ def run_export(args: argparse.Namespace) -> int:
     if len(kept) < len(judgments):
         print(f"note: {len(judgments) - len(kept)} MQM judgments with error spans are left out; "
               "export them with --format mqm", file=sys.stderr)
-    if args.output == "-":
-        sys.stdout.write(judgments_table(kept, raw=args.raw))
-        return 0
     tab = fmt == "tsv" or str(args.output).lower().endswith(".tsv")
-    atomic_write_text(args.output, judgments_table(kept, "\t" if tab else ",", raw=args.raw), keep_backup=False)
-    print(f"{args.output}: {len(kept)} judgments")
+    write_output(args.output, judgments_table(kept, "\t" if tab else ",", raw=args.raw))
+    if not to_stdout(args.output):
+        print(f"{describe_target(args.output)}: {len(kept)} judgments")
     return 0
 
 
 def run_import_scores(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.judgments import apply_import, plan_mqm_tsv, plan_score_lines
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 
+    if args.system is None:
+        return _import_score_table(args)
     if args.format == "lines":
         if args.file_system:
             raise UsageError("--file-system only applies to --format mqm-tsv")
@@ -161,5 +152,28 @@ def run_import_scores(args: argparse.Namespace) -> int:
         else:
             plan = plan_score_lines(project, args.judge, args.system, args.scores, args.scale)
         apply_import(project, plan)
-    print(f"{args.bundle}: {len(plan.judgments)} scores of {args.system} as judge {args.judge!r}")
+    print(f"{args.bundle}: {len(plan.judgments)} scores of {args.system} as judge {args.judge!r}"
+          + (f"; {plan.already_present} already in the project were not added again" if plan.already_present else ""))
+    return 0
+
+
+def _import_score_table(args: argparse.Namespace) -> int:
+    """``import-scores`` without ``--system``: one table scoring every system."""
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.judgments.judgments import apply_import
+    from mtworkbench.io.scores.score_table import plan_all_systems, score_column
+
+    if args.file_system:
+        raise UsageError("--file-system goes with --system")
+    column = score_column(args.scores)
+    scale = args.scale or ("mqm" if column == "mqm" else None)
+    if not scale:
+        raise UsageError(f"name the scale of the table's {column!r} column with --scale (e.g. da-z)")
+    with bundle_transaction(args.bundle) as project:
+        result = plan_all_systems(project, args.judge, args.scores, scale)
+        apply_import(project, result.plan)
+    print(f"{args.bundle}: {len(result.plan.judgments)} scores of {len(result.systems)} systems "
+          f"({', '.join(result.systems)}) as judge {args.judge!r}")
+    if result.skipped:
+        print(f"note: {result.skipped_note()}")
     return 0

@@ -32,8 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from mtworkbench.io.bundle import read_bundle, save_bundle
-    from mtworkbench.io.packages import merge_packages
+    from mtworkbench.core.output import describe_target, messages_for
+    from mtworkbench.io.bundle.bundle import read_bundle, save_bundle
+    from mtworkbench.io.bundle.packages import merge_packages
 
     loaded = read_bundle(args.bundle)
     project = loaded.project
@@ -41,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     # Merging in place: refuse to overwrite the bundle if someone saved it meanwhile.
     same = Path(args.output).resolve() == Path(args.bundle).resolve()
     save_bundle(project, args.output, expected_hash=loaded.sha256 if same else None)
-    print(result.summary())
+    with messages_for(args.output):
+        print(result.summary())
     if result.conflicts:
         print(
             f"mtworkbench merge: {result.conflicts} conflicting items were not applied: the project's "
@@ -49,5 +51,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFLICTS
-    print(f"wrote {args.output}")
+    with messages_for(args.output):
+        print(f"wrote {describe_target(args.output)}")
     return 0

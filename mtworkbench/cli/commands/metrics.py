@@ -49,8 +49,8 @@ def _missing_action(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import bundle_transaction
-    from mtworkbench.io.external_scores import default_metric_name
+    from mtworkbench.io.bundle.bundle import bundle_transaction
+    from mtworkbench.io.scores.external_scores import default_metric_name
     from mtworkbench.io.formats import METRIC_SCORE_FORMATS
 
     higher = None if args.higher_is_better is None else args.higher_is_better == "yes"
@@ -75,7 +75,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from mtworkbench.io.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import load_bundle
 
     project = load_bundle(args.bundle)
     if not project.external_scores:

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.campaign import CampaignError, parse_share
     from mtworkbench.core.judging import QueueConfig, build_queue
     from mtworkbench.core.queue_state import BAD_PROTOCOLS
-    from mtworkbench.io.bundle import bundle_transaction
+    from mtworkbench.io.bundle.bundle import bundle_transaction
 
     try:
         bad_rate = parse_share(args.bad_rate, "--bad-rate")

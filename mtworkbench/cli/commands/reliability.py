@@ -90,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
                     tests.append({"length": n, **result.wilcoxon(a, b, n).to_json()})
         payload["wilcoxon"] = tests
     if args.csv:
-        from mtworkbench.io.atomic import atomic_write_text
+        from mtworkbench.core.output import write_output
 
-        atomic_write_text(args.csv, result.to_csv(raw=args.raw), keep_backup=False)
+        write_output(args.csv, result.to_csv(raw=args.raw))
     if args.json:
         print(json.dumps(payload, ensure_ascii=False))
         return 0

@@ -6,7 +6,7 @@ import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from mtworkbench.gui.view_registry import VIEW_NAMES  # names only: no Qt
+    from mtworkbench.gui.metrics.views import VIEW_NAMES  # names only: no Qt
 
     p = subparsers.add_parser(
         "render",

@@ -118,13 +118,15 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
     for spec in specs:
         if spec in outcome.failures:
             raise outcome.failures[spec]
+    for why in dict.fromkeys(outcome.unscored.values()):
+        print(f"note: {why}", file=sys.stderr)
     scored = {(item.spec, item.system): item.entry.score for item in outcome.items}
-    return [scored[(spec, system)] for spec in specs for system in systems]
+    return [scored[(spec, system)] for spec in specs for system in systems if (spec, system) in scored]
 
 
 def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str, src_path: str | None = None
                      ) -> ScoringInput:
-    from mtworkbench.io.plaintext import check_same_length, read_lines
+    from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     files = {hyp_path: read_lines(hyp_path)}
     for path in ref_paths + ([src_path] if src_path else []):
@@ -135,7 +137,7 @@ def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str, src_p
     refs = [files[p] for p in ref_paths]
     entities = None
     if ref_format == "muc":
-        from mtworkbench.io.muc import parse_inline
+        from mtworkbench.io.annotations.muc import parse_inline
 
         parsed_refs, entities = [], []
         for path, lines in zip(ref_paths, refs):

@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.cli import UsageError
     from mtworkbench.core.campaign import CampaignError, parse_overlap, parse_people, parse_share
     from mtworkbench.core.queue_state import BAD_PROTOCOLS
-    from mtworkbench.io.bundle import load_bundle
-    from mtworkbench.io.packages import split_project
+    from mtworkbench.io.bundle.bundle import load_bundle
+    from mtworkbench.io.bundle.packages import split_project
 
     try:
         people = parse_people(args.people)

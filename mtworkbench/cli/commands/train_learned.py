@@ -51,8 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mtworkbench.io.atomic import atomic_write_text
-    from mtworkbench.io.bundle import bundle_transaction, load_bundle
+    from mtworkbench.core.output import write_output
+    from mtworkbench.io.bundle.bundle import bundle_transaction, load_bundle
     from mtworkbench.metrics.learned import Tokenisation, project_examples, train_learned
 
     if not 0 < args.validation < 1:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         payload["correlation"] = human_correlation(project, args.human)
         model["report"]["correlation"] = payload["correlation"]
     if args.output:
-        atomic_write_text(args.output, json.dumps(project.learned_model, indent=1) + "\n", keep_backup=False)
+        write_output(args.output, json.dumps(project.learned_model, indent=1) + "\n")
     if not args.no_save:
         # Training ran unlocked on a copy; only the model is written, into the bundle as it is now,
         # so judgments added meanwhile by another command are kept.

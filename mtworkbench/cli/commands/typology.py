@@ -36,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
     from mtworkbench.core.typology_edits import apply_change, plan_rename, plan_replacement
-    from mtworkbench.io.bundle import bundle_transaction, load_bundle
-    from mtworkbench.io.typology_file import read_typology_file, typology_json_text, write_typology_file
+    from mtworkbench.io.bundle.bundle import bundle_transaction, load_bundle
+    from mtworkbench.io.judgments.typology_file import read_typology_file, typology_json_text, write_typology_file
 
     if args.max_errors is not None and args.max_errors < 1:
         raise UsageError(f"--max-errors must be a positive integer, not {args.max_errors}")

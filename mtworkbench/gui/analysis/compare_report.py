@@ -82,11 +82,11 @@ def build_report(project: Project, system_a: str, system_b: str, metrics: list[s
     """Score, analyse and write the HTML report (runs on the worker thread)."""
     from mtworkbench.analysis.compare_html import render_html
     from mtworkbench.analysis.compare_systems import compare_systems
-    from mtworkbench.io.atomic import atomic_write_text
+    from mtworkbench.core.output import write_output
     from mtworkbench.scoring.project_scores import score_project
 
     scored = score_project(project, metrics, [system_a, system_b], progress=progress, cancel=cancel)
-    atomic_write_text(path, render_html(compare_systems(project, system_a, system_b, scored)), keep_backup=False)
+    write_output(path, render_html(compare_systems(project, system_a, system_b, scored)))
     return str(path)
 
 

@@ -56,7 +56,9 @@ def correlation_csv(results: list[CorrelationResult], williams: dict[str, Willia
 def write_correlation_csv(
     results: list[CorrelationResult], path: str | Path, williams: dict[str, WilliamsResult] | None = None
 ) -> None:
-    Path(path).write_text(correlation_csv(results, williams), encoding="utf-8")
+    from mtworkbench.core.output import write_output
+
+    write_output(path, correlation_csv(results, williams))
 
 
 class CorrelationTableModel(QAbstractTableModel):

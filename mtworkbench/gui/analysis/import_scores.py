@@ -30,8 +30,8 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui import dialogs
 from mtworkbench.io.formats import SCORE_FORMATS
-from mtworkbench.io.score_table import plan_all_systems
-from mtworkbench.io.judgments import (
+from mtworkbench.io.scores.score_table import plan_all_systems
+from mtworkbench.io.judgments.judgments import (
     JudgmentImport,
     apply_import,
     plan_mqm_tsv,

@@ -39,6 +39,7 @@ from mtworkbench.core.annotation import (
     agreed_spans,
     compare_annotators,
     copy_to_layer,
+    ranked_layers,
 )
 from mtworkbench.core.events import AFFECTS_ANNOTATIONS, SettingsChanged, SpanAdded
 from mtworkbench.core.model import EntitySpan, ModelError, Project
@@ -270,6 +271,7 @@ class ComparisonView(QWidget):
         self._refresh_timer.setInterval(0)
         self._refresh_timer.timeout.connect(self.refresh)
         self._dirty = True
+        self._defaults = ["", ""]  # the layers this view put in A and B (not the user)
         session.project_changed.connect(self._on_project_changed)
         session.project_replaced.connect(self._on_project_replaced)
 
@@ -291,27 +293,36 @@ class ComparisonView(QWidget):
 
     def fill_annotators(self) -> None:
         project = self.session.project
-        counts: dict[str, int] = {}
-        for span in project.spans:
-            if not self.reference or span.reference == self.reference:
-                counts[span.annotator] = counts.get(span.annotator, 0) + 1
         names = project.annotators
         # Defaults: the two layers with the most spans on this reference (the
         # adjudicated layer last: it is the outcome, not one of the two compared).
-        target = self.target_layer()
-        largest = sorted(names, key=lambda n: (n == target, -counts.get(n, 0), n))
+        largest = ranked_layers(project, self.reference or None, last=self.target_layer())
+        filled = False
         for i, combo in enumerate((self.annotator_a, self.annotator_b)):
             current = combo.currentText()
             if [combo.itemText(k) for k in range(combo.count())] == names:
                 continue
+            filled = True
             combo.blockSignals(True)
             combo.clear()
             combo.addItems(names)
-            if current in names:
+            # A layer the user chose stays; one this view chose follows the data (the
+            # largest layers change as annotators work, and new layers appear).
+            chosen = current in names and current != self._defaults[i]
+            if chosen:
                 combo.setCurrentText(current)
             elif len(largest) > i:
                 combo.setCurrentText(largest[i])
+            if not chosen:
+                self._defaults[i] = combo.currentText()
             combo.blockSignals(False)
+        # A and B on one layer compare nothing: both take the default pair.
+        if filled and len(largest) >= 2 and self.annotator_a.currentText() == self.annotator_b.currentText():
+            for i, (combo, name) in enumerate(zip((self.annotator_a, self.annotator_b), largest)):
+                combo.blockSignals(True)
+                combo.setCurrentText(name)
+                combo.blockSignals(False)
+                self._defaults[i] = name
 
     def schedule_refresh(self, *_args) -> None:
         """Recompute soon when shown; a hidden view only notes that it is stale."""
@@ -349,11 +360,14 @@ class ComparisonView(QWidget):
         comparison = compare_annotators(project, self.reference, a, b, shared_segments(project, self.reference, a, b))
         self.comparison = comparison
         self.summary.setText(
-            f"<p><b>Reference {esc(self.reference)}</b>: {esc(a)} (A) and {esc(b)} (B) over {len(comparison.segments)} segments</p>"
+            f"<p><b>Reference {esc(self.reference)}</b>: {esc(a)} (A) and {esc(b)} (B) over "
+            f"{len(comparison.segments)} of {comparison.n_reference_segments} segments"
+            f"{' (both annotated)' if comparison.scope == 'both annotated' else ''}</p>"
             f"<table cellspacing=4>"
             f"<tr><td>Exact-span F1</td><td><b>{_fmt(comparison.f1)}</b></td></tr>"
             f"<tr><td>Span F1 ignoring type</td><td>{_fmt(comparison.untyped_f1)}</td></tr>"
-            f"<tr><td>Token-level Cohen’s κ</td><td><b>{_fmt(comparison.kappa)}</b> ({comparison.n_tokens} tokens)</td></tr>"
+            f"<tr><td>Cohen’s κ per {esc(comparison.unit[:-1])}</td><td><b>{_fmt(comparison.kappa)}</b> "
+            f"({comparison.n_tokens} {esc(comparison.unit)})</td></tr>"
             f"<tr><td>Spans</td><td>A {comparison.count_a} · B {comparison.count_b} · agreed {comparison.matched}</td></tr>"
             f"</table>"
         )

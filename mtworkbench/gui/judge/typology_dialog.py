@@ -337,7 +337,7 @@ class TypologyDialog(QDialog):
         self._try(lambda: (plan_replacement(self.project, GOOGLE_TYPOLOGY, "Reset to Google's MQM typology"), None))
 
     def import_json(self) -> None:
-        from mtworkbench.io.typology_file import read_typology_file
+        from mtworkbench.io.judgments.typology_file import read_typology_file
 
         path = ask_open_path(self)
         if path:
@@ -345,7 +345,7 @@ class TypologyDialog(QDialog):
                                                 f"Import MQM typology from {Path(path).name}"), None))
 
     def export_json(self) -> None:
-        from mtworkbench.io.typology_file import write_typology_file
+        from mtworkbench.io.judgments.typology_file import write_typology_file
 
         path = ask_save_path(self)
         if not path:

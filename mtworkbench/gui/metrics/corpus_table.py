@@ -42,6 +42,8 @@ class Cell:
     higher_is_better: bool | None = None  # from the score when its spec does not tell (ext:NAME)
     # Why a figure is missing: identical to the baseline (no test), an empty interval.
     notes: tuple[str, ...] = ()
+    # Why there is no score on purpose (a system that is the only reference); "" otherwise.
+    unscored: str = ""
 
     def comparison(self, spec: str, baseline_score: float | None) -> int:
         """+1 significantly better than the baseline, -1 significantly worse, 0 otherwise."""
@@ -148,6 +150,8 @@ class CorpusTableModel(QAbstractTableModel):
     def cell_text(self, row: CorpusRow, spec: str, cell: Cell) -> str:
         if cell.error:
             return "error"
+        if cell.unscored:
+            return "–"
         if not math.isfinite(cell.score):
             return "…"
         text = format_score(cell.score, spec)
@@ -158,6 +162,8 @@ class CorpusTableModel(QAbstractTableModel):
     def cell_tooltip(self, row: CorpusRow, spec: str, cell: Cell) -> str:
         if cell.error:
             return cell.error
+        if cell.unscored:
+            return cell.unscored
         if not math.isfinite(cell.score):
             return "not scored yet"
         lines = [f"{row.system} · {spec}: {format_score(cell.score, spec)}"]
@@ -306,7 +312,8 @@ def empty_interval_reason(score) -> str:
 
 
 def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None = None,
-                errors: dict[str, str] | None = None) -> list[CorpusRow]:
+                errors: dict[str, str] | None = None,
+                unscored: dict[tuple[str, str], str] | None = None) -> list[CorpusRow]:
     """Table rows from the cache's current entries and the paired-test results by spec."""
     paired = paired or {}
     errors = errors or {}
@@ -317,7 +324,7 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
         for comparison in result.systems:
             if comparison.p_value is None:
                 continue
-            if comparison.score == baseline_score:
+            if comparison.identical or comparison.score == baseline_score:
                 # A test of no difference says nothing (the bootstrap would print p = 0.001).
                 identical.add((comparison.system, spec))
                 continue
@@ -328,7 +335,7 @@ def corpus_rows(cache, systems: list[str], specs: list[str], paired: dict | None
         for spec in specs:
             entry = cache.current(system, spec)
             if entry is None:
-                row.cells[spec] = Cell(error=errors.get(spec, ""))
+                row.cells[spec] = Cell(error=errors.get(spec, ""), unscored=(unscored or {}).get((system, spec), ""))
                 continue
             ci = entry.ci
             notes = []

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from mtworkbench.core.model import Project
-from mtworkbench.gui.metric_views.error_marks import error_index, output_text
-from mtworkbench.gui.metric_views.text_panes import Mark, MarkedTextPane, TextBlock
+from mtworkbench.gui.metrics.views.error_marks import error_index, output_text
+from mtworkbench.gui.metrics.views.text_panes import Mark, MarkedTextPane, TextBlock
 from mtworkbench.gui.plain import esc
 
 # Background tints for spans in running text (the text colours of error_marks are too dark behind text).

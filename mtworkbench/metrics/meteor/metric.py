@@ -159,6 +159,22 @@ def _optional_weights(raw: str) -> tuple[float, ...] | None:
     return None if raw.strip().lower() in ("", "none", "default") else parse_float_list(raw)
 
 
+# Meteor's beam search (as the reference jar runs it) grows faster than the square of
+# a segment's length: 2,000 tokens take seconds, 20,000 would take hours. Longer
+# segments are refused with this limit named instead of running without end.
+MAX_SEGMENT_TOKENS = 2_000
+
+
+def check_segment_length(name: str, segment: int, hyp_tokens: int, ref_tokens: list[int]) -> None:
+    longest = max([hyp_tokens, *ref_tokens])
+    if longest > MAX_SEGMENT_TOKENS:
+        side = "hypothesis" if hyp_tokens == longest else "reference"
+        raise MetricError(
+            f"{name}: segment {segment + 1}: the {side} has {longest:,} tokens; METEOR aligns at most "
+            f"{MAX_SEGMENT_TOKENS:,} tokens a segment (split the segment)"
+        )
+
+
 class Meteor(Metric):
     name = "meteor"
     scale = "0-1"
@@ -347,12 +363,13 @@ class Meteor(Metric):
             totals, self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
         )
 
-    def _best_reference(self, hyp_text: str, refs: list[tuple[int, list[str]]]):
+    def _best_reference(self, hyp_text: str, refs: list[tuple[int, list[str]]], segment: int = 0):
         """(row, links, stream index, ref tokens, per-ref list) of the winning reference.
 
         ``refs`` are (stream index, tokens) of the references to try.
         """
         hyp = self.tokens(hyp_text)
+        check_segment_length(self.name, segment, len(hyp), [len(r) for _, r in refs])
         if not refs:
             refs = [(-1, [])]
         best = None
@@ -381,7 +398,7 @@ class Meteor(Metric):
         return [(k, self.tokens(r)) for k, r in enumerate(refs) if r is not None]
 
     def statistics_row(self, segment: int, hypothesis: str, prepared) -> list[float]:
-        _, best, _ = self._best_reference(hypothesis, prepared)
+        _, best, _ = self._best_reference(hypothesis, prepared, segment)
         if segment < len(self._chosen_now):  # segment_statistics is recording
             self._chosen_now[segment] = best[0]
         return best[2]
@@ -444,7 +461,7 @@ class Meteor(Metric):
         """Alignment and scores of segment ``segment`` (against reference stream ``ref`` if given)."""
         i = segment
         refs = [(k, self.tokens(text)) for k, text in data.reference_choices(i, ref)]
-        hyp, best, per_ref = self._best_reference(data.hypotheses[i], refs)
+        hyp, best, per_ref = self._best_reference(data.hypotheses[i], refs, i)
         results = [self._reference_result(hyp, k, r, row, links) for k, r, row, links, _ in per_ref]
         winner = next(r for r in results if r.reference_index == best[0])
         return MeteorResult(

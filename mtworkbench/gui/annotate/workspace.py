@@ -1,0 +1,762 @@
+"""The Annotate workspace: mark named entities in a reference, one annotator's
+layer at a time, and compare or adjudicate two annotators.
+
+Editor tab: the reference as flowing text (segment, paragraph or document),
+a type key tags the selection, click an entity to retype (type key) or remove
+it (Delete), the document's entities in a side list, find and "annotate every
+occurrence". Compare tab: agreement of two annotators and adjudication into a
+third layer. Every change is a command on the session's undo stack.
+"""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import replace
+from pathlib import Path
+
+import shiboken6
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QColor, QKeySequence, QUndoStack
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mtworkbench.core.annotation import (
+    find_in_reference,
+    next_unannotated_segment,
+    plan_every_occurrence,
+    step_segment,
+)
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.events import (
+    AnnotationsReset,
+    ReferenceAdded,
+    ReferenceChanged,
+    ReferenceRemoved,
+    SettingsChanged,
+    SpanAdded,
+    SpanChanged,
+    SpanRemoved,
+)
+from mtworkbench.core.model import EntitySpan, ModelError, Project
+from mtworkbench.core.project_input import default_entity_layer
+from mtworkbench.gui import dialogs
+from mtworkbench.gui.annotate import transfer
+from mtworkbench.gui.annotate.commands import (
+    AddSpansCommand,
+    ReplaceSpansCommand,
+    check_new_spans,
+)
+from mtworkbench.gui.annotate.compare_view import ComparisonView
+from mtworkbench.gui.annotate.entity_list import EntityListModel
+from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.annotate.text_view import (
+    EntityTextView,
+    SelectionError,
+    ShownSegment,
+)
+from mtworkbench.gui.annotate.type_dialog import EntityTypesDialog
+from mtworkbench.gui.commands import (
+    AddSpanCommand,
+    RemoveSpanCommand,
+    SetSettingCommand,
+    SetSpanTypeCommand,
+)
+from mtworkbench.gui.workspace_base import Workspace
+from mtworkbench.gui.plain import esc
+
+SCOPES = ("segment", "paragraph", "document")
+NEXT_SEGMENT_KEY = "Alt+Down"
+PREVIOUS_SEGMENT_KEY = "Alt+Up"
+NEXT_UNANNOTATED_KEY = "Alt+N"
+FIND_KEY = "Ctrl+F"
+
+
+def _default_annotator() -> str:
+    try:
+        return getpass.getuser() or "annotator"
+    except (OSError, KeyError, ImportError):  # no user name in some containers
+        return "annotator"
+
+
+class AnnotateWorkspace(Workspace):
+    title = "Annotate"
+
+    def __init__(self, session, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        settings = QSettings()
+        self.reference = ""
+        self.annotator = str(settings.value("annotate/annotator", "") or _default_annotator()).strip()
+        self.scope = str(settings.value("annotate/scope", "document"))
+        if self.scope not in SCOPES:
+            self.scope = "document"
+        self._shown_key: tuple[str, str, str] | None = None
+        self._key_to_type: dict[str, str] = {}
+
+        # --- top row: what is annotated ---------------------------------------------------
+        self.reference_box = QComboBox()
+        self.reference_box.setObjectName("annotate-reference")
+        self.reference_box.setMinimumWidth(110)
+        self.annotator_box = QComboBox()
+        self.annotator_box.setObjectName("annotate-annotator")
+        self.annotator_box.setEditable(True)
+        self.annotator_box.setMinimumWidth(140)
+        self.annotator_box.setToolTip("Your annotator name: your entities form a layer of their own")
+        self.annotator_box.setEditText(self.annotator)
+        self.scope_box = QComboBox()
+        self.scope_box.setObjectName("annotate-scope")
+        self.scope_box.addItems([s.capitalize() for s in SCOPES])
+        self.scope_box.setCurrentIndex(SCOPES.index(self.scope))
+        self.snap_box = QCheckBox("Snap to &words")
+        self.snap_box.setObjectName("annotate-snap")
+        self.snap_box.setChecked(str(settings.value("annotate/snap", "true")).lower() != "false")
+        self.snap_box.setToolTip("Widen selections to whole words")
+
+        self.toolbar = QToolBar()
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.action_find = self._action("Find…", self.open_find, FIND_KEY)
+        self.action_previous = self._action("Previous segment", self.previous_segment, PREVIOUS_SEGMENT_KEY)
+        self.action_next = self._action("Next segment", self.next_segment, NEXT_SEGMENT_KEY)
+        self.action_unannotated = self._action("Next unannotated", self.next_unannotated, NEXT_UNANNOTATED_KEY)
+        self.toolbar.addSeparator()
+        self.action_types = self._action("Entity types…", self.edit_types)
+        self.action_import = self._action("Import annotations…", self.import_annotations)
+        self.action_export = self._action("Export annotations…", self.export_annotations)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Reference"))
+        top.addWidget(self.reference_box)
+        top.addSpacing(10)
+        top.addWidget(QLabel("Annotator"))
+        top.addWidget(self.annotator_box)
+        top.addSpacing(10)
+        top.addWidget(QLabel("Show"))
+        top.addWidget(self.scope_box)
+        top.addWidget(self.snap_box)
+        top.addStretch(1)
+
+        # --- editor tab --------------------------------------------------------------------
+        self.view = EntityTextView()
+        self.view.spans_for = self._layer_spans
+        self.view.language_of = lambda: self.project.target_language or None
+        self.view.snap_enabled = self.snap_box.isChecked()
+        self.find_bar = FindBar()
+        self.find_bar.hide()
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # shows ids and names from the bundle
+        self.status.setObjectName("annotate-status")
+        self.status.setWordWrap(True)
+        self.status.setMinimumHeight(self.status.fontMetrics().height() + 4)
+        self.hint = QLabel()
+        self.hint.setObjectName("annotate-hints")
+        self.hint.setWordWrap(True)
+        self.hint.setTextFormat(Qt.TextFormat.RichText)
+        self.hint.setStyleSheet("color: #555;")
+        text_pane = QWidget()
+        text_layout = QVBoxLayout(text_pane)
+        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_layout.addWidget(self.find_bar)
+        text_layout.addWidget(self.view, 1)
+        text_layout.addWidget(self.status)
+        text_layout.addWidget(self.hint)
+
+        self.entities = EntityListModel(self)
+        self.entity_table = QTableView()
+        self.entity_table.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
+        self.entity_table.setObjectName("annotate-entities")
+        self.entity_table.setModel(self.entities)
+        self.entity_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.entity_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.entity_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.entity_table.verticalHeader().setVisible(False)
+        self.entity_table.verticalHeader().setDefaultSectionSize(self.entity_table.fontMetrics().height() + 6)
+        self.entity_table.setAlternatingRowColors(True)
+        header = self.entity_table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)  # not ResizeToContents: it reads every row
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(0, 60)
+        self.entity_table.clicked.connect(self._entity_clicked)
+        self.entity_table.activated.connect(self._entity_clicked)
+        self.entities_title = QLabel()
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.entities_title)
+        side_layout.addWidget(self.entity_table)
+        self.entities.rowsInserted.connect(self._update_entities_title)
+        self.entities.rowsRemoved.connect(self._update_entities_title)
+        self.entities.modelReset.connect(self._update_entities_title)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(text_pane)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([640, 300])
+
+        self.comparison = ComparisonView(session)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("annotate-tabs")
+        self.tabs.addTab(self.splitter, "Editor")
+        self.tabs.addTab(self.comparison, "Compare annotators")
+
+        # What a project without reference texts shows instead of a blank editor.
+        self.empty_message = QLabel()
+        self.empty_message.setObjectName("annotate-empty")
+        self.empty_message.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_message.setWordWrap(True)
+        self.empty_message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.empty_message.setContentsMargins(12, 12, 12, 12)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty_message)
+        self.pages.addWidget(self.tabs)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.toolbar)
+        layout.addLayout(top)
+        layout.addWidget(self.pages, 1)
+
+        # --- wiring: bound methods only (Qt drops them with the widget) -----------------------
+        self.view.type_key_pressed.connect(self.apply_type_key)
+        self.view.delete_pressed.connect(self.delete_selected)
+        self.view.cursorPositionChanged.connect(self._caret_moved)
+        self.view.selectionChanged.connect(self._caret_moved)
+        self.find_bar.find_requested.connect(self.find_next)
+        self.find_bar.annotate_all_requested.connect(self.annotate_every_occurrence)
+        self.reference_box.currentTextChanged.connect(self._reference_chosen)
+        self.annotator_box.currentTextChanged.connect(self._annotator_chosen)
+        self.scope_box.currentIndexChanged.connect(self._scope_chosen)
+        self.snap_box.toggled.connect(self._snap_toggled)
+        session.project_replaced.connect(self._project_replaced)
+        session.project_changed.connect(self._project_changed)
+        session.current_segment_changed.connect(self._current_segment_changed)
+        session.undo_stack.indexChanged.connect(self._undo_index_changed)
+        self._undo_index = session.undo_stack.index()
+        self._project_replaced(session.project)
+
+    def _action(self, text: str, slot, shortcut: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.setToolTip(f"{text} ({shortcut})")
+        action.triggered.connect(slot)
+        self.addAction(action)  # the shortcut works anywhere in the workspace
+        self.toolbar.addAction(action)
+        return action
+
+    def export_widget(self) -> QWidget:
+        return self.tabs.currentWidget()
+
+    @property
+    def project(self) -> Project:
+        return self.session.project
+
+    # --- what is shown ------------------------------------------------------------------------
+    def _layer_spans(self, segment_id: str) -> list[EntitySpan]:
+        if not self.reference or not self.annotator:
+            return []
+        return self.project.spans_for(self.reference, segment_id, self.annotator)
+
+    def _undo_index_changed(self, index: int) -> None:
+        """After Undo or Redo the status line says what happened, never the old message
+        (a new command's own message follows this one)."""
+        stack = self.sender()
+        if not isinstance(stack, QUndoStack) or not shiboken6.isValid(stack) or not shiboken6.isValid(self.status):
+            return  # the window is closing
+        previous, self._undo_index = self._undo_index, index
+        if index < previous:
+            self.say(f"Undone: {stack.text(index)}.")
+        elif index > 0:
+            self.say(f"{stack.text(index - 1)}.")
+        else:
+            self.say("")
+
+    def _update_empty_state(self) -> None:
+        project = self.project
+        if not project.segments:
+            message = ("No project is open. Open one with File > Open… or build one with "
+                       "File > New project from files…; the demo opens with mtworkbench --demo.")
+        elif not project.references:
+            message = "This project has no reference translation to annotate: import one with File > New project from files…"
+        else:
+            message = ""
+        self.empty_message.setText(message)
+        self.pages.setCurrentWidget(self.empty_message if message else self.tabs)
+        if message:
+            self.say("")
+
+    def _project_replaced(self, project: Project) -> None:
+        self._undo_index = self.session.undo_stack.index()
+        self.say("")
+        self._fill_references()
+        self._fill_annotators()
+        self._apply_type_styles()
+        self._shown_key = None
+        self.comparison.set_reference(self.reference)
+        self._refresh_view()
+        self._relist()
+        self._update_empty_state()
+
+    def _fill_references(self) -> None:
+        names = [r.id for r in self.project.references]
+        keep = self.reference if self.reference in names else (names[0] if names else "")
+        self.reference_box.blockSignals(True)
+        self.reference_box.clear()
+        self.reference_box.addItems(names)
+        self.reference_box.setCurrentText(keep)
+        self.reference_box.blockSignals(False)
+        self.reference = keep
+
+    def _fill_annotators(self) -> None:
+        names = list(self.project.annotators)
+        if names and self.annotator not in names and not QSettings().contains("annotate/annotator"):
+            # First start: show a layer that has entities (the adjudicated one when
+            # there is one) rather than the user's empty layer; typing a name switches.
+            self.annotator = default_entity_layer(self.project) or self.annotator
+        if self.annotator and self.annotator not in names:
+            names.append(self.annotator)
+        if [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())] == names:
+            return
+        self.annotator_box.blockSignals(True)
+        self.annotator_box.clear()
+        self.annotator_box.addItems(names)
+        self.annotator_box.setEditText(self.annotator)
+        self.annotator_box.blockSignals(False)
+
+    def _apply_type_styles(self) -> None:
+        styles = self.project.settings.entity_types
+        self._key_to_type = {t.key.upper(): t.name for t in styles if t.key}
+        self.view.type_keys = set(self._key_to_type)
+        self.view.colors = {t.name: QColor(t.color) for t in styles}
+        self.entities.colors = {t.name: t.color for t in styles}
+        self.find_bar.set_types([t.name for t in styles])
+        widest = max((self.entity_table.fontMetrics().horizontalAdvance(t.name) for t in styles), default=60)
+        self.entity_table.horizontalHeader().resizeSection(1, widest + 40)
+        keys = " · ".join(f"<b>{esc(t.key)}</b> {esc(t.name.lower())}" for t in styles if t.key)
+        self.hint.setText(
+            f"Tag the selection: {keys}<br>"
+            "Click an entity, then a type key retypes it and <b>Delete</b> removes it · "
+            f"<b>{PREVIOUS_SEGMENT_KEY}</b>/<b>{NEXT_SEGMENT_KEY}</b> previous/next segment · "
+            f"<b>{NEXT_UNANNOTATED_KEY}</b> next unannotated · <b>{FIND_KEY}</b> find · "
+            "<b>Shift+arrows</b> select · <b>Ctrl+Z</b>/<b>Ctrl+Y</b> undo/redo"
+        )
+        self.view.viewport().update()
+
+    def _container(self, segment_id: str) -> tuple[str, list[tuple[str, bool]]]:
+        """The id of what the scope shows around the segment, and its (segment, starts paragraph) list."""
+        project = self.project
+        if self.scope == "segment":
+            return segment_id, [(segment_id, True)]
+        document = project.document(project.document_of(segment_id))
+        paragraphs = document.paragraphs
+        if self.scope == "paragraph":
+            paragraph_id = project.paragraph_of(segment_id)
+            paragraphs = [p for p in paragraphs if p.id == paragraph_id]
+            container = paragraph_id
+        else:
+            container = document.id
+        return container, [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
+
+    def _refresh_view(self, force: bool = False) -> None:
+        """Rebuild the text only when a different segment set is to be shown."""
+        segment = self.session.current_segment
+        if not segment or not self.project.has_segment(segment) or not self.reference:
+            if self._shown_key is not None or force:
+                self.view.set_segments([])
+            self._shown_key = None
+            return
+        container, members = self._container(segment)
+        key = (self.reference, self.scope, container)
+        if key != self._shown_key or force:
+            texts = self.project.reference(self.reference).texts
+            self.view.set_segments([ShownSegment(sid, texts.get(sid), first) for sid, first in members])
+            self._shown_key = key
+        self.view.set_current_segment(segment)
+
+    def _relist(self) -> None:
+        segment = self.session.current_segment
+        document = self.project.document_of(segment) if segment and self.project.has_segment(segment) else ""
+        self.entities.show(self.project, self.reference, document, self.annotator)
+
+    def _update_entities_title(self, *_args) -> None:
+        document = self.entities.document
+        self.entities_title.setText(
+            f"<b>Entities</b> in document {esc(document)} ({self.entities.rowCount()})" if document else "<b>Entities</b>"
+        )
+
+    # --- following the session -----------------------------------------------------------------
+    def _current_segment_changed(self, segment_id: str) -> None:
+        previous_document = self.entities.document
+        self._refresh_view()
+        if segment_id and self.project.has_segment(segment_id):
+            if self.project.document_of(segment_id) != previous_document:
+                self._relist()
+            caret = self.view.caret()
+            if self.view.shows(segment_id) and (caret is None or caret[0] != segment_id):
+                self.view.place_caret(segment_id, 0)
+                self.view.scroll_to_segment(segment_id)
+        elif previous_document:
+            self._relist()
+
+    def _project_changed(self, event) -> None:
+        if isinstance(event, (SpanAdded, SpanRemoved, SpanChanged)):
+            span: EntitySpan = event.span
+            if span.reference != self.reference or span.annotator != self.annotator:
+                if isinstance(event, SpanAdded) and span.annotator not in [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())]:
+                    self._fill_annotators()
+                return
+            if isinstance(event, SpanAdded):
+                self.entities.span_added(span)
+            elif isinstance(event, SpanRemoved):
+                self.entities.span_removed(span)
+            else:
+                self.entities.span_changed(span)
+            if self.view.shows(span.segment):
+                self.view.viewport().update()
+                self._select_span_at_caret()
+        elif isinstance(event, ReferenceChanged):
+            reference, segment = event.reference_id, event.segment_id
+            if reference == self.reference and self.view.shows(segment):
+                self.view.replace_segment_text(segment, self.project.reference_text(reference, segment))
+        elif isinstance(event, (ReferenceAdded, ReferenceRemoved)):
+            self._update_empty_state()
+            self._fill_references()
+            self.comparison.set_reference(self.reference)
+            self._refresh_view(force=True)
+            self._relist()
+        elif isinstance(event, AnnotationsReset):
+            self._refresh_view(force=True)
+            self._relist()
+        elif isinstance(event, SettingsChanged) and event.name == "entity_types":
+            self._apply_type_styles()
+            self._relist()
+
+    # --- choices ---------------------------------------------------------------------------------
+    def _reference_chosen(self, reference: str) -> None:
+        self.reference = reference
+        self.comparison.set_reference(reference)
+        self._refresh_view()
+        self._relist()
+
+    def _annotator_chosen(self, name: str) -> None:
+        self.annotator = name.strip()
+        QSettings().setValue("annotate/annotator", self.annotator)
+        self.view.viewport().update()
+        self._relist()
+        self._select_span_at_caret()
+
+    def _scope_chosen(self, index: int) -> None:
+        self.scope = SCOPES[index]
+        QSettings().setValue("annotate/scope", self.scope)
+        self._refresh_view()
+        segment = self.session.current_segment
+        if segment and self.view.shows(segment):
+            self.view.place_caret(segment, 0)
+            self.view.scroll_to_segment(segment)
+
+    def _snap_toggled(self, on: bool) -> None:
+        self.view.snap_enabled = on
+        QSettings().setValue("annotate/snap", "true" if on else "false")
+
+    # --- caret, selection and the selected entity ----------------------------------------------
+    def _caret_moved(self) -> None:
+        caret = self.view.caret()
+        if caret is None:
+            return
+        if caret[0] != self.session.current_segment:
+            self.session.set_current_segment(caret[0])
+        self._select_span_at_caret()
+
+    def span_at_caret(self) -> EntitySpan | None:
+        caret = self.view.caret()
+        if caret is None or self.view.has_selection():
+            return None
+        segment, offset = caret
+        spans = self._layer_spans(segment)
+        inside = next((s for s in spans if s.start <= offset < s.end), None)
+        return inside or next((s for s in spans if s.end == offset), None)
+
+    def _select_span_at_caret(self) -> None:
+        span = self.span_at_caret()
+        self.view.set_selected_span(span.id if span else None)
+
+    def selected_span(self) -> EntitySpan | None:
+        span_id = self.view.selected_span
+        if span_id is None:
+            return None
+        try:
+            return self.project.span(span_id)
+        except ModelError:
+            return None
+
+    def say(self, message: str, problem: bool = False) -> None:
+        """A message in the status line under the text (refusals in red, never a modal box)."""
+        self.status.setStyleSheet("color: #b00020;" if problem else "color: #1b5e20;")
+        self.status.setText(message)
+
+    # --- editing ------------------------------------------------------------------------------------
+    def apply_type_key(self, key: str) -> None:
+        entity_type = self._key_to_type.get(key)
+        if entity_type is None:
+            return
+        if not self.annotator:
+            self.say("Type your annotator name first (top row).", True)
+            return
+        if not self.reference:
+            self.say("The project has no reference to annotate.", True)
+            return
+        if self.view.has_selection():
+            self.tag_selection(entity_type)
+            return
+        span = self.selected_span()
+        if span is None:
+            self.say("Select some text first (drag with the mouse or use Shift+arrows), or click an entity.", True)
+            return
+        if span.type == entity_type:
+            self.say(f"The entity is a {entity_type} already.")
+            return
+        self.session.push(SetSpanTypeCommand(self.project, span.id, entity_type))
+        self.say(f"Retyped “{self._text_of(span)}” as {entity_type}.")
+
+    def tag_selection(self, entity_type: str) -> None:
+        try:
+            selection = self.view.selection()
+        except SelectionError as exc:
+            self.say(f"Not tagged: {exc}.", True)
+            return
+        span = EntitySpan(
+            self.project.new_id("e"), self.reference, selection.segment, selection.start, selection.end,
+            entity_type, self.annotator,
+        )
+        try:
+            self.project.check_span(span)
+        except ModelError as exc:
+            self.say(f"Not tagged: {exc}.", True)
+            return
+        self.session.push(AddSpanCommand(self.project, span))
+        self.view.place_caret(span.segment, span.start)  # the new entity is selected: a key retypes it
+        self.say(f"Tagged “{self._text_of(span)}” as {entity_type}.")
+
+    def delete_selected(self) -> None:
+        span = self.selected_span()
+        if span is None:
+            self.say("Click an entity first, then Delete removes it.", True)
+            return
+        self.session.push(RemoveSpanCommand(self.project, span.id))
+        self.say(f"Removed the {span.type} “{self._text_of(span)}”.")
+
+    def _text_of(self, span: EntitySpan) -> str:
+        return (self.project.reference_text(span.reference, span.segment) or "")[span.start : span.end]
+
+    # --- moving ---------------------------------------------------------------------------------------
+    def _go_to(self, segment_id: str | None, message: str = "") -> None:
+        if not segment_id:
+            self.say(message or "No such segment.", True)
+            return
+        self.session.set_current_segment(segment_id)
+        if self.view.shows(segment_id):
+            self.view.place_caret(segment_id, 0)
+            self.view.scroll_to_segment(segment_id)
+        self.view.setFocus()
+
+    def next_segment(self) -> None:
+        self._step(1)
+
+    def previous_segment(self) -> None:
+        self._step(-1)
+
+    def _step(self, delta: int) -> None:
+        if not self.reference:
+            return
+        current = self.session.current_segment or None
+        target = step_segment(self.project, self.reference, current, delta)
+        if target == current:
+            self.say("This is the " + ("last" if delta > 0 else "first") + " segment with reference text.")
+            return
+        self._go_to(target)
+        if target:
+            self.say(f"Segment {target}.")
+
+    def next_unannotated(self) -> None:
+        if not self.reference or not self.annotator:
+            return
+        target = next_unannotated_segment(self.project, self.reference, self.annotator, self.session.current_segment or None)
+        self._go_to(target, f"Every segment has entities by {self.annotator}.")
+        if target:
+            self.say(f"Segment {target}: no entities by {self.annotator} yet.")
+
+    def _entity_clicked(self, index) -> None:
+        if not index.isValid():
+            return
+        span = self.entities.span_at(index.row())
+        self.session.set_current_segment(span.segment)
+        if self.view.shows(span.segment):
+            self.view.place_caret(span.segment, span.start)
+            self.view.scroll_to_segment(span.segment)
+            self.view.ensureCursorVisible()
+        self.view.setFocus()
+
+    # --- find ---------------------------------------------------------------------------------------
+    def open_find(self) -> None:
+        selected = self.view.textCursor().selectedText() if self.view.has_selection() else ""
+        self.find_bar.open(selected if "\u2029" not in selected else "")
+
+    def _hits(self) -> list[tuple[str, int, int]]:
+        needle = self.find_bar.needle.text()
+        if not needle or not self.reference:
+            return []
+        return find_in_reference(
+            self.project, self.reference, needle,
+            self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
+        )
+
+    def find_next(self, backwards: bool = False) -> None:  # (not find: that is QWidget's static method)
+        hits = self._hits()
+        needle = self.find_bar.needle.text()
+        if not self.reference:
+            self.say("No reference to search: open a project with a reference first.", True)
+            return
+        if not needle:
+            self.say("Type what to find.", True)
+            return
+        if not hits:
+            self.say(f"“{needle}” is not in reference {self.reference}.", True)
+            return
+        position = self.project.segment_position
+        here = self.view.selection_start()
+        if here is None:
+            anchor = (-1, -1)
+        else:
+            segment, offset = here
+            if self.view.has_selection() and not backwards:
+                offset += 1  # the match selected now is not the next one
+            anchor = (position(segment), offset)
+        keyed = [((position(s), a), (s, a, b)) for s, a, b in hits]
+        if backwards:
+            before = [h for k, h in keyed if k < anchor]
+            chosen = before[-1] if before else keyed[-1][1]
+        else:
+            after = [h for k, h in keyed if k >= anchor]
+            chosen = after[0] if after else keyed[0][1]
+        segment, start, end = chosen
+        self.session.set_current_segment(segment)
+        if self.view.shows(segment):
+            self.view.select_range(segment, start, end)
+        number = [h for _, h in keyed].index(chosen) + 1
+        self.say(f"“{needle}”: match {number} of {len(hits)} (segment {segment}).")
+
+    def annotate_every_occurrence(self, entity_type: str) -> None:
+        needle = self.find_bar.needle.text()
+        if not needle:
+            self.say("Type the string to annotate in the find bar.", True)
+            return
+        if not self.annotator or not self.reference:
+            self.say("Choose a reference and type your annotator name first.", True)
+            return
+        try:
+            plan = plan_every_occurrence(
+                self.project, self.reference, needle, entity_type, self.annotator,
+                self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
+            )
+            check_new_spans(self.project, plan.spans)
+        except ModelError as exc:
+            self.say(f"Not tagged: {exc}.", True)
+            return
+        skipped = f"; {len(plan.skipped)} skipped (they overlap other entities)" if plan.skipped else ""
+        if not plan.spans:
+            self.say(f"Nothing to tag: no untagged “{needle}”{skipped}.", bool(plan.skipped))
+            return
+        self.session.push(AddSpansCommand(self.project, plan.spans, f"Tag every “{needle}” as {entity_type}"))
+        self.say(f"Tagged {len(plan.spans)} occurrences of “{needle}” as {entity_type}{skipped}.")
+
+    # --- types ----------------------------------------------------------------------------------------
+    def edit_types(self) -> EntityTypesDialog:
+        """Open the entity-type dialog (not modal: OK saves through the undo stack)."""
+        used = {s.type for s in self.project.spans}
+        self.types_dialog = EntityTypesDialog([replace(t) for t in self.project.settings.entity_types], used, self)
+        self.types_dialog.accepted.connect(self._types_accepted)
+        self.types_dialog.open()
+        return self.types_dialog
+
+    def _types_accepted(self) -> None:
+        styles = self.types_dialog.result_styles
+        if styles is None:
+            return
+        current = [(t.name, t.key, t.color) for t in self.project.settings.entity_types]
+        if [(t.name, t.key, t.color) for t in styles] == current:
+            return
+        self.session.push(SetSettingCommand(self.project, "entity_types", styles))
+        self.say("Saved the entity types (Edit > Undo takes the change back).")
+
+    # --- import and export ----------------------------------------------------------------------------
+    def _folder(self) -> str:
+        if self.session.path is not None:
+            return str(Path(self.session.path).parent)
+        return str(QSettings().value("last_folder", str(Path.home())))
+
+    def import_annotations(self) -> None:
+        from mtworkbench.io.annotations.annotations import import_entities
+
+        if not self.reference or not self.annotator:
+            self.say("Choose a reference and type your annotator name before importing.", True)
+            return
+        choice = transfer.ask_import_path(self, self._folder())
+        if choice is None:
+            return
+        path, fmt = choice
+        project = self.project
+        existing = [s for s in project.spans if s.reference == self.reference and s.annotator == self.annotator]
+        if existing and not transfer.ask_replace_existing(self, self.annotator, len(existing)):
+            return
+        ref = project.reference(self.reference)
+        had_text = set(ref.texts)
+        try:
+            summary = import_entities(project, path, fmt, self.reference, self.annotator, replace_existing=bool(existing))
+        except (DataError, OSError) as exc:
+            dialogs.error(self, "Cannot import annotations", _message(exc))
+            return
+        new_texts = {(self.reference, sid): text for sid, text in ref.texts.items() if sid not in had_text}
+        self.session.push(ReplaceSpansCommand(
+            project, summary.removed, summary.added, f"Import annotations from {path.name}", applied=True, new_texts=new_texts,
+        ))
+        self._refresh_view(force=True)
+        self.say(f"Imported {summary.spans} entities in {summary.segments} segments from {path.name} as {self.annotator}.")
+
+    def export_annotations(self) -> None:
+        from mtworkbench.io.annotations.annotations import export_entities
+
+        if not self.reference or not self.annotator:
+            self.say("Choose a reference and an annotator before exporting.", True)
+            return
+        choice = transfer.ask_export_path(self, self._folder())
+        if choice is None:
+            return
+        path, fmt = choice
+        try:
+            written = export_entities(self.project, self.reference, self.annotator, fmt, path)
+        except (DataError, OSError) as exc:
+            dialogs.error(self, "Cannot export annotations", _message(exc))
+            return
+        count = sum(1 for s in self.project.spans if s.reference == self.reference and s.annotator == self.annotator)
+        self.say(f"Exported {count} entities by {self.annotator} to {', '.join(p.name for p in written)}.")
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)

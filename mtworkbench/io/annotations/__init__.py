@@ -1,0 +1,1 @@
+"""Entity annotations read and written: the bundle's spans, brat, CoNLL, MUC and JSON Lines."""

@@ -1,0 +1,2 @@
+"""Human judgments read and written: score lines, protocol and ranking CSVs, MQM error
+tables and MQM typology files."""

@@ -1,0 +1,1 @@
+"""Metric scores computed elsewhere: external score files and score tables."""
