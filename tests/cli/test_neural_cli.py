@@ -7,7 +7,7 @@ import pytest
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.bundle import save_bundle
+from mtworkbench.io.bundle.bundle import save_bundle
 from tests.metrics.neural.fixtures import ROOT, columns, copy_model, expected
 
 

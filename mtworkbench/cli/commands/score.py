@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             table: list[MetricScore | CorpusScore] = [metric.corpus_only(data) for metric in metrics]
             print_table(table, data.n_segments)
             return 0
-        scores = [metric.score(data) for metric in metrics]
+        scores = [metric.score(data, progress=terminal_progress(metric)) for metric in metrics]
         n_segments = data.n_segments
 
     if args.json:
@@ -100,6 +100,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_table(scores, n_segments)
     return 0
+
+
+def terminal_progress(metric):
+    """Segments done on stderr for a slow (neural) metric when stderr is a terminal; Ctrl-C cancels."""
+    if not getattr(metric, "single_process", False) or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        print(f"\r{metric.name}: {done}/{total} segments", end=end, file=sys.stderr, flush=True)
+
+    return show
 
 
 def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: int = 1) -> list[MetricScore]:
