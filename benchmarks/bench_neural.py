@@ -96,7 +96,7 @@ def build_large(folder: Path) -> Path:
     from mtworkbench.metrics.neural.comet_net import CometNet, CometSettings, Encoder
 
     encoder_dir = folder / "encoder"
-    shutil.copytree(FIXTURES / "comet-regression" / "encoder", encoder_dir)
+    shutil.copytree(FIXTURES / "encoder", encoder_dir)
     config = transformers.XLMRobertaConfig.from_pretrained(str(encoder_dir))
     for key, value in LARGE.items():
         setattr(config, key, value)

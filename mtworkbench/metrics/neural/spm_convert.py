@@ -23,7 +23,7 @@ CONTROL, USER_DEFINED = 3, 4
 
 def _fields(data: bytes) -> list[tuple[int, int, Any]]:
     """(field number, wire type, value) of one protobuf message, in order."""
-    out = []
+    out: list[tuple[int, int, Any]] = []
     i, n = 0, len(data)
 
     def varint() -> int:
