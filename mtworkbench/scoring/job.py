@@ -47,7 +47,15 @@ from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
-from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, notice, store_for
+from mtworkbench.scoring.store import (
+    InputDigests,
+    Key,
+    ScoreStore,
+    metric_fingerprint,
+    notice,
+    store_for,
+    unsaved_store,
+)
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000
@@ -142,7 +150,7 @@ def score_one(
     from mtworkbench.analysis.significance import bootstrap_ci
 
     if isinstance(data, bytes):
-        data = pickle.loads(data)
+        data = pickle.loads(data)  # noqa: S301 - bytes this process pickled for its own worker processes
     score = metric.score(data, progress=progress, cancel=cancel, system=system)
     ci = None
     if ci_samples > 0 and data.n_segments > 0:
@@ -207,7 +215,7 @@ def _child_metric(job_id: int, spec: str, blob: bytes) -> Metric:
     if metric is None:
         if any(k[0] != job_id for k in _CHILD_METRICS):
             _CHILD_METRICS.clear()  # an earlier job's metrics (and their reference caches) go
-        metric = _CHILD_METRICS[key] = pickle.loads(blob)
+        metric = _CHILD_METRICS[key] = pickle.loads(blob)  # noqa: S301 - bytes this process pickled for its own worker processes
     return metric
 
 
@@ -295,6 +303,25 @@ class InputReader:
         return blob, fp, generation
 
 
+@dataclass
+class _Job:
+    """What the steps of one ``run_scoring`` call share: the request, the inputs read
+    for it, the outcome being filled, and how to report, cancel and hand over results."""
+
+    request: ScoringRequest
+    inputs: dict[str, PreparedInput]
+    outcome: ScoringOutcome
+    cache: ScoreCache
+    progress: ProgressCallback | None
+    cancel: CancelCheck | None
+    deliver: Callable[[ScoredItem], None] | None
+    total: int = 0  # scoring tasks plus one paired test per metric, once known
+
+    def hand_over(self, item: ScoredItem) -> None:
+        if self.deliver is not None:
+            self.deliver(item)
+
+
 def run_scoring(
     project: Project,
     cache: ScoreCache,
@@ -339,13 +366,14 @@ def run_scoring(
                 todo.append((system, spec))
 
     # the project's score file; without one, entries in memory that serve the same way
-    store = store_for(project) or cache.unsaved_store()
+    job = _Job(request, inputs, outcome, cache, progress, cancel, deliver)
+    store = store_for(project) or (unsaved_store(project) if cache.remember_unsaved else None)
     stored_keys: dict[tuple[str, str], Key] = {}
     if store is not None and todo:
-        todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)
+        todo = _restore_from_store(job, store, todo, stored_keys)
 
     n_segments = len(project.segments)
-    total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
+    job.total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
     # a metric holding a large model (neural metrics) is scored here, its model loaded once for every system
     here = [t for t in todo if getattr(outcome.metrics.get(t[1]), "single_process", False)]
     pooled = [t for t in todo if t not in here]
@@ -353,15 +381,15 @@ def run_scoring(
     results: list[ScoredItem] = []
     if use_processes:
         try:
-            results = _score_in_processes(pooled, inputs, request, outcome, progress, cancel, deliver, total)
+            results = _score_in_processes(job, pooled)
             outcome.used_processes = True
         except (BrokenProcessPool, OSError, pickle.PicklingError):
             shutdown_pool()
             use_processes = False
     if not use_processes:
-        results = _score_in_thread(pooled, inputs, request, outcome, progress, cancel, deliver, total)
+        results = _score_in_thread(job, pooled)
     if here:
-        results += _score_in_thread(here, inputs, request, outcome, progress, cancel, deliver, total, len(pooled))
+        results += _score_in_thread(job, here, len(pooled))
     outcome.items.extend(results)
     if store is not None and results:
         for item in results:
@@ -370,24 +398,26 @@ def run_scoring(
                 store.put(key, item.entry.score)
         store.save()
 
-    _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
-    report(progress, total, total)
+    _paired_tests(job, len(todo))
+    report(progress, job.total, job.total)
     return outcome
 
 
-def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) -> list[tuple[str, str]]:
+def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]],
+                        keys: dict[tuple[str, str], Key]) -> list[tuple[str, str]]:
     """Take what the project's score file holds for ``todo``; return the rest.
 
     ``keys`` receives each remaining pair's store key, to file its result under.
     """
+    request, outcome = job.request, job.outcome
     digests: dict[str, InputDigests] = {}
     rest: list[tuple[str, str]] = []
     stale: list[tuple[str, str]] = []
     for system, spec in todo:
         metric = outcome.metrics[spec]
-        blob, fp, generation = inputs[system]
+        blob, fp, generation = job.inputs[system]
         if system not in digests:
-            digests[system] = InputDigests(pickle.loads(blob))
+            digests[system] = InputDigests(pickle.loads(blob))  # noqa: S301 - pickled by pack_input here
         key = (system, spec, metric_fingerprint(metric, digests[system]))
         # An entry must fit this project's segments (a file can be edited by hand).
         found = store.get(key, metric, n_segments=len(digests[system].data.hypotheses))
@@ -405,8 +435,7 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
         item = ScoredItem(system, spec, fp, generation, ScoreEntry(score=found.to_score(metric, system), ci=ci))
         outcome.items.append(item)
         outcome.restored.append((system, spec))
-        if deliver is not None:
-            deliver(item)
+        job.hand_over(item)
     if stale and not store.in_memory:
         system, spec = stale[0]
         notice(f"{store.path}: {len(stale)} stored score(s) are stale - their inputs or the metric changed "
@@ -414,14 +443,15 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
     return rest
 
 
-def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total, first=0) -> list[ScoredItem]:
+def _score_in_thread(job: _Job, todo: list[tuple[str, str]], first: int = 0) -> list[ScoredItem]:
     """``todo`` scored in this process; ``first``: tasks already done before these (for progress)."""
+    request, outcome, progress, cancel, total = job.request, job.outcome, job.progress, job.cancel, job.total
     done: list[ScoredItem] = []
     for k, (system, spec) in enumerate(todo, first):
         check_cancel(cancel)
         if spec in outcome.errors:
             continue
-        blob, fp, generation = inputs[system]
+        blob, fp, generation = job.inputs[system]
 
         def sub_progress(d: int, t: int, k: int = k) -> None:
             # Whole tasks, plus the running task's share, in thousandths of the job.
@@ -435,20 +465,20 @@ def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, 
             continue
         item = ScoredItem(system, spec, fp, generation, entry)
         done.append(item)
-        if deliver is not None:
-            deliver(item)
+        job.hand_over(item)
         report(progress, 1000 * (k + 1), 1000 * total)
     return done
 
 
-def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+def _score_in_processes(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
+    request, outcome, cancel = job.request, job.outcome, job.cancel
     pool = process_pool(min(request.jobs, len(todo)) if request.jobs else None)
     job_id = next(_JOB_IDS)
     # Each metric is pickled once, bound as it is; every process unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
     futures: dict[Future, tuple[str, str]] = {}
     for system, spec in todo:
-        blob = inputs[system][0]
+        blob = job.inputs[system][0]
         future = pool.submit(_child_score, job_id, spec, metric_blobs[spec], blob, request.ci_samples, request.seed,
                              system)
         futures[future] = (system, spec)
@@ -468,12 +498,11 @@ def _score_in_processes(todo, inputs, request, outcome, progress, cancel, delive
                 except MetricError as exc:
                     outcome.fail(spec, exc)
                     continue
-                _blob, fp, generation = inputs[system]
+                _blob, fp, generation = job.inputs[system]
                 item = ScoredItem(system, spec, fp, generation, entry)
                 done_items.append(item)
-                if deliver is not None:
-                    deliver(item)
-                report(progress, 1000 * finished, 1000 * total)
+                job.hand_over(item)
+                report(job.progress, 1000 * finished, 1000 * job.total)
     except Cancelled:
         # Running tasks see the shared flag at their next cancel check; queued ones never start.
         with _POOL_LOCK:
@@ -485,7 +514,8 @@ def _score_in_processes(todo, inputs, request, outcome, progress, cancel, delive
     return done_items
 
 
-def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks, total, use_processes) -> None:
+def _paired_tests(job: _Job, done_tasks: int) -> None:
+    request, outcome, cancel = job.request, job.outcome, job.cancel
     baseline = request.baseline
     if not baseline or baseline not in request.systems or len(request.systems) < 2:
         return
@@ -493,20 +523,20 @@ def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks,
     by_key = {(item.system, item.spec): item for item in outcome.items}
     for k, spec in enumerate(request.specs):
         check_cancel(cancel)
-        report(progress, 1000 * (done_tasks + k), 1000 * total)
+        report(job.progress, 1000 * (done_tasks + k), 1000 * job.total)
         # a system left unscored (the only reference) has no test; the others still do
         order = [baseline, *(s for s in others if (s, spec) not in outcome.unscored)]
         if spec in outcome.errors or len(order) < 2 or any((s, spec) not in by_key for s in order):
             continue
-        fingerprints = [(s, inputs[s][1]) for s in order]
-        key = cache.paired_key(spec, request.paired_method, request.paired_samples, baseline, fingerprints)
-        result = cache.lookup_paired(key)
+        fingerprints = [(s, job.inputs[s][1]) for s in order]
+        key = job.cache.paired_key(spec, request.paired_method, request.paired_samples, baseline, fingerprints)
+        result = job.cache.lookup_paired(key)
         if result is None:
             systems = [(s, by_key[(s, spec)].entry.score.stats) for s in order]
             args = (systems, request.paired_method, request.paired_samples, request.seed)
             metric = outcome.metrics[spec]
             try:
-                if use_processes:
+                if outcome.used_processes:
                     blob = pickle.dumps(metric)
                     result = _wait_for(process_pool().submit(_child_paired, next(_JOB_IDS), spec, blob, *args), cancel)
                 else:

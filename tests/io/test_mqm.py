@@ -13,7 +13,8 @@ from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
-from mtworkbench.io.judgments.mqm import import_mqm, insert_markers, mqm_table, read_mqm_file, strip_markers
+from mtworkbench.io.judgments.mqm import import_mqm, insert_markers, read_mqm_file, strip_markers
+from mtworkbench.io.judgments.mqm_export import mqm_table
 
 SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "mqm-small.tsv"
 
