@@ -69,7 +69,16 @@ scores = run(data)
 if cuda:
     torch.cuda.synchronize()
 seconds = time.perf_counter() - t0
-peak = torch.cuda.max_memory_allocated() / 2**20 if cuda else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def resident_peak_mib():
+    # VmHWM starts afresh at exec; ru_maxrss would carry the parent's peak over on Linux
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = torch.cuda.max_memory_allocated() / 2**20 if cuda else resident_peak_mib()
 print("RESULT " + json.dumps({"load_s": load_s, "seconds": seconds, "peak_mib": peak, "scores": scores}))
 '''
 
