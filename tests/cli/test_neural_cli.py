@@ -111,7 +111,7 @@ def make_bundle(path):
                  System("B", texts={s.id: t for s, t in zip(segs, other)})],
     )
     project.add_judge("rater")
-    for system, hyps in (("A", mt), ("B", other)):
+    for system in ("A", "B"):
         for k, seg in enumerate(segs):
             project.add_judgment(Judgment(project.new_id("j"), "rater", system, seg.id, score=float(k + len(system)),
                                           scale="da-z"))

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.core.scoring_input import MetricError, MetricScore, ScoringInput
 from mtworkbench.metrics.base import Metric, Option
-from mtworkbench.metrics.neural.models import ResolvedModel, looks_like_path, resolve
+from mtworkbench.core.metric_files import FILE_OPTIONS, looks_like_path
+from mtworkbench.metrics.neural.models import ResolvedModel, resolve
 from mtworkbench.metrics.signature import Signature
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ class NeuralMetric(Metric):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._resolved: ResolvedModel | None = None
+        self._allow_path = True  # a project's metric names registered models only (bind)
         self._system_score: float | None = None
         self._extras: dict[str, Any] = {}
 
@@ -80,6 +82,8 @@ class NeuralMetric(Metric):
 
     # --- the model -------------------------------------------------------------------------
     def bind(self, project: Any) -> None:
+        self._allow_path = False
+        self._resolved = None
         if looks_like_path(self.options["model"]):
             raise MetricError(
                 f"{self.name}: a project names models by registered name, not by folder "
@@ -88,7 +92,7 @@ class NeuralMetric(Metric):
 
     def resolved(self) -> ResolvedModel:
         if self._resolved is None:
-            found = resolve(self.options["model"], self.name, self.options["sha256"])
+            found = resolve(self.options["model"], self.name, self.options["sha256"], self._allow_path)
             if found.kind != self.model_kind:
                 raise MetricError(f"{self.name}: {self.options['model']} is a {found.kind} checkpoint; use "
                                   f"{found.kind}:model={self.options['model']}")
@@ -189,6 +193,7 @@ class CometMetric(NeuralMetric):
 
     name = "comet"
     model_kind = "comet"
+    file_options: ClassVar[tuple[str, ...]] = FILE_OPTIONS["comet"]
     option_specs = COMMON_OPTIONS + (
         Option("encoder", str, "", "folder with the encoder's config.json and tokenizer (default: the "
                                    "checkpoint's pretrained_model, as a folder or from the Hugging Face cache)"),
@@ -197,7 +202,7 @@ class CometMetric(NeuralMetric):
 
     def bind(self, project: Any) -> None:
         super().bind(project)
-        if looks_like_path(self.options["encoder"]):
+        if self.options["encoder"]:
             raise MetricError("comet: a project does not name folders; leave encoder= out (the encoder's files are "
                               "found beside the checkpoint or in the Hugging Face cache)")
 
@@ -233,6 +238,7 @@ class MetricXMetric(NeuralMetric):
 
     name = "metricx"
     model_kind = "metricx"
+    file_options: ClassVar[tuple[str, ...]] = FILE_OPTIONS["metricx"]
     higher_is_better = False
     scale = "0-25"
     option_specs = COMMON_OPTIONS + (
@@ -248,7 +254,7 @@ class MetricXMetric(NeuralMetric):
 
     def bind(self, project: Any) -> None:
         super().bind(project)
-        if looks_like_path(self.options["tokenizer"]):
+        if self.options["tokenizer"]:
             raise MetricError("metricx: a project does not name folders; leave tokenizer= out (mT5's tokenizer is "
                               "found beside the checkpoint or in the Hugging Face cache)")
 

@@ -18,6 +18,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 
 from mtworkbench.core.atomic import atomic_write_text
+from mtworkbench.core.metric_files import looks_like_path
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.neural.checkpoint import checkpoint_files, detect_kind, fingerprint
 
@@ -125,10 +126,6 @@ def _known(models: dict[str, RegisteredModel]) -> str:
     return f"; registered: {', '.join(sorted(models))}" if models else "; none is registered"
 
 
-def looks_like_path(value: str) -> bool:
-    return "/" in value or "\\" in value or value.startswith(".") or value.startswith("~")
-
-
 @dataclass(frozen=True)
 class ResolvedModel:
     """Where a model spec's checkpoint is and what it is."""
@@ -140,8 +137,8 @@ class ResolvedModel:
     registered: bool
 
 
-def resolve(value: str, metric: str, expected_sha: str = "") -> ResolvedModel:
-    """``model=`` of a spec: a registered name, or (outside a project) a folder."""
+def resolve(value: str, metric: str, expected_sha: str = "", allow_path: bool = True) -> ResolvedModel:
+    """``model=`` of a spec: a registered name, or (``allow_path``: outside a project) a folder."""
     if not value:
         raise MetricError(f"{metric}: give model=NAME (registered with `mtworkbench models add NAME DIR`) or "
                           "model=DIR")
@@ -157,7 +154,7 @@ def resolve(value: str, metric: str, expected_sha: str = "") -> ResolvedModel:
         _check_sha(metric, value, sha, expected_sha)
         return ResolvedModel(value, m.kind, path, sha, True)
     path = Path(value).expanduser()
-    if path.is_dir():
+    if allow_path and path.is_dir():
         kind = detect_kind(path)
         sha = fingerprint(checkpoint_files(path, kind))
         _check_sha(metric, value, sha, expected_sha)

@@ -3,7 +3,6 @@ for many systems, progress and cancel, signatures without paths, lazy torch, spa
 
 from __future__ import annotations
 
-import pickle
 import subprocess
 import sys
 
@@ -56,7 +55,7 @@ def test_one_model_load_for_many_systems(monkeypatch):
     metric = create_metric(f"comet:model={ROOT / 'comet-regression'},device=cpu")
     for pair in ("zh-en", "en-zh", "de-en"):
         metric.score(data_for(pair), system=pair)
-    other = pickle.loads(pickle.dumps(metric))  # a copy (e.g. a second view) shares the loaded model
+    other = create_metric(f"comet:model={ROOT / 'comet-regression'},device=cpu")  # a second view's instance
     other.score(data_for("ar-en"))
     assert len(loads) == 1
 
@@ -134,3 +133,21 @@ def test_metric_spans_compare_with_raters_as_raters_do():
     esa = rows["омар"]
     assert esa.exact_f1 == 0.0 and esa.overlap_f1 == pytest.approx(2 * 3 / (3 + 12))
     assert esa.severity_agreement == 0.0
+
+
+def test_a_bundle_may_name_a_model_but_not_a_folder(tmp_path, monkeypatch):
+    from mtworkbench.core.metric_files import file_options_in_spec
+
+    assert file_options_in_spec("comet:model=wmt22-comet-da,sha256=ab12") == []
+    assert file_options_in_spec("comet:model=/data/wmt22") == ["model"]
+    assert file_options_in_spec("comet:model=..\\wmt22") == ["model"]
+    assert file_options_in_spec("metricx:model=mx24,tokenizer=/x") == ["tokenizer"]
+    # a bare folder name in a project is a model name, never a folder opened from the working directory
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("MTWB_CONFIG_DIR", str(tmp_path))
+    metric = create_metric("comet:model=comet-regression,device=cpu")
+    metric.bind(object())
+    with pytest.raises(MetricError, match="not registered"):
+        metric.score(data_for("zh-en"))
+    assert create_metric("comet:model=comet-regression,device=cpu").score(data_for("zh-en")).corpus == \
+        pytest.approx(expected("comet-regression")["cases"][0]["system_score"], abs=1e-5)
