@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
     setup()
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
-            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,neural,build]"])
+            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[{EXTRAS},build]"])
         return subprocess.call([str(PYTHON), str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     env = dict(os.environ)
     if command == "app":
