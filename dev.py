@@ -40,7 +40,7 @@ def setup() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     run([PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,cluster]"])
     STAMP.write_text(wanted)
 
 
@@ -54,7 +54,7 @@ def main(argv: list[str]) -> int:
     setup()
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
-            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,build]"])
+            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,cluster,build]"])
         return subprocess.call([str(PYTHON), str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     env = dict(os.environ)
     if command == "app":

@@ -47,6 +47,7 @@ from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
+from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor
 from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, notice, store_for
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
@@ -67,6 +68,9 @@ class ScoringRequest:
     use_processes: bool | None = None
     # Worker processes at most (None: all cores, up to 4 for the app); 1 scores in this process.
     jobs: int | None = None
+    # A dask.distributed scheduler ("tcp://host:8786", or "local:N" for N local workers):
+    # every task goes there, whatever the job's size (scoring/cluster.py).
+    scheduler: str | None = None
 
 
 @dataclass
@@ -92,6 +96,8 @@ class ScoringOutcome:
     # spec -> the metric instance that scored every system (bound to the project)
     metrics: dict[str, Metric] = field(default_factory=dict)
     used_processes: bool = False
+    # where the tasks ran: {"kind": "thread" | "processes" | "dask", ...} (never part of a score)
+    backend: dict[str, Any] = field(default_factory=lambda: {"kind": "thread"})
     # (system, spec) pairs read back from the project's score file instead of computed
     restored: list[tuple[str, str]] = field(default_factory=list)
     # (system, spec) -> why the pair has no score (a system that is the only reference)
@@ -252,6 +258,40 @@ def shutdown_pool() -> None:
             _POOL = None
 
 
+class ProcessExecutor:
+    """The shared pool of worker processes behind the executor interface."""
+
+    kind = "processes"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.pool = process_pool(workers)
+
+    def submit_score(self, task: ScoreTask) -> Future:
+        return self.pool.submit(_child_score, task.job_id, task.spec, task.metric_blob, task.data_blob,
+                                task.ci_samples, task.seed, task.system)
+
+    def submit_paired(self, job_id, spec, metric, metric_blob, systems, method, n_samples, seed) -> Future:
+        return self.pool.submit(_child_paired, job_id, spec, metric_blob, systems, method, n_samples, seed)
+
+    def wait(self, pending: set, timeout: float) -> tuple[set, set]:
+        ready, rest = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        return set(ready), set(rest)
+
+    def result(self, handle: Future) -> Any:
+        return handle.result()
+
+    def cancel(self, job_id: int, handles) -> None:
+        # Running tasks see the shared flag at their next cancel check; queued ones never start.
+        with _POOL_LOCK:
+            if _CANCELLED_UP_TO is not None:
+                _CANCELLED_UP_TO.value = max(_CANCELLED_UP_TO.value, job_id)
+        for future in handles:
+            future.cancel()
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "workers": _POOL_SIZE}
+
+
 def _wants_processes(request: ScoringRequest, n_segments: int, n_tasks: int) -> bool:
     if request.jobs == 1 or n_tasks < 2 and request.use_processes is None:
         return False
@@ -348,15 +388,26 @@ def run_scoring(
     total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
     results: list[ScoredItem] = []
-    if use_processes:
+    executor: ScoringExecutor | None = None
+    if request.scheduler:
+        from mtworkbench.scoring.cluster import cluster_executor
+
+        # A cluster that cannot be reached is an error, not a quiet fall-back to this machine.
+        executor = cluster_executor(request.scheduler)
+        results = _score_with(executor, todo, inputs, request, outcome, progress, cancel, deliver, total)
+    elif use_processes:
         try:
-            results = _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total)
+            executor = ProcessExecutor(min(request.jobs, len(todo)) if request.jobs else None)
+            results = _score_with(executor, todo, inputs, request, outcome, progress, cancel, deliver, total)
             outcome.used_processes = True
         except (BrokenProcessPool, OSError, pickle.PicklingError):
             shutdown_pool()
+            executor = None
             use_processes = False
-    if not use_processes:
+    if executor is None:
         results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
+    else:
+        outcome.backend = executor.describe()
     outcome.items.extend(results)
     if store is not None and results:
         for item in results:
@@ -365,7 +416,7 @@ def run_scoring(
                 store.put(key, item.entry.score)
         store.save()
 
-    _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, outcome.used_processes)
+    _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, executor)
     report(progress, total, total)
     return outcome
 
@@ -435,30 +486,29 @@ def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, 
     return done
 
 
-def _score_in_processes(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
-    pool = process_pool(min(request.jobs, len(todo)) if request.jobs else None)
+def _score_with(executor: ScoringExecutor, todo, inputs, request, outcome, progress, cancel, deliver,
+                total) -> list[ScoredItem]:
     job_id = next(_JOB_IDS)
-    # Each metric is pickled once, bound as it is; every process unpickles it once per job.
+    # Each metric is pickled once, bound as it is; every worker unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
-    futures: dict[Future, tuple[str, str]] = {}
+    handles: dict[Any, tuple[str, str]] = {}
     for system, spec in todo:
-        blob = inputs[system][0]
-        future = pool.submit(_child_score, job_id, spec, metric_blobs[spec], blob, request.ci_samples, request.seed,
-                             system)
-        futures[future] = (system, spec)
+        task = ScoreTask(job_id, spec, outcome.metrics[spec], metric_blobs[spec], inputs[system][0],
+                         request.ci_samples, request.seed, system)
+        handles[executor.submit_score(task)] = (system, spec)
     done_items: list[ScoredItem] = []
-    pending = set(futures)
+    pending = set(handles)
     finished = 0
     try:
         while pending:
             if cancel is not None and cancel():
                 raise Cancelled()
-            ready, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
-            for future in ready:
-                system, spec = futures[future]
+            ready, pending = executor.wait(pending, 0.05)
+            for handle in ready:
+                system, spec = handles[handle]
                 finished += 1
                 try:
-                    entry = future.result()
+                    entry = executor.result(handle)
                 except MetricError as exc:
                     outcome.fail(spec, exc)
                     continue
@@ -468,18 +518,14 @@ def _score_in_processes(todo, inputs, request, outcome, progress, cancel, delive
                 if deliver is not None:
                     deliver(item)
                 report(progress, 1000 * finished, 1000 * total)
-    except Cancelled:
-        # Running tasks see the shared flag at their next cancel check; queued ones never start.
-        with _POOL_LOCK:
-            if _CANCELLED_UP_TO is not None:
-                _CANCELLED_UP_TO.value = job_id
-        for future in pending:
-            future.cancel()
+    except BaseException:  # Cancel, Ctrl+C or a failure: nothing queued keeps running
+        executor.cancel(job_id, pending)
         raise
     return done_items
 
 
-def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks, total, use_processes) -> None:
+def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks, total,
+                  executor: ScoringExecutor | None) -> None:
     baseline = request.baseline
     if not baseline or baseline not in request.systems or len(request.systems) < 2:
         return
@@ -500,9 +546,10 @@ def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks,
             args = (systems, request.paired_method, request.paired_samples, request.seed)
             metric = outcome.metrics[spec]
             try:
-                if use_processes:
-                    blob = pickle.dumps(metric)
-                    result = _wait_for(process_pool().submit(_child_paired, next(_JOB_IDS), spec, blob, *args), cancel)
+                if executor is not None:
+                    job_id = next(_JOB_IDS)
+                    handle = executor.submit_paired(job_id, spec, metric, pickle.dumps(metric), *args)
+                    result = _wait_for(executor, job_id, handle, cancel)
                 else:
                     result = paired_one(metric, *args, cancel=cancel)
             except MetricError as exc:
@@ -511,14 +558,14 @@ def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks,
         outcome.paired[spec] = (key, result)
 
 
-def _wait_for(future: Future, cancel: CancelCheck | None) -> Any:
+def _wait_for(executor: ScoringExecutor, job_id: int, handle: Any, cancel: CancelCheck | None) -> Any:
     while True:
         if cancel is not None and cancel():
-            future.cancel()
+            executor.cancel(job_id, [handle])
             raise Cancelled()
-        finished, _ = wait([future], timeout=0.05)
+        finished, _ = executor.wait({handle}, 0.05)
         if finished:
-            return future.result()
+            return executor.result(handle)
 
 
 def segment_matrix(cache: ScoreCache, systems: Sequence[str], spec: str, n_segments: int) -> np.ndarray:

@@ -7,6 +7,7 @@ import json
 
 from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ngrams", type=int, default=20, metavar="N", help="n-grams listed per direction")
     p.add_argument("--sentences", type=int, default=5, metavar="N", help="sentences per metric and direction")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler_argument(p)
     p.add_argument("--html", metavar="OUT.html", help="also write a self-contained HTML report")
     p.set_defaults(func=run)
 
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     for s in args.system:
         if not project.has_system(s):
             raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
-    scored = score_project(project, metrics, args.system)
+    scored = score_project(project, metrics, args.system, scheduler=chosen_scheduler(args))
     cmp = compare_systems(project, args.system[0], args.system[1], scored, args.reference, args.freq_file,
                           args.ngrams, args.sentences)
     if args.html:

@@ -9,6 +9,7 @@ from itertools import combinations
 
 from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 
 LEVELS = ("segment", "system")
 STATS = ("pearson", "spearman", "kendall", "pairwise-accuracy", "acc-eq", "spa")
@@ -63,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also BLEU's system-level prediction error 1 - R^2 for max n-gram orders 1..N "
                         "(seed 004; N <= 16)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler_argument(p)
     p.set_defaults(func=run)
 
 
@@ -108,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
                         "be correlated); use --level segment")
     _note_unscored(project, rated)
     rows = [human.systems.index(s) for s in rated]
-    scored = score_project(project, args.metric, rated)
+    scored = score_project(project, args.metric, rated, scheduler=chosen_scheduler(args))
     if meta or args.clusters:
         return _run_meta(args, human, rows, rated, scored)
     results = []

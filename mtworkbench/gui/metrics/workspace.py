@@ -48,7 +48,7 @@ from mtworkbench.gui.metrics.views import detail_views
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
 from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
-from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
+from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog, scoring_scheduler
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.metrics.spec import parse_spec
@@ -278,6 +278,7 @@ class MetricsWorkspace(Workspace):
             baseline=self.project.settings.baseline,
             ci_samples=self.ci_samples,
             paired_method=self.paired_method,
+            scheduler=scoring_scheduler(),
         )
 
     def start_scoring(self) -> None:
