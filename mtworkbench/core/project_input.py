@@ -32,11 +32,21 @@ def self_reference(project: Project, system_id: str) -> str | None:
 
     Importers name a reference that is also scored as a system after the
     reference (mt-metrics-eval's ``refA`` in ``system-outputs``, the MQM files'
-    ``ref-A``), so a system and a reference of one id are one translation.
+    ``ref-A``), so a system and a reference of one id are one translation; so are
+    a human system and a reference with the same text on every segment.
     Scoring it against a reference set holding itself would give it a perfect
     score, which WMT avoids by scoring ``BLEU-refA`` against the other references.
     """
-    return system_id if project.has_reference(system_id) else None
+    if project.has_reference(system_id):
+        return system_id
+    # A human translation entered under another name (the demo's ``human-ref2``) is the same
+    # translation when its text equals a reference's on every segment.
+    system = project.system(system_id)
+    if system.kind == "human" and system.texts:
+        for reference in project.references:
+            if reference.texts == system.texts:
+                return reference.id
+    return None
 
 
 def scoring_reference_ids(project: Project, system_id: str) -> list[str]:
