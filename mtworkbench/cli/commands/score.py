@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         import json
 
         out: dict = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
-        if backend:  # where the work ran; no score depends on it
+        if backend and args.scheduler:  # which cluster did the work; no score depends on it
             out["backend"] = backend
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
