@@ -6,7 +6,7 @@ numbers are checked against the one-process run's.
     .venv/bin/python benchmarks/bench_cluster.py [--systems N] [--metric SPEC ...]
 
 Defaults: the first 6 systems (of 18), every segment (1875), bleu chrf ter meteor gtm; no intervals.
-Needs ../shared/data/wmt22-zh-en-mtme and the cluster extra (pip install -e '.[cluster]').
+Needs ../shared/data/wmt22-zh-en-mtme (or the folder in $MTWB_MTME) and the cluster extra (pip install -e '.[cluster]').
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-MTME = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt22-zh-en-mtme"
+MTME = Path(os.environ.get("MTWB_MTME") or Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt22-zh-en-mtme")
 DEFAULT_METRICS = ("bleu", "chrf", "ter", "meteor", "gtm")
 
 

@@ -90,8 +90,10 @@ def _progress_bar(lp: str):
     """A per-pair progress bar on a terminal; nothing on a pipe."""
     if not sys.stderr.isatty():
         return None
-    try:
-        from mtworkbench.cli import progress  # type: ignore[attr-defined]
+    import importlib
+
+    try:  # the command line's progress bars, where this version has them
+        progress = importlib.import_module("mtworkbench.cli.progress")
     except ImportError:
         return None
     make = getattr(progress, "progress_bar", None)
