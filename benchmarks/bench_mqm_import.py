@@ -14,7 +14,8 @@ from pathlib import Path
 
 from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
-from mtworkbench.io.judgments.mqm import import_mqm, mqm_table
+from mtworkbench.io.judgments.mqm import import_mqm
+from mtworkbench.io.judgments.mqm_export import mqm_table
 
 GOAL_SECONDS = 2.0
 

@@ -37,7 +37,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -188,19 +187,13 @@ def _clean(value: Any) -> Any:
 
 
 # --- the analyses -----------------------------------------------------------------------
-def read_frequency_file(path: str | Path) -> Counter:
-    """compare-mt's count file: ``word<TAB>count`` per line."""
-    from mtworkbench.io.corpora.plaintext import read_text, split_lines
+@dataclass(frozen=True)
+class WordFrequencies:
+    """Word counts given from outside the project (compare-mt's count file) and the
+    name of the file they came from, which the report shows."""
 
-    counts: Counter = Counter()
-    for i, line in enumerate(split_lines(read_text(path, strip_bom=True)), 1):
-        if not line.strip():
-            continue
-        parts = line.split("\t")
-        if len(parts) != 2 or not parts[1].strip().isdigit():
-            raise DataError(f"{path}:{i}: expected WORD<TAB>COUNT, found {line!r}")
-        counts[parts[0]] = int(parts[1])
-    return counts
+    counts: Counter
+    file_name: str
 
 
 def frequency_buckets(refs: list[list[str]], outs: list[list[list[str]]], freq: Counter,
@@ -275,13 +268,14 @@ def compare_systems(
     system_b: str,
     scored: Sequence[Any],
     reference: str | None = None,
-    frequency_file: str | Path | None = None,
+    frequencies: WordFrequencies | None = None,
     top_ngrams: int = 20,
     top_sentences: int = 5,
 ) -> SystemComparison:
     """The analyses; ``scored`` holds each metric's scores of the project's systems
     (``scoring.project_scores.SystemScores``: spec, metric, segments, corpus, stats
-    with rows in project system order), at least of A and B."""
+    with rows in project system order), at least of A and B. ``frequencies``: word
+    counts read from a file (by default counted in the reference)."""
     for s in (system_a, system_b):
         if not project.has_system(s):
             raise DataError(f"no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
@@ -333,9 +327,9 @@ def compare_systems(
         length_buckets.append(LengthBucket(label, len(idx), scores))
 
     # Word F-measure by frequency.
-    if frequency_file:
-        freq = read_frequency_file(frequency_file)
-        freq_source = f"file {Path(frequency_file).name}"
+    if frequencies is not None:
+        freq = frequencies.counts
+        freq_source = f"file {frequencies.file_name}"
     else:
         freq = Counter(w for r in refs for w in r)
         freq_source = f"reference {ref_id}"

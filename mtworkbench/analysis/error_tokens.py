@@ -37,10 +37,19 @@ class ErrorIndex:
     def __init__(self, judgments: Iterable[Judgment], texts: dict[tuple[str, str], str] | None = None) -> None:
         self.spans: dict[tuple[str, str], list[RaterSpan]] = defaultdict(list)
         self.rated: set[tuple[str, str]] = set()
+        # Items whose only span judgments are MQM scores without spans (an imported
+        # segment score: a rater in the app leaves the score empty and records spans),
+        # so "no spans" there means "not recorded", never "no errors".
+        self.scored_only: set[tuple[str, str]] = set()
+        with_spans: set[tuple[str, str]] = set()
         for j in judgments:
             if j.protocol not in SPAN_PROTOCOLS or j.qc or j.text is not None:
                 continue  # a degraded copy's offsets are into another text
             self.rated.add((j.system, j.segment))
+            if j.protocol == "mqm" and j.score is not None and not j.errors:
+                self.scored_only.add((j.system, j.segment))
+            else:
+                with_spans.add((j.system, j.segment))
             length = len(texts.get((j.system, j.segment), "")) if texts else None
             for e in j.errors:
                 if e.start is None and e.end is None:
@@ -49,6 +58,7 @@ class ErrorIndex:
                 end = (length or start) if e.end is None else e.end
                 self.spans[(j.system, j.segment)].append(
                     RaterSpan(j.judge, start, end, e.severity.strip(), e.category, j.protocol))
+        self.scored_only -= with_spans
 
     def __len__(self) -> int:
         return sum(len(v) for v in self.spans.values())

@@ -45,8 +45,38 @@ def _segmenter(language: str | None) -> str:
 
 
 # --- selections -------------------------------------------------------------------
+def _is_punctuation(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("P")
+
+
+def _trim_punctuation(text: str, start: int, end: int) -> tuple[int, int]:
+    """Leave out punctuation (and the spaces it uncovers) at both edges of ``[start, end)``,
+    unless nothing else is selected. A final full stop stays where the rest holds
+    another (an abbreviation: "U.S.")."""
+    a, b = start, end
+    while True:
+        before = (a, b)
+        while a < b and (_is_punctuation(text[a]) or text[a].isspace()):
+            a += 1
+        while b > a and (text[b - 1].isspace() or (_is_punctuation(text[b - 1])
+                                                    and not (text[b - 1] == "." and "." in text[a:b - 1]))):
+            b -= 1
+        if (a, b) == before:
+            break
+    return (a, b) if a < b else (start, end)
+
+
+def word_stops(text: str, language: str | None = None) -> list[int]:
+    """Where word-wise caret movement stops in ``text``: the start of every word and
+    punctuation mark as selection snapping sees them (a Chinese character, a Japanese
+    MeCab word, a word of a spaced language), and the end of the text."""
+    segmenter = _segmenter(language)
+    spans = word_spans(text, segmenter) if segmenter != "none" else [m.span() for m in TOKEN_RE.finditer(text)]
+    return sorted({a for a, _ in spans} | {len(text)})
+
+
 def snap_to_words(
-    text: str, start: int, end: int, language: str | None = None
+    text: str, start: int, end: int, language: str | None = None, trim_punctuation: bool = False
 ) -> tuple[int, int] | None:
     """Widen ``[start, end)`` so no word is cut, and trim whitespace at both ends.
 
@@ -54,6 +84,9 @@ def snap_to_words(
     edge (selecting "ari" in "Paris" gives "Paris"); punctuation is kept as
     selected. Returns None when nothing but whitespace is selected. Accepts the
     two ends in either order (a selection made leftwards).
+
+    ``trim_punctuation``: punctuation at either edge is left out (a selection of
+    nothing but punctuation is kept): for selections not made character by character.
 
     ``language``: for languages written without spaces the words are the
     metrics' tokens (a Chinese character, a Japanese MeCab word), so selecting
@@ -68,6 +101,8 @@ def snap_to_words(
         end -= 1
     if start >= end:
         return None
+    if trim_punctuation:  # quote marks or a comma caught by a drag are not the entity's
+        start, end = _trim_punctuation(text, start, end)
     segmenter = _segmenter(language)
     if segmenter != "none":
         for a, b in word_spans(text, segmenter):

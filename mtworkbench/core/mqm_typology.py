@@ -16,13 +16,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, NoReturn
+from typing import Any
 
-from mtworkbench.core.errors import BundleError, DataError
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.json_reader import JsonReader
 
 NON_TRANSLATION_CATEGORY = "Non-translation"
 SEPARATOR = "/"
 TYPOLOGY_FORMAT = "mtworkbench-mqm-typology"
+# The scale of MQM judgments whose score came with the ratings rather than from the errors
+# (Unbabel's misc scores); mt-metrics-eval names those scores of WMT22 en-ru ``mqm.unb``.
+UNBABEL_SCALE = "mqm.unb"
 
 
 class TypologyError(DataError):
@@ -264,70 +268,48 @@ def _free_key(name: str, used: set[str]) -> str:
 def typology_from_json(value: Any, path: str = "$", file: str | None = None) -> Typology:
     """Check and read a typology object; a problem raises ``BundleError`` naming its JSON path."""
 
-    def fail(message: str, where: str) -> NoReturn:
-        raise BundleError(message, where, file)
-
-    def obj(v: Any, where: str, required: set[str], optional: set[str]) -> dict[str, Any]:
-        if not isinstance(v, dict):
-            fail(f"expected an object, found {type(v).__name__ if v is not None else 'null'}", where)
-        for k in sorted(required):
-            if k not in v:
-                fail(f"missing field {k!r}", where)
-        unknown = sorted(set(v) - required - optional)
-        if unknown:
-            fail(f"unknown field {unknown[0]!r}", f"{where}.{unknown[0]}")
-        return v
-
-    def string(v: Any, where: str) -> str:
-        if not isinstance(v, str):
-            fail(f"expected a string, found {type(v).__name__ if v is not None else 'null'}", where)
-        return v
-
-    def items(v: Any, where: str) -> list[Any]:
-        if not isinstance(v, list):
-            fail(f"expected a list, found {type(v).__name__ if v is not None else 'null'}", where)
-        return v
+    r = JsonReader(file)
 
     def read(v: Any, where: str, top_level: bool, names: set[str], keys: dict[str, str]) -> TypologyCategory:
         """One category; the siblings' ``names`` and ``keys`` (casefolded key -> name) grow
         with it, so that checking a name or key among thousands of siblings is not a scan."""
-        o = obj(v, where, {"name"}, {"key", "subcategories"} if top_level else {"key"})
-        name = string(o["name"], f"{where}.name")
-        key = string(o.get("key", ""), f"{where}.key")
+        o = r.keys(v, where, {"name"}, {"key", "subcategories"} if top_level else {"key"})
+        name = r.str(o["name"], f"{where}.name")
+        key = r.str(o.get("key", ""), f"{where}.key")
         try:
             check_name(name, top_level)
         except TypologyError as exc:
-            fail(str(exc), f"{where}.name")
+            r.fail(str(exc), f"{where}.name")
         if name in names:
-            fail(f"duplicate {'category' if top_level else 'subcategory'} {name!r}", f"{where}.name")
+            r.fail(f"duplicate {'category' if top_level else 'subcategory'} {name!r}", f"{where}.name")
         try:
             check_key(key, ())
         except TypologyError as exc:
-            fail(str(exc), f"{where}.key")
+            r.fail(str(exc), f"{where}.key")
         if key and key.casefold() in keys:
-            fail(f"key {key!r} is taken by {keys[key.casefold()]!r}", f"{where}.key")
+            r.fail(f"key {key!r} is taken by {keys[key.casefold()]!r}", f"{where}.key")
         names.add(name)
         if key:
             keys[key.casefold()] = name
         subs: list[TypologyCategory] = []
         sub_names: set[str] = set()
         sub_keys: dict[str, str] = {}
-        for n, s in enumerate(items(o.get("subcategories", []), f"{where}.subcategories")):
+        for n, s in enumerate(r.list(o.get("subcategories", []), f"{where}.subcategories")):
             subs.append(read(s, f"{where}.subcategories[{n}]", False, sub_names, sub_keys))
         return TypologyCategory(name, key, tuple(subs))
 
-    o = obj(value, path, {"categories"}, {"format", "format_version"})
+    o = r.keys(value, path, {"categories"}, {"format", "format_version"})
     if "format" in o and o["format"] != TYPOLOGY_FORMAT:
-        fail(f"expected format {TYPOLOGY_FORMAT!r}, found {o['format']!r}", f"{path}.format")
+        r.fail(f"expected format {TYPOLOGY_FORMAT!r}, found {o['format']!r}", f"{path}.format")
     if "format_version" in o and o["format_version"] != 1:
-        fail(f"unsupported format_version {o['format_version']!r} (this mtworkbench reads 1)", f"{path}.format_version")
+        r.fail(f"unsupported format_version {o['format_version']!r} (this mtworkbench reads 1)", f"{path}.format_version")
     cats: list[TypologyCategory] = []
     top_names: set[str] = set()
     top_keys: dict[str, str] = {}
-    for n, c in enumerate(items(o["categories"], f"{path}.categories")):
+    for n, c in enumerate(r.list(o["categories"], f"{path}.categories")):
         cats.append(read(c, f"{path}.categories[{n}]", True, top_names, top_keys))
     if not cats:
-        fail("a typology needs at least one category", f"{path}.categories")
+        r.fail("a typology needs at least one category", f"{path}.categories")
     return Typology(tuple(cats))
 
 

@@ -1,5 +1,4 @@
-"""A judge's stored work queue as typed records, and its JSON form; the type
-check of a stored learned model.
+"""A judge's stored work queue as typed records, and its JSON form.
 
 ``JudgeQueue`` is what ``Project.judge_queues[judge]`` holds and what the
 bundle saves under ``judge_queues``. Its fields are in the order of the JSON
@@ -15,11 +14,10 @@ when the queue is opened).
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
 from dataclasses import asdict, dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
-from mtworkbench.core.errors import BundleError
+from mtworkbench.core.json_reader import JsonReader
 
 QUEUE_FORMAT = 1
 REFERENCE_MODES = ("per-document", "per-segment", "fixed")
@@ -97,14 +95,14 @@ class JudgeQueue:
     @classmethod
     def from_json(cls, value: Any, path: str = "$", file: str | None = None) -> JudgeQueue:
         """Check every field of a stored queue; raise ``BundleError`` naming the bad one."""
-        check = _Check(file)
+        check = JsonReader(file)
         optional = set(_PROTOCOL_DEFAULTS)
-        obj = check.keys(value, path, {f for f in cls.__dataclass_fields__} - optional, optional)
+        obj = check.keys(value, path, set(cls.__dataclass_fields__) - optional, optional)
         obj = {**_PROTOCOL_DEFAULTS, **obj}
         if obj["format"] != QUEUE_FORMAT or isinstance(obj["format"], bool):
             check.fail(f"unsupported queue format {obj['format']!r}; this program reads {QUEUE_FORMAT}", f"{path}.format")
         items = []
-        for i, item in enumerate(check.items(obj["items"], f"{path}.items")):
+        for i, item in enumerate(check.list(obj["items"], f"{path}.items")):
             where = f"{path}.items[{i}]"
             raw = check.keys(item, where, set(QueueEntry.__dataclass_fields__) - set(_ENTRY_DEFAULTS),
                              set(_ENTRY_DEFAULTS))
@@ -114,7 +112,7 @@ class JudgeQueue:
                                         or systems[0] != raw["system"]):
                 check.fail("expected two or more distinct systems, the first being the item's system",
                            f"{where}.systems")
-            qc = check.text(raw["qc"], f"{where}.qc")
+            qc = check.str(raw["qc"], f"{where}.qc")
             if qc not in ("", "bad"):
                 check.fail(f"expected empty or 'bad', found {qc!r}", f"{where}.qc")
             shown = check.optional_str(raw["text"], f"{where}.text")
@@ -122,8 +120,8 @@ class JudgeQueue:
                 check.fail("a BAD item (qc 'bad') needs the text it shows, and only a BAD item has one",
                            f"{where}.text")
             items.append(QueueEntry(
-                system=check.text(raw["system"], f"{where}.system"),
-                segment=check.text(raw["segment"], f"{where}.segment"),
+                system=check.str(raw["system"], f"{where}.system"),
+                segment=check.str(raw["segment"], f"{where}.segment"),
                 reference=check.optional_str(raw["reference"], f"{where}.reference"),
                 repeat=check.flag(raw["repeat"], f"{where}.repeat"),
                 judgment=check.optional_str(raw["judgment"], f"{where}.judgment"),
@@ -131,40 +129,30 @@ class JudgeQueue:
                 qc=qc,
                 text=shown,
             ))
-        position = check.integer(obj["position"], f"{path}.position")
+        position = check.int(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
             check.fail(f"expected an integer from 0 to {len(items)}, found {position}", f"{path}.position")
-        mode = check.text(obj["reference_mode"], f"{path}.reference_mode")
-        if mode not in REFERENCE_MODES:
-            check.fail(f"expected one of {', '.join(REFERENCE_MODES)}, found {mode!r}", f"{path}.reference_mode")
-        share = check.number(obj["repeat_share"], f"{path}.repeat_share")
-        if not 0 <= share <= 1:
-            check.fail(f"expected a share from 0 to 1, found {share}", f"{path}.repeat_share")
-        gap = check.integer(obj["min_repeat_gap"], f"{path}.min_repeat_gap")
+        mode = check.choice(obj["reference_mode"], f"{path}.reference_mode", REFERENCE_MODES)
+        check.share(obj["repeat_share"], f"{path}.repeat_share")
+        gap = check.int(obj["min_repeat_gap"], f"{path}.min_repeat_gap")
         if gap < 0:
             check.fail(f"expected a non-negative integer, found {gap}", f"{path}.min_repeat_gap")
-        protocol = check.text(obj["protocol"], f"{path}.protocol")
-        if protocol not in QUEUE_PROTOCOLS:
-            check.fail(f"expected one of {', '.join(QUEUE_PROTOCOLS)}, found {protocol!r}", f"{path}.protocol")
+        protocol = check.choice(obj["protocol"], f"{path}.protocol", QUEUE_PROTOCOLS)
         for i, item in enumerate(items):
             if (item.systems is not None) != (protocol == "rank"):
                 check.fail("a ranking queue's items list the systems shown, other queues' items do not",
                            f"{path}.items[{i}].systems")
-        basis = check.text(obj["da_basis"], f"{path}.da_basis")
-        if basis not in DA_BASES:
-            check.fail(f"expected one of {', '.join(DA_BASES)}, found {basis!r}", f"{path}.da_basis")
-        max_errors = check.integer(obj["max_errors"], f"{path}.max_errors")
+        basis = check.choice(obj["da_basis"], f"{path}.da_basis", DA_BASES)
+        max_errors = check.int(obj["max_errors"], f"{path}.max_errors")
         if max_errors < 1:
             check.fail(f"expected a positive integer, found {max_errors}", f"{path}.max_errors")
-        max_systems = check.integer(obj["max_systems"], f"{path}.max_systems")
+        max_systems = check.int(obj["max_systems"], f"{path}.max_systems")
         if max_systems < 2:
             check.fail(f"expected an integer of at least 2, found {max_systems}", f"{path}.max_systems")
-        bad_rate = check.number(obj["bad_rate"], f"{path}.bad_rate")
-        if not 0 <= bad_rate <= 1:
-            check.fail(f"expected a share from 0 to 1, found {bad_rate}", f"{path}.bad_rate")
+        check.share(obj["bad_rate"], f"{path}.bad_rate")
         return cls(
             format=QUEUE_FORMAT,
-            seed=check.integer(obj["seed"], f"{path}.seed"),
+            seed=check.int(obj["seed"], f"{path}.seed"),
             repeat_share=obj["repeat_share"],  # kept as written (int or float) for a byte-identical save
             min_repeat_gap=gap,
             reference_mode=mode,
@@ -181,104 +169,3 @@ class JudgeQueue:
             max_systems=max_systems,
             bad_rate=obj["bad_rate"],  # as written, like repeat_share
         )
-
-
-class _Check:
-    """Type checks that raise ``BundleError`` with the JSON path."""
-
-    def __init__(self, file: str | None) -> None:
-        self.file = file
-
-    def fail(self, message: str, path: str) -> NoReturn:
-        raise BundleError(message, path, self.file)
-
-    def keys(self, value: Any, path: str, required: set[str], optional: AbstractSet[str] = frozenset()) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(f"expected an object, found {_kind(value)}", path)
-        for key in sorted(required - set(value)):
-            self.fail(f"missing field {key!r}", path)
-        for key in sorted(set(value) - required - optional):
-            self.fail(f"unknown field {key!r}", f"{path}.{key}")
-        return value
-
-    def items(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(f"expected a list, found {_kind(value)}", path)
-        return value
-
-    def text(self, value: Any, path: str) -> str:
-        if not isinstance(value, str):
-            self.fail(f"expected a string, found {_kind(value)}", path)
-        return value
-
-    def optional_str(self, value: Any, path: str) -> str | None:
-        return None if value is None else self.text(value, path)
-
-    def optional_str_list(self, value: Any, path: str) -> list[str] | None:
-        if value is None:
-            return None
-        return [self.text(v, f"{path}[{i}]") for i, v in enumerate(self.items(value, path))]
-
-    def flag(self, value: Any, path: str) -> bool:
-        if not isinstance(value, bool):
-            self.fail(f"expected true or false, found {_kind(value)}", path)
-        return value
-
-    def integer(self, value: Any, path: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"expected an integer, found {_kind(value)}", path)
-        return value
-
-    def number(self, value: Any, path: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(f"expected a number, found {_kind(value)}", path)
-        return float(value)
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list", dict: "an object"}
-    return names.get(type(value), type(value).__name__)
-
-
-# --- the learned metric's stored parameters --------------------------------------------
-# The object is kept as JSON (metrics.learned.LearnedModel reads it and checks its kind,
-# version and shapes when the metric is used); a bundle's copy is type-checked field by
-# field on load so that a broken one is named with its JSON path there.
-_LEARNED_NUMBER_LISTS = ("feature_mean", "feature_scale", "dual_coef")
-_LEARNED_REQUIRED = {"kind", "version", "features", "support_vectors", "gamma", "intercept", *_LEARNED_NUMBER_LISTS}
-_LEARNED_OPTIONAL = {"tokenize", "lowercase", "C", "sigma", "report"}
-
-
-def check_learned_model(value: Any, path: str = "$", file: str | None = None) -> dict[str, Any]:
-    """Type-check a stored learned model (``LearnedModel.to_json``); returns it unchanged."""
-    check = _Check(file)
-    if not isinstance(value, dict):
-        check.fail(f"expected an object, found {_kind(value)}", path)
-    for key in sorted(_LEARNED_REQUIRED - set(value)):
-        check.fail(f"missing field {key!r}", path)
-    for key in sorted(set(value) - _LEARNED_REQUIRED - _LEARNED_OPTIONAL):
-        check.fail(f"unknown field {key!r}", f"{path}.{key}")
-    check.text(value["kind"], f"{path}.kind")
-    check.integer(value["version"], f"{path}.version")
-    for i, name in enumerate(check.items(value["features"], f"{path}.features")):
-        check.text(name, f"{path}.features[{i}]")
-    for key in _LEARNED_NUMBER_LISTS:
-        for i, v in enumerate(check.items(value[key], f"{path}.{key}")):
-            check.number(v, f"{path}.{key}[{i}]")
-    for i, row in enumerate(check.items(value["support_vectors"], f"{path}.support_vectors")):
-        for j, v in enumerate(check.items(row, f"{path}.support_vectors[{i}]")):
-            check.number(v, f"{path}.support_vectors[{i}][{j}]")
-    for key in ("gamma", "intercept"):
-        check.number(value[key], f"{path}.{key}")
-    for key in ("C", "sigma"):
-        if value.get(key) is not None:
-            check.number(value[key], f"{path}.{key}")
-    if "tokenize" in value:
-        check.text(value["tokenize"], f"{path}.tokenize")
-    if "lowercase" in value:
-        check.flag(value["lowercase"], f"{path}.lowercase")
-    if "report" in value and not isinstance(value["report"], dict):
-        check.fail(f"expected an object, found {_kind(value['report'])}", f"{path}.report")
-    return value

@@ -24,20 +24,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from mtworkbench.core.judging import (
-    JudgeSession,
-    QueueConfig,
-    _check_config,
-    _choose_references,
-    _Draws,
-    _queue_segments,
-    _queue_state,
-    _utc_now,
-    _with_repeats,
-    check_seconds,
-)
+from mtworkbench.core.judge_session import JudgeSession, QueueEdit, QueueStep, check_seconds, utc_now
 from mtworkbench.core.model import RANK_RANGE, Judgment, ModelError, Project
-from mtworkbench.core.queue_state import JudgeQueue, QueueEntry
+from mtworkbench.core.queue_drawing import QueueConfig, build_ranking_queue, split_evenly
+from mtworkbench.core.queue_state import QueueEntry
 
 RANK_SCALE = "rank"
 RANKS: tuple[int, ...] = tuple(range(RANK_RANGE[0], RANK_RANGE[1] + 1))
@@ -154,57 +144,6 @@ def new_ranking_id(project: Project) -> str:
             return candidate
 
 
-# --- the queue ------------------------------------------------------------------------------
-def split_evenly(items: list[str], most: int) -> list[list[str]]:
-    """``items`` cut, in order, into the fewest groups of at most ``most``, sizes differing by at most one."""
-    if not items:
-        return []
-    n_groups = -(-len(items) // most)
-    size, extra = divmod(len(items), n_groups)
-    out, at = [], 0
-    for g in range(n_groups):
-        take = size + (1 if g < extra else 0)
-        out.append(items[at:at + take])
-        at += take
-    return out
-
-
-def build_ranking_queue(project: Project, judge: str, config: QueueConfig) -> JudgeQueue:
-    """A fresh relative-ranking queue for ``judge`` (the project is not changed).
-
-    For each segment the systems are shuffled (seed, judge, segment) and cut into
-    groups of at most ``config.max_systems``; the items are then shuffled as a
-    whole, and ``repeat_share`` of them come again later (same systems, same
-    order, same reference) at least ``min_repeat_gap`` items after the first time.
-    """
-    _check_config(project, config)
-    if config.max_systems < 2:
-        raise ModelError(f"a ranking shows at least 2 systems side by side, not {config.max_systems}")
-    systems = list(config.systems) if config.systems is not None else [s.id for s in project.systems]
-    if len(systems) < 2:
-        raise ModelError("relative ranking needs at least 2 systems")
-    segments = _queue_segments(project, config)
-    groups: list[tuple[str, list[str]]] = []
-    for segment in segments:
-        present = [s for s in systems if project.system(s).texts.get(segment) is not None]
-        if len(present) < 2:
-            continue
-        _Draws(config.seed, judge, f"ranking-systems\0{segment}").shuffle(present)
-        groups.extend((segment, group) for group in split_evenly(present, config.max_systems))
-    # The reference follows the first system shown (per-document and fixed modes do not
-    # depend on the system at all).
-    references = _choose_references(project, judge, config, [(g[0], seg) for seg, g in groups])
-    order = list(range(len(groups)))
-    _Draws(config.seed, judge, "ranking-order").shuffle(order)
-    items = [
-        QueueEntry(groups[k][1][0], groups[k][0], references[(groups[k][1][0], groups[k][0])],
-                   systems=list(groups[k][1]))
-        for k in order
-    ]
-    items = _with_repeats(items, config, judge, "ranking-repeats")
-    return _queue_state(config, items, protocol="rank", max_systems=config.max_systems)
-
-
 # --- rating -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RankingItem:
@@ -225,7 +164,7 @@ class RankingItem:
 class RankingSession(JudgeSession):
     """A judge working through a relative-ranking queue (``project.judge_queues[judge]``)."""
 
-    def __init__(self, project: Project, judge: str, clock: Callable[[], str] = _utc_now) -> None:
+    def __init__(self, project: Project, judge: str, clock: Callable[[], str] = utc_now) -> None:
         super().__init__(project, judge, clock)
         state = project.judge_queues[judge]
         if state.protocol != "rank":
@@ -239,7 +178,7 @@ class RankingSession(JudgeSession):
 
     @classmethod
     def start(cls, project: Project, judge: str, config: QueueConfig = QueueConfig(protocol="rank"),
-              clock: Callable[[], str] = _utc_now) -> RankingSession:
+              clock: Callable[[], str] = utc_now) -> RankingSession:
         if judge not in project.judges:
             raise ModelError(f"unknown judge {judge!r}")
         project.set_judge_queue(judge, build_ranking_queue(project, judge, replace(config, protocol="rank")))
@@ -288,7 +227,7 @@ class RankingSession(JudgeSession):
         flags = self.done_flags()
         if not all(flags[index + 1:]):
             return index + 1
-        return next((i for i in [*range(index + 1, self.total), *range(0, index)] if not flags[i]), self.total)
+        return next((i for i in [*range(index + 1, self.total), *range(index)] if not flags[i]), self.total)
 
     def ranking_item(self, index: int) -> RankingItem:
         raw = self.state.items[index]
@@ -320,13 +259,11 @@ class RankingSession(JudgeSession):
                 return i
         return None
 
-    def submit_ranking(self, ranks: Sequence[int], comment: str = "", seconds: float = 0.0) -> Ranking:
-        """Rank the current item's systems (``ranks`` in the order shown) and move on.
-
-        Returns the ranking to apply (``apply_ranking``): new, or for an item ranked
-        before, the replacement with the same ids and its time added to the time
-        spent before. The queue records the ranking id and moves on as ``submit`` does.
-        """
+    def rank(self, ranks: Sequence[int], comment: str = "", seconds: float = 0.0) -> RankingEdit:
+        """The ranking of the current item's systems (``ranks`` in the order shown) as one
+        edit, not yet applied: new, or for an item ranked before, the replacement with
+        the same ids and its time added to the time spent before. Its ``redo`` notes the
+        ranking id in the queue, moves on and stores the judgments; ``undo`` reverses it."""
         if self.finished:
             raise ModelError("the queue is finished; there is no item to rank")
         check_seconds(seconds)
@@ -347,9 +284,15 @@ class RankingSession(JudgeSession):
         )
         for j in ranking.judgments():
             self.project.check_judgment(j, replacing=j.id if previous is not None else None)
-        self.project.record_queue_judgment(self.judge, index, ranking.id)
-        self.project.move_judge_queue(self.judge, self._next_position(index))
-        return ranking
+        step = QueueStep(self.judge, index, ranking.id, index, self._next_position(index))
+        return RankingEdit(self.project, step, ranking, replacing=previous is not None)
+
+    def submit_ranking(self, ranks: Sequence[int], comment: str = "", seconds: float = 0.0) -> Ranking:
+        """Rank the current item's systems and move on, as ``rank``; the queue records the
+        ranking id and moves on now. Returns the ranking to apply (``apply_ranking``)."""
+        edit = self.rank(ranks, comment, seconds)
+        edit.step.take(self.project)
+        return edit.ranking
 
 
 def apply_ranking(project: Project, ranking: Ranking) -> list[Judgment]:
@@ -374,6 +317,22 @@ def revert_ranking(project: Project, ranking: Ranking, replaced: Sequence[Judgme
             project.replace_judgment(old[j.id])
         else:
             project.remove_judgment(j.id)
+
+
+class RankingEdit(QueueEdit):
+    """Submit a ranking: store its judgments (adding them, or ``replacing`` those with their ids)."""
+
+    def __init__(self, project: Project, step: QueueStep, ranking: Ranking, replacing: bool) -> None:
+        super().__init__(project, step)
+        self.ranking = ranking
+        self.replacing = replacing
+        self._replaced: list[Judgment] = []
+
+    def _apply(self) -> None:
+        self._replaced = apply_ranking(self.project, self.ranking)
+
+    def _revert(self) -> None:
+        revert_ranking(self.project, self.ranking, self._replaced)
 
 
 @dataclass
@@ -416,3 +375,24 @@ class RankEntry:
     @property
     def missing(self) -> int:
         return sum(1 for r in self.ranks if r is None)
+
+
+__all__ = [
+    "RANKS",
+    "RANK_SCALE",
+    "RankEntry",
+    "Ranking",
+    "RankingEdit",
+    "RankingItem",
+    "RankingSession",
+    "apply_ranking",
+    "build_ranking_queue",
+    "check_ranks",
+    "check_rankings",
+    "group_ranked",
+    "new_ranking_id",
+    "ranking_from_judgments",
+    "rankings_of",
+    "revert_ranking",
+    "split_evenly",
+]

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.model import Project
+from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui.plain import message_box, show_message
+from mtworkbench.gui.reference_names import ReferenceTable, apply_reference_names
 from mtworkbench.io.bundle.recovery import RecoveryOffer
 
 
@@ -157,7 +158,7 @@ class NewProjectDialog(QDialog):
         source_row = QHBoxLayout()
         source_row.addWidget(self.source)
         source_row.addWidget(browse)
-        self.references = QListWidget()
+        self.references = ReferenceTable()
         self.systems = QListWidget()
         add_ref = QPushButton("Add reference files…")
         add_ref.clicked.connect(lambda: self._pick_many(self.references))
@@ -189,7 +190,7 @@ class NewProjectDialog(QDialog):
         if name:
             line.setText(name)
 
-    def _pick_many(self, target: QListWidget) -> None:
+    def _pick_many(self, target: QListWidget | ReferenceTable) -> None:
         names, _ = QFileDialog.getOpenFileNames(self, "Choose files")
         target.addItems(names)
 
@@ -200,19 +201,21 @@ class NewProjectDialog(QDialog):
         for i in range(self.systems.count()):
             path = self.systems.item(i).text()
             systems.append((Path(path).stem or f"system{i + 1}", path))
-        return import_corpus(
+        project = import_corpus(
             self.format.currentText(),
             source=self.source.text(),
-            references=[self.references.item(i).text() for i in range(self.references.count())],
+            references=self.references.paths(),
             systems=systems,
             source_language=self.src_lang.text().strip(),
             target_language=self.tgt_lang.text().strip(),
         )
+        apply_reference_names(project, self.references.names())
+        return project
 
     def accept(self) -> None:
         try:
             self.project = self.build_project()
-        except (DataError, OSError) as exc:
+        except (DataError, ModelError, OSError) as exc:
             error(self, "Cannot build the project", str(exc))
             return
         super().accept()

@@ -21,19 +21,22 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench import __version__
-from mtworkbench.core.errors import BundleChangedOnDisk, DataError
+from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
+from mtworkbench.gui.bundle_on_disk import BUNDLE_FILTER, BundleOnDisk, error_message
 from mtworkbench.gui.commands import SetTargetLanguageCommand
 from mtworkbench.gui.navigator_model import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.disk_watch import BundleWatcher, base_project, read_state
+from mtworkbench.gui.disk_watch import BundleWatcher, read_state
+from mtworkbench.gui.recovery_restore import restore_onto
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.io.bundle import locking
-from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, disk_hash, dumps, save_bundle
-from mtworkbench.io.bundle.recovery import diff_projects, find_recovery
+from mtworkbench.io.bundle.bundle import disk_hash
+from mtworkbench.io.bundle.recovery import find_recovery
+from mtworkbench.resources import inside_program
 
 # Workspace tabs, imported by name so a broken workspace cannot stop the app.
 WORKSPACES = (
@@ -44,7 +47,9 @@ WORKSPACES = (
 )
 AUTOSAVE_MS = 2 * 60 * 1000
 MAX_RECENT = 8
-BUNDLE_FILTER = f"mtworkbench projects (*{SUFFIX});;All files (*)"
+# The documents dock starts narrow enough to leave a 1280-pixel screen's workspaces their tables
+# and views side by side (the user widens it; the width is remembered with the window).
+NAV_DOCK_WIDTH = 300
 
 
 def recovery_path(path: Path | None) -> Path:
@@ -52,11 +57,14 @@ def recovery_path(path: Path | None) -> Path:
     return recovery_target(path)
 
 
-# How long Save waits for another writer's lock before saying who holds it.
-SAVE_LOCK_TIMEOUT_S = 10.0
+def plural(n: int, word: str) -> str:
+    """ "1 reference", "3 references", "2 entities". """
+    if n == 1:
+        return f"1 {word}"
+    return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
 
 
-class MainWindow(QMainWindow):
+class MainWindow(QMainWindow, BundleOnDisk):
     project_saved = Signal(object)
     """The project was written to disk; payload: the ``Path``."""
 
@@ -85,7 +93,7 @@ class MainWindow(QMainWindow):
         seg_dock.setObjectName("segment-dock")
         seg_dock.setWidget(self.segment_panel)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, seg_dock)
-        self.resizeDocks([nav_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([nav_dock], [NAV_DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.resizeDocks([seg_dock], [260], Qt.Orientation.Vertical)
         self.docks = [nav_dock, seg_dock]
 
@@ -117,7 +125,7 @@ class MainWindow(QMainWindow):
         self.session.project_changed.connect(self._on_project_changed)
         self.session.open_in_judge_requested.connect(self._show_in_judge)
 
-        # The disk side (issue 20): what we loaded, who else has the file, crash recovery.
+        # The disk side (BundleOnDisk): what we loaded, who else has the file, crash recovery.
         self._loaded_hash: str | None = None  # content hash of the bundle as loaded or last saved
         self._base_data: bytes | None = None  # its bytes: the base of a three-way merge
         self._recovered_unsaved = False
@@ -127,7 +135,7 @@ class MainWindow(QMainWindow):
         self._asking_about_disk = False
         self.watcher = BundleWatcher(self)
         self.watcher.changed_on_disk.connect(self._changed_on_disk)
-        self.recovery = RecoveryWriter(self._recovery_snapshot, self)
+        self.recovery = RecoveryWriter(self._recovery_snapshot, self, base=lambda: self._base_data)
         self.recovery.written.connect(self._recovery_written)
         self.recovery.failed.connect(self._report_autosave_failure)
         self.session.undo_stack.indexChanged.connect(self.recovery.schedule)
@@ -217,6 +225,7 @@ class MainWindow(QMainWindow):
         Unless ``read_only``, the bundle is marked open by this instance (``.NAME.open``).
         """
         self._release_open_marker()
+        self._copy_of: str | None = None  # the program's bundle an untitled project copies
         self.session.replace_project(project, path)
         if path is not None and loaded_hash is None:
             try:  # the file as it is now is what a later save must find unchanged
@@ -236,11 +245,13 @@ class MainWindow(QMainWindow):
             state = read_state(path)
         except (DataError, OSError, RecursionError, ValueError, MemoryError) as exc:
             # Loading validates, but no malformed file may ever reach the user as a traceback.
-            dialogs.error(self, "Cannot open project", _message(exc))
+            dialogs.error(self, "Cannot open project", error_message(exc))
             return False
         except Exception as exc:  # noqa: BLE001 - the same promise for anything unforeseen
             dialogs.error(self, "Cannot open project", f"{path}: {type(exc).__name__}: {exc}")
             return False
+        if inside_program(path):
+            return self._open_program_copy(path, state.project)
         read_only = False
         holder = locking.open_elsewhere(path)
         if holder is not None:
@@ -249,15 +260,16 @@ class MainWindow(QMainWindow):
                 return False
             read_only = choice == "read_only"
         project, recovered = state.project, False
+        loaded_hash, loaded_data = state.sha256, state.data
         if offer_recovery:
             offer = self._recovery_offer(path)
             if offer is not None:
                 if dialogs.ask_recover(self, offer):
-                    project, recovered = offer.project, True
+                    (project, loaded_hash, loaded_data), recovered = restore_onto(self, path, offer, state), True
                     self.recovery.adopt(path)
                 else:
                     self.recovery.discard(path, only_own=False)
-        self.set_project(project, path, state.sha256, state.data, read_only=read_only)
+        self.set_project(project, path, loaded_hash, loaded_data, read_only=read_only)
         # A recovered state is not on disk yet: it stays marked modified (and keeps its recovery copy).
         self._recovered_unsaved = recovered
         self._add_recent(path)
@@ -268,11 +280,21 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Opened {path.name}" + (" (read-only)" if read_only else ""), 5000)
         return True
 
+    def _open_program_copy(self, path: Path, project: Project) -> bool:
+        """One of the program's own bundles (the demo) opens as an untitled copy: Save asks
+        where, and nothing (no lock, marker or recovery copy) is written beside it."""
+        self.recovery.discard(self.session.path)
+        self.set_project(project, None)
+        self._copy_of = path.name
+        self._update_title()
+        self.statusBar().showMessage(f"Opened a copy of {path.name}: Save asks where to keep it", 8000)
+        return True
+
     def _recovery_offer(self, path: Path | None):
         try:
             return find_recovery(path, recovery_folder())
         except (DataError, OSError, RecursionError, ValueError) as exc:
-            dialogs.error(self, "Recovery file is damaged", f"{_message(exc)}\n\nIt is set aside; the project opens as saved.")
+            dialogs.error(self, "Recovery file is damaged", f"{error_message(exc)}\n\nIt is set aside; the project opens as saved.")
             target = recovery_path(path)
             try:
                 target.replace(target.with_name(target.name + ".damaged"))
@@ -313,214 +335,6 @@ class MainWindow(QMainWindow):
             self._update_title()
             self.recovery.schedule()
 
-    def save(self) -> bool:
-        if self.session.path is None or self.read_only:
-            return self.save_as()
-        return self.save_to(self.session.path)
-
-    def save_as(self) -> bool:
-        start = str(self.session.path or Path(self._last_folder()) / f"project{SUFFIX}")
-        name, _ = QFileDialog.getSaveFileName(self, "Save project as", start, BUNDLE_FILTER)
-        if not name:
-            return False
-        if not name.endswith(SUFFIX) and not name.endswith(".json"):
-            name += SUFFIX
-        return self.save_to(Path(name))
-
-    def save_to(self, path: Path) -> bool:
-        """Write the project; never over a file changed on disk without asking (issue 20)."""
-        same_file = self.session.path is not None and _same_file(path, self.session.path)
-        if same_file and self.read_only:
-            return self.save_as()
-        # Our own file: it must still be what we loaded. Another file: the user chose to replace it.
-        expected = self._loaded_hash if same_file and self._loaded_hash is not None else None
-        self.watcher.pause()
-        project = self.session.project
-        score_file = project.score_file
-        if not same_file or not project.score_file:
-            # a new bundle names its own score file (set_path carries the scores over); an
-            # older one names its default file from now on (set here so `written` is what is saved)
-            project.score_file = default_score_file(path)
-        try:
-            written = dumps(self.session.project).encode("utf-8")
-            new_hash = save_bundle(self.session.project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S)
-        except BundleChangedOnDisk:
-            project.score_file = score_file
-            self.watcher.resume()
-            return self._resolve_changed_on_disk(path)
-        except Exception as exc:  # noqa: BLE001 - a failed save is reported, never a crash
-            project.score_file = score_file
-            self.watcher.resume()
-            dialogs.error(self, "Cannot save project",
-                          f"{_message(exc)}\n\nNothing was lost: the file on disk is unchanged and your work is still open.")
-            return False
-        old_path = self.session.path
-        self.recovery.discard(old_path)
-        if old_path is not None and not _same_file(old_path, path):
-            self.recovery.discard(path)
-        if not same_file:
-            self._release_open_marker()
-            self.session.set_path(path)
-            self._claim_open_marker(path)
-            self.read_only = False
-        self._loaded_hash = new_hash
-        # What we wrote is the base of a later merge (the serialisation is deterministic).
-        self._base_data = written if content_hash(written) == new_hash else None
-        self.watcher.watch(path, new_hash)
-        self.watcher.resume()
-        self.session.undo_stack.setClean()
-        self._recovered_unsaved = False
-        self._add_recent(path)
-        self._update_title()
-        self.statusBar().showMessage(f"Saved {path.name}", 5000)
-        self.project_saved.emit(path)
-        return True
-
-    def _resolve_changed_on_disk(self, path: Path) -> bool:
-        """Save found the bundle changed by someone else: the user decides; nothing is overwritten silently."""
-        try:
-            theirs = read_state(path)
-        except FileNotFoundError:
-            theirs = None
-        except Exception as exc:  # noqa: BLE001 - the other writer left something we cannot read
-            dialogs.error(self, "Project changed on disk",
-                          f"{_message(exc)}\n\nThe file on disk was changed and cannot be read; "
-                          "use Save As to keep your work in another file.")
-            return self.save_as()
-        if theirs is None:
-            # Deleted meanwhile: writing it again overwrites nobody's work.
-            self._loaded_hash = None
-            return self.save_to(path)
-        base = self._base()
-        summary = diff_projects(base, theirs.project).summary() if base is not None else []
-        self._asking_about_disk = True  # the watcher must not ask about the same change meanwhile
-        try:
-            choice = dialogs.ask_changed_on_disk(self, path, summary)
-        finally:
-            self._asking_about_disk = False
-        if choice == "save_as":
-            return self.save_as()
-        if choice == "reload":
-            if not dialogs.confirm_lose_edits(self, path):
-                return False
-            self._reload(path, theirs)
-            return False
-        if choice != "merge":
-            return False
-        from mtworkbench.io.bundle.merge import merge_projects
-
-        try:
-            result = merge_projects(theirs.project, self.session.project, base)
-        except (DataError, ValueError) as exc:
-            dialogs.error(self, "Cannot merge", f"{_message(exc)}\n\nNothing was written; use Save As to keep your work.")
-            return False
-        dialogs.show_merge_result(self, path, result.conflicts, result.taken_from_mine)
-        # The merged project replaces ours (the undo history goes with it) and is saved over the disk version.
-        current = self.session.current_segment
-        self.set_project(result.project, path, theirs.sha256, theirs.data)
-        if current and result.project.has_segment(current):
-            self.session.set_current_segment(current)
-        self._recovered_unsaved = True
-        return self.save_to(path)
-
-    def _base(self) -> Project | None:
-        try:
-            return base_project(self._base_data, self.session.path or Path("project"))
-        except (DataError, ValueError):
-            return None
-
-    def _reload(self, path: Path, state=None) -> None:
-        if state is None:
-            try:
-                state = read_state(path)
-            except Exception as exc:  # noqa: BLE001
-                dialogs.error(self, "Cannot reload project", _message(exc))
-                return
-        self.recovery.discard(path)
-        self.set_project(state.project, path, state.sha256, state.data, read_only=self.read_only)
-        self._recovered_unsaved = False
-        self._update_title()
-        self.statusBar().showMessage(f"Reloaded {path.name} from disk", 5000)
-
-    def _changed_on_disk(self, path: Path, new_hash: str | None) -> None:
-        """The watcher saw another program change (or remove) our bundle: offer to reload."""
-        if self.session.path is None or not _same_file(path, self.session.path) or self._asking_about_disk:
-            return
-        self._asking_about_disk = True  # one question at a time, however many events arrive
-        try:
-            reload = dialogs.ask_reload_changed(self, path, self.is_modified(), new_hash is None)
-            if reload and self.is_modified() and not dialogs.confirm_lose_edits(self, path):
-                reload = False
-        finally:
-            self._asking_about_disk = False
-        if reload:
-            self._reload(path)
-        else:
-            # Not asked again for this version; Save will still refuse to overwrite it silently.
-            self.watcher.dismiss(new_hash)
-
-    def _claim_open_marker(self, path: Path) -> None:
-        try:
-            locking.mark_open(path)
-        except OSError:
-            return  # a read-only folder: the marker is advice, not a lock
-        self._marked_open = path
-
-    def _release_open_marker(self) -> None:
-        if self._marked_open is not None:
-            try:
-                locking.unmark_open(self._marked_open)
-            except OSError:
-                pass
-            self._marked_open = None
-
-    def is_modified(self) -> bool:
-        return self.session.is_modified or getattr(self, "_recovered_unsaved", False)
-
-    def maybe_save(self) -> bool:
-        """Ask about unsaved changes; False means the user cancelled."""
-        if not self.is_modified():
-            return True
-        answer = dialogs.ask_save_changes(self)
-        if answer == "save":
-            return self.save()
-        if answer == "discard":
-            self.recovery.discard(self.session.path)
-            return True
-        return False
-
-    def _recovery_snapshot(self):
-        if not self.is_modified():
-            return None
-        return self.session.project, self.session.path
-
-    def autosave(self) -> None:
-        """Write a recovery copy now when there are unsaved changes (never the real file; never raises)."""
-        try:
-            if not self.is_modified():
-                self.recovery.discard(self.session.path)  # undone back to the saved state
-                return
-            self.recovery.write_now()
-        except Exception as exc:  # noqa: BLE001 - the timer handler must never take the app down
-            self._report_autosave_failure(f"{type(exc).__name__}: {exc}")
-
-    def _recovery_written(self, _target) -> None:
-        self._autosave_error_shown = False
-        self.statusBar().showMessage("Autosaved a recovery copy", 3000)
-
-    def _report_autosave_failure(self, message: str) -> None:
-        """Shown in a dialog once; later failures only in the status bar until a write succeeds."""
-        self.statusBar().showMessage(f"Autosave failed: {message}", 8000)
-        if self._autosave_error_shown:
-            return
-        self._autosave_error_shown = True
-        try:
-            dialogs.error(self, "Autosave failed",
-                          f"{message}\n\nYour work is still open; save it (or Save As) to keep it. "
-                          "This message is not repeated.")
-        except Exception:  # noqa: BLE001 - reporting must not fail the timer either
-            pass
-
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():
             event.ignore()
@@ -543,7 +357,7 @@ class MainWindow(QMainWindow):
             try:
                 export_figure(target, Path(name))
             except (OSError, ValueError) as exc:
-                dialogs.error(self, "Cannot export view", _message(exc))
+                dialogs.error(self, "Cannot export view", error_message(exc))
             else:
                 self.statusBar().showMessage(f"Exported {name}", 5000)
 
@@ -608,7 +422,8 @@ class MainWindow(QMainWindow):
         self.session.set_current_segment(segment_id)
 
     def _update_title(self, *_args) -> None:
-        name = self.session.path.name if self.session.path else "Untitled"
+        copy_of = getattr(self, "_copy_of", None)
+        name = self.session.path.name if self.session.path else (f"Untitled copy of {copy_of}" if copy_of else "Untitled")
         if getattr(self, "read_only", False):
             name += " (read-only)"
         self.setWindowModified(self.is_modified())
@@ -620,11 +435,9 @@ class MainWindow(QMainWindow):
         where = ""
         if seg:
             where = f"segment {seg} ({p.segment_position(seg) + 1}/{len(p.segments)}) · "
-        self.status_label.setText(
-            f"{where}{len(p.documents)} documents · {len(p.segments)} segments · "
-            f"{len(p.references)} references · {len(p.systems)} systems · "
-            f"{p.span_count} entities · {p.judgment_count} judgments"
-        )
+        counts = ((len(p.documents), "document"), (len(p.segments), "segment"), (len(p.references), "reference"),
+                  (len(p.systems), "system"), (p.span_count, "entity"), (p.judgment_count, "judgment"))
+        self.status_label.setText(where + " · ".join(plural(n, word) for n, word in counts))
 
     # --- settings: UI state only -----------------------------------------------------------
     def _restore_ui_state(self) -> None:
@@ -683,20 +496,3 @@ class MainWindow(QMainWindow):
             f"<h3>mtworkbench {__version__}</h3><p>An offline workbench for evaluating machine translation: "
             "entity annotation, human judgments, metrics and meta-evaluation.</p>",
         )
-
-
-def _message(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.filename:
-        return f"{exc.filename}: {exc.strerror or exc}"
-    if isinstance(exc, RecursionError):
-        return "the file is nested too deeply to read"
-    if isinstance(exc, MemoryError):
-        return "the file is too large to read"
-    return str(exc)
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return a == b

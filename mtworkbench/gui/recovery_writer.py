@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import dumps, project_to_dict
-from mtworkbench.io.bundle.recovery import recovery_path
+from mtworkbench.io.bundle.recovery import base_path, recovery_path
 
 log = logging.getLogger(__name__)
 
@@ -133,10 +133,14 @@ class RecoveryWriter(QObject):
 
     _finished = Signal(object, object, int)  # (path, error message or None, generation): from the writer thread
 
-    def __init__(self, snapshot: Callable[[], tuple[Project, Path | None] | None], parent: QObject | None = None) -> None:
-        """``snapshot()`` returns (project, bundle path) when there is unsaved work, else None."""
+    def __init__(self, snapshot: Callable[[], tuple[Project, Path | None] | None], parent: QObject | None = None,
+                 base: Callable[[], bytes | None] | None = None) -> None:
+        """``snapshot()`` returns (project, bundle path) when there is unsaved work, else None;
+        ``base()`` the bundle's bytes as loaded or last saved (kept beside the copy, for a merge)."""
         super().__init__(parent)
         self.snapshot = snapshot
+        self.base = base
+        self._base_written: dict[Path, bytes] = {}
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DELAY_MS)
@@ -162,6 +166,7 @@ class RecoveryWriter(QObject):
                 return
             project, bundle = state
             target = recovery_target(bundle)
+            base = self._base_to_write(target) if bundle is not None else None
             large = project_items(project) > BACKGROUND_ITEMS
             # A large project: a snapshot now, its text later (on the writer thread).
             snapshot = Snapshot.of(project) if large else None
@@ -171,13 +176,24 @@ class RecoveryWriter(QObject):
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
         generation = self._generation
-        if snapshot is None and len(data) < BACKGROUND_BYTES:
+        if snapshot is None and len(data) < BACKGROUND_BYTES and (base is None or len(base) < BACKGROUND_BYTES):
+            if base is not None:
+                _write(base_path(target), base)
             self._on_finished(target, _write(target, data), generation)
             return
         self._thread = threading.Thread(
-            target=lambda: self._finished.emit(target, _encode_and_write(target, snapshot, data), generation),
+            target=lambda: self._finished.emit(target, _encode_and_write(target, snapshot, data, base), generation),
             name="mtwb-recovery", daemon=True)
         self._thread.start()
+
+    def _base_to_write(self, target: Path) -> bytes | None:
+        """The base to keep beside the copy, when not written yet (it changes only on load
+        and save). A failed write only loses the merge on restore, not the copy."""
+        data = self.base() if self.base is not None else None
+        if data is None or self._base_written.get(target) is data:
+            return None
+        self._base_written[target] = data
+        return data
 
     def wait(self, timeout: float = 30.0) -> None:
         """Let a background write finish (before the copy is removed, or at exit)."""
@@ -198,10 +214,12 @@ class RecoveryWriter(QObject):
         if only_own and target not in self._own:
             return
         self._own.discard(target)
-        try:
-            target.unlink(missing_ok=True)
-        except OSError as exc:
-            log.warning("recovery copy not removed: %s", exc)
+        self._base_written.pop(target, None)
+        for path in (target, base_path(target)):
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                log.warning("recovery copy not removed: %s", exc)
 
     def adopt(self, bundle: Path | None) -> None:
         """The recovery copy of ``bundle`` is this window's now (it restored it)."""
@@ -225,7 +243,9 @@ class RecoveryWriter(QObject):
             self.schedule()
 
 
-def _encode_and_write(target: Path, snapshot: Snapshot | None, data: bytes) -> str | None:
+def _encode_and_write(target: Path, snapshot: Snapshot | None, data: bytes, base: bytes | None = None) -> str | None:
+    if base is not None:
+        _write(base_path(target), base)
     if snapshot is not None:
         try:
             data = snapshot.encode()

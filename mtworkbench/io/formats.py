@@ -151,11 +151,11 @@ ANNOTATION_FORMATS = FormatRegistry("annotation", (
 #   read(project, path) -> JudgmentImport; write(project, path) -> int (rows written)
 JUDGMENT_FORMATS = FormatRegistry("judgment", (
     FileFormat("csv", "judgments table, comma-separated", (".csv",),
-               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments:export_judgments"),
+               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments_export:export_judgments"),
     FileFormat("tsv", "judgments table, tab-separated", (".tsv",),
-               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments:export_judgments"),
+               "mtworkbench.io.judgments.judgments:plan_table_file", "mtworkbench.io.judgments.judgments_export:export_judgments"),
     FileFormat("mqm", "Google's MQM ratings TSV, error spans per rater", (".tsv",),
-               "mtworkbench.io.judgments.mqm:plan_mqm_file", "mtworkbench.io.judgments.mqm:export_mqm"),
+               "mtworkbench.io.judgments.mqm:plan_mqm_file", "mtworkbench.io.judgments.mqm_export:export_mqm"),
     FileFormat("esa", "ESA error spans and 0-100 scores, CSV", (".csv",),
                "mtworkbench.io.judgments.protocol_csv:plan_esa_file", "mtworkbench.io.judgments.protocol_csv:export_esa"),
     FileFormat("da", "DA 0-100 scores with quality-control items, CSV", (".csv",),

@@ -19,7 +19,7 @@ Metrics are configured with options parsed from a spec string such as
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -36,6 +36,10 @@ from mtworkbench.metrics.signature import Signature
 
 if TYPE_CHECKING:
     import numpy as np
+
+
+# Reference sets a metric instance keeps (a few, for switching between test sets).
+REFERENCE_CACHE_SIZE = 4
 
 
 class MetricSpecError(MetricError):
@@ -100,7 +104,7 @@ def parse_float_list(raw: str) -> tuple[float, ...]:
 
 
 class Metric(ABC):
-    """Base class: sufficient statistics plus a pure aggregation.
+    """Base class: sufficient statistics plus a pure score formula.
 
     A metric sets ``name``, ``option_specs``, ``stat_names`` (may be a property
     when it depends on options) and implements three things:
@@ -112,22 +116,25 @@ class Metric(ABC):
       references extracts them once;
     - ``statistics_row(segment, hypothesis, prepared)``: the segment's row of
       sufficient statistics from its hypothesis and its prepared references;
-    - ``aggregate(totals)``: the score from summed statistics.
+    - ``score_formula(t, m)``: the score from summed statistics, written once for
+      the plain-Python and the numpy path (``metrics.formula``); or, for a metric
+      with no plain-Python form, ``aggregate(totals)`` alone.
 
     The base class owns the loop over segments (``segment_statistics``), with
     progress reports and cancel checks every ``progress_step(n)`` segments
-    (``progress_every`` unless overridden). A metric with corpus-level needs
-    overrides ``prepare_references`` (e.g. NIST's information weights) or
-    ``segment_statistics`` (e.g. BLEU's vectorised matching), and then still
-    uses ``references`` (the cache) and ``segments`` or ``batches`` (progress
-    and cancel). It may override ``segment_scores``, ``extras``,
-    ``signature_fields`` and ``explain``.
+    (``progress_every`` unless overridden), and derives ``aggregate`` (bootstrap,
+    documents, segments) and ``corpus_value`` (no numpy) from the one formula. A
+    metric with corpus-level needs overrides ``prepare_references`` (e.g. NIST's
+    information weights) or ``segment_statistics`` (e.g. BLEU's vectorised
+    matching), and then still uses ``references`` (the cache) and ``segments`` or
+    ``batches`` (progress and cancel). It may override ``segment_scores``,
+    ``extras``, ``signature_fields`` and ``explain``.
     """
 
     name: ClassVar[str]
     option_specs: ClassVar[tuple[Option, ...]] = ()
     higher_is_better: ClassVar[bool] = True
-    # "0-100", "0-1" or "unbounded": the scale of the reference tool (SPECS.md).
+    # "0-100", "0-1" or "unbounded": the scale of the reference tool.
     scale: ClassVar[str] = "0-1"
     # Short signature keys in sacrebleu's style, option name -> key.
     signature_keys: ClassVar[dict[str, str]] = {}
@@ -139,24 +146,20 @@ class Metric(ABC):
     progress_every: ClassVar[int] = 500
     # Options that change what extract_reference returns (the cache key); None = all.
     reference_options: ClassVar[tuple[str, ...] | None] = None
-    # Reference sets kept per instance (a few, for switching between test sets).
-    reference_cache_size: ClassVar[int] = 4
     # Above this many segments the base loop extracts references batch by batch and
     # keeps none: per-segment reference data (chrF's n-gram counters, ~50 KB a
     # segment) would otherwise hold gigabytes for a million segments.
     stream_above: ClassVar[int] = 50_000
     # The target language whose defaults configured this metric (set by
-    # metrics.language_defaults.create_metric_for); None when no language is known.
+    # metrics.registry.create_metric); None when no language is known.
     language: str | None = None
-    # True when ``corpus_value`` (the scalar aggregate) is implemented and
-    # ``corpus_totals`` needs no numpy: ``corpus_only`` then scores a corpus in
-    # plain Python, and ``corpus_score`` goes through ``corpus_value`` too, so
-    # both give the same number.
+    # The one setting of the plain-Python path: True when ``statistics_row`` needs no
+    # numpy and the score has a plain-Python form (``score_formula``, or ``corpus_value``).
+    # ``corpus_only`` then scores a corpus without numpy, and ``corpus_score`` goes
+    # through ``corpus_value`` too, so both give the same number. A metric whose
+    # ``prepare_references`` is its own (numpy tables) gets each segment's
+    # ``extract_reference`` on that path instead.
     lean: ClassVar[bool] = False
-    # True when ``prepare_references`` builds numpy structures (BLEU's corpus-wide
-    # n-gram tables): ``corpus_totals`` then gives ``statistics_row`` each segment's
-    # ``extract_reference`` instead, so the plain-Python path never builds them.
-    references_need_numpy: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}
@@ -211,9 +214,18 @@ class Metric(ABC):
             f"{self.name}: implement statistics_row or override segment_statistics"
         )
 
-    @abstractmethod
+    def score_formula(self, t: Sequence[Any], m: Any) -> Any:
+        """The score from summed statistics, written once for both paths
+        (``metrics.formula``): ``t[i]`` is statistic i, a float or an array over the
+        leading axes, and ``m`` the arithmetic (``SCALAR`` or ``ARRAY``). A metric
+        implements this, or ``aggregate`` alone when it has no plain-Python path."""
+        raise NotImplementedError(f"{self.name}: implement score_formula or aggregate")
+
     def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
         """Score from summed statistics; vectorised over all leading axes."""
+        from mtworkbench.metrics.formula import ARRAY, columns
+
+        return ARRAY.result(self.score_formula(columns(totals), ARRAY))
 
     def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> Any:
         """Why segment ``segment`` got its score: a result dataclass a view draws.
@@ -248,7 +260,7 @@ class Metric(ABC):
             return cache[key]
         prepared = self.prepare_references(data)
         cache[key] = prepared
-        while len(cache) > self.reference_cache_size:
+        while len(cache) > REFERENCE_CACHE_SIZE:
             cache.popitem(last=False)
         return prepared
 
@@ -361,8 +373,10 @@ class Metric(ABC):
     # --- the plain-Python path (lean metrics) ----------------------------------
     def corpus_value(self, totals: Sequence[float]) -> float:
         """The corpus score from summed statistics given as plain floats, with
-        ``math`` rather than numpy (a lean metric's scalar ``aggregate``)."""
-        raise NotImplementedError(f"{self.name}: no plain-Python aggregate")
+        ``math`` rather than numpy: ``score_formula`` on the plain-Python path."""
+        from mtworkbench.metrics.formula import SCALAR
+
+        return SCALAR.result(self.score_formula(list(totals), SCALAR))
 
     def corpus_totals(
         self,
@@ -374,7 +388,8 @@ class Metric(ABC):
         ``statistics_row`` added in segment order, as numpy adds the rows of an
         (n, k) array along axis 0, so the floats are the same."""
         totals: list[float] | None = None
-        for values in self._rows(data, self.statistics_row, progress, cancel, stream=self.references_need_numpy):
+        own_references = type(self).prepare_references is not Metric.prepare_references
+        for values in self._rows(data, self.statistics_row, progress, cancel, stream=own_references):
             if totals is None:
                 totals = [float(x) for x in values]
             else:

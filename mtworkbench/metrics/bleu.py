@@ -57,6 +57,7 @@ from mtworkbench.metrics.base import (
     parse_bool,
     parse_float_list,
 )
+from mtworkbench.metrics.formula import ARRAY, columns
 from mtworkbench.metrics.ngrams import Ngram, clipped_matches, closest_length, max_counts, ngram_counts
 from mtworkbench.metrics.tokens import TOKENIZERS, sacrebleu_tokenizer, tokenizer_signature
 
@@ -230,9 +231,9 @@ class BLEU(Metric):
         return stats
 
     # --- the plain-Python path (score on files; no numpy) ---------------------------
+    # statistics_row needs no numpy; the plain-Python path extracts each segment's
+    # references itself, since prepare_references builds numpy n-gram tables.
     lean: ClassVar[bool] = True
-
-    references_need_numpy: ClassVar[bool] = True  # prepare_references builds ReferenceNgrams
 
     def statistics_row(self, segment: int, hypothesis: str, prepared: list[list[str]]) -> list[int]:
         """One segment's statistics from its reference token lists, with sets and
@@ -243,82 +244,9 @@ class BLEU(Metric):
         ref_len = closest_length(n, [len(r) for r in prepared])[1]
         return [n, ref_len, *clipped_matches(hyp, prepared, order), *(max(0, n - k) for k in range(order))]
 
-    def corpus_value(self, totals: Sequence[float]) -> float:
-        """BLEU of one row of summed statistics with ``math`` (as sacrebleu computes
-        it); the vectorised ``score_from_totals`` is the same formula over arrays."""
-        n = self.max_order
-        if len(totals) != 2 + 2 * n:
-            raise MetricError(f"bleu: expected {2 + 2 * n} statistics, got {len(totals)}")
-        if self.options["mteval"]:
-            return self._mteval_value(totals)
-        effective = self.options["effective_order"] == "yes"
-        sys_len, ref_len = totals[0], totals[1]
-        correct = list(totals[2 : 2 + n])
-        total = list(totals[2 + n :])
-        if not any(c > 0 for c in correct):
-            return 0.0
-        if sys_len < ref_len:
-            bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
-        else:
-            bp = 1.0
-        method, value = self.options["smooth"], self.smooth_value
-        if method == "add-k":
-            assert value is not None  # add-k always has one (SMOOTH_DEFAULTS)
-            correct[1:] = [c + value for c in correct[1:]]
-            total[1:] = [t + value for t in total[1:]]
-        logs: list[float] = []  # per order up to the first without hypothesis n-grams
-        doubling = 0
-        for c, t in zip(correct, total):
-            if not t > 0:
-                break
-            if c == 0:
-                doubling += 1
-                if method == "exp":
-                    precision = 100.0 / (2.0**doubling * t)
-                elif method == "floor":
-                    assert value is not None
-                    precision = 100.0 * value / t
-                else:
-                    precision = 0.0
-            else:
-                precision = 100.0 * c / t
-            logs.append(math.log(precision) if precision > 0 else LOG_ZERO)
-        used = len(logs) if effective else n
-        logs += [LOG_ZERO] * (n - len(logs))  # orders after it: precision 0
-        return bp * math.exp(self._log_mean_value(logs, used))
-
-    def _log_mean_value(self, logs: list[float], used: int) -> float:
-        """``_log_mean`` for one row."""
-        weights = self.options["weights"]
-        if not weights:
-            mean = 0.0
-            for x in logs[:used]:
-                mean = mean + x
-            return mean / max(used, 1)
-        w = [wk if k < used else 0.0 for k, wk in enumerate(weights)]
-        norm = sum(w)
-        return sum(wk * x for wk, x in zip(w, logs)) / (norm if norm > 0 else 1.0)
-
-    def _mteval_value(self, totals: Sequence[float]) -> float:
-        """``_mteval_scores`` for one row."""
-        n = self.max_order
-        sys_len, ref_len = totals[0], totals[1]
-        bp = math.exp(min(0.0, 1 - ref_len / sys_len)) if sys_len > 0 else 0.0
-        logs = []
-        doubling = 0
-        for c, t in zip(totals[2 : 2 + n], totals[2 + n :]):
-            if not t > 0:
-                logs.append(0.0)
-            elif c == 0:
-                doubling += 1
-                logs.append(math.log(1.0 / (2.0**doubling * t)))
-            else:
-                logs.append(math.log(c / t))
-        return 100.0 * bp * math.exp(self._log_mean_value(logs, n))
-
-    # --- aggregation ------------------------------------------------------------
-    def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
-        return self.score_from_totals(totals, effective=self.options["effective_order"] == "yes")
+    # --- aggregation: one formula for both paths (metrics.formula) -----------------
+    def score_formula(self, t: Sequence[Any], m: Any) -> Any:
+        return self.bleu(t, m, effective=self.options["effective_order"] == "yes")
 
     def segment_scores(self, data: ScoringInput, stats: np.ndarray) -> np.ndarray:
         import numpy as np
@@ -326,7 +254,7 @@ class BLEU(Metric):
         if len(stats) == 0:
             return np.zeros(0)
         effective = self.options["effective_order"] != "no"
-        return np.asarray(self.score_from_totals(stats, effective=effective), dtype=float)
+        return np.asarray(ARRAY.result(self.bleu(columns(stats), ARRAY, effective)), dtype=float)
 
     def extras(self, data: ScoringInput, stats: np.ndarray) -> dict[str, Any]:
         """sacrebleu's corpus details: per-order precisions (0-100), BP, lengths."""
@@ -345,99 +273,87 @@ class BLEU(Metric):
             "corpus_ref_len": int(totals[1]),
         }
 
-    def score_from_totals(self, totals: np.ndarray, effective: bool) -> np.ndarray | float:
-        """BLEU from summed statistics, vectorised over leading axes."""
-        import numpy as np
-
-        totals = np.asarray(totals, dtype=float)
-        if totals.shape[-1] != 2 + 2 * self.max_order:
-            raise MetricError(
-                f"bleu: expected {2 + 2 * self.max_order} statistics, got {totals.shape[-1]}"
-            )
+    def bleu(self, t: Sequence[Any], m: Any, effective: bool) -> Any:
+        """BLEU of summed statistics ``t`` (floats, or arrays over leading axes) in the
+        arithmetic ``m``: sacrebleu's, or with ``mteval`` mteval-v13a.pl's ``bleu_score``."""
+        if len(t) != 2 + 2 * self.max_order:
+            raise MetricError(f"bleu: expected {2 + 2 * self.max_order} statistics, got {len(t)}")
         if self.options["mteval"]:
-            out = self._mteval_scores(totals)
-        else:
-            out = self._sacrebleu_scores(totals, effective)
-        return float(out) if out.ndim == 0 else out
+            return self._mteval(t, m)
+        return self._sacrebleu(t, m, effective)
 
-    def _log_mean(self, logs: np.ndarray, used: np.ndarray | int) -> np.ndarray:
-        """Weighted mean of per-order log precisions over the first ``used`` orders."""
-        import numpy as np
-
+    def _sacrebleu(self, t: Sequence[Any], m: Any, effective: bool) -> Any:
+        """sacrebleu's ``BLEU.compute_bleu``: the orders up to (not including) the first
+        without hypothesis n-grams count; zero matches there are smoothed."""
         n = self.max_order
-        mask = np.arange(n) < np.asarray(used)[..., None]
-        weights = self.options["weights"]
-        if not weights:
-            # sacrebleu: sum(logs[:eff]) / eff, summed left to right
-            total = np.zeros(logs.shape[:-1])
-            for j in range(n):
-                total = total + np.where(mask[..., j], logs[..., j], 0.0)
-            return total / np.maximum(used, 1)
-        w = np.where(mask, np.asarray(weights, dtype=float), 0.0)
-        norm = w.sum(axis=-1)
-        return (w * logs).sum(axis=-1) / np.where(norm > 0, norm, 1.0)
-
-    def _sacrebleu_scores(self, totals: np.ndarray, effective: bool) -> np.ndarray:
-        import numpy as np
-
-        n = self.max_order
-        sys_len, ref_len = totals[..., 0], totals[..., 1]
-        correct = totals[..., 2 : 2 + n].copy()
-        total = totals[..., 2 + n :].copy()
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            bp = np.where(
-                sys_len < ref_len,
-                np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0),
-                1.0,
-            )
-            any_match = (correct > 0).any(axis=-1)
-            method = self.options["smooth"]
-            value = self.smooth_value
-            if method == "add-k":
-                correct[..., 1:] += value
-                total[..., 1:] += value
-            # orders up to (not including) the first with no hypothesis n-grams
-            alive = np.cumprod(total > 0, axis=-1).astype(bool)
-            used = alive.sum(axis=-1) if effective else np.full(sys_len.shape, n)
-            zero = alive & (correct == 0)
-            precision = 100.0 * correct / total
+        sys_len, ref_len = t[0], t[1]
+        correct = list(t[2 : 2 + n])
+        total = list(t[2 + n :])
+        any_match = correct[0] > 0
+        for c in correct[1:]:
+            any_match = any_match | (c > 0)
+        bp = m.where(sys_len < ref_len, m.where(sys_len > 0, m.exp(1 - m.div(ref_len, sys_len)), 0.0), 1.0)
+        method, value = self.options["smooth"], self.smooth_value
+        if method == "add-k":
+            assert value is not None  # add-k always has one (SMOOTH_DEFAULTS)
+            correct[1:] = [c + value for c in correct[1:]]
+            total[1:] = [x + value for x in total[1:]]
+        logs = []
+        alive: Any = True
+        used: Any = 0
+        doubling: Any = 0
+        for c, x in zip(correct, total):
+            alive = alive & (x > 0)
+            zero = alive & (c == 0)
+            doubling = doubling + zero
+            precision = m.div(100.0 * c, x)
             if method == "exp":
-                doubling = np.cumsum(zero, axis=-1)
-                smoothed = 100.0 / (2.0**doubling * total)
-                precision = np.where(zero, smoothed, precision)
+                precision = m.where(zero, m.div(100.0, 2.0**doubling * x), precision)
             elif method == "floor":
                 assert value is not None  # floor always has one (SMOOTH_DEFAULTS)
-                precision = np.where(zero, 100.0 * value / total, precision)
+                precision = m.where(zero, m.div(100.0 * value, x), precision)
             else:
-                precision = np.where(zero, 0.0, precision)
-            precision = np.where(alive, precision, 0.0)
-            positive = precision > 0
-            logs = np.where(positive, np.log(np.where(positive, precision, 1.0)), LOG_ZERO)
-            score = bp * np.exp(self._log_mean(logs, used))
-        return np.where(any_match, score, 0.0)
+                precision = m.where(zero, 0.0, precision)
+            precision = m.where(alive, precision, 0.0)
+            logs.append(m.log(precision, LOG_ZERO))
+            used = used + alive
+        score = bp * m.exp(self._log_mean(logs, used if effective else n, m))
+        return m.where(any_match, score, 0.0)
 
-    def _mteval_scores(self, totals: np.ndarray) -> np.ndarray:
-        """mteval-v13a.pl ``bleu_score``, times 100."""
-        import numpy as np
-
+    def _mteval(self, t: Sequence[Any], m: Any) -> Any:
+        """mteval-v13a.pl ``bleu_score``, times 100: every order counts; an order without
+        hypothesis n-grams adds log 1, one without matches is smoothed by halving."""
         n = self.max_order
-        sys_len, ref_len = totals[..., 0], totals[..., 1]
-        correct = totals[..., 2 : 2 + n]
-        total = totals[..., 2 + n :]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            bp = np.where(sys_len > 0, np.exp(np.minimum(0.0, 1 - ref_len / sys_len)), 0.0)
-            has = total > 0
-            zero = has & (correct == 0)
-            doubling = np.cumsum(zero, axis=-1)
-            safe_total = np.where(has, total, 1.0)
-            logs = np.where(
-                zero,
-                np.log(1.0 / (2.0**doubling * safe_total)),
-                np.log(np.where(has & ~zero, correct, 1.0) / safe_total),
-            )
-            logs = np.where(has, logs, 0.0)
-            score = 100.0 * bp * np.exp(self._log_mean(logs, n))
-        return score
+        sys_len, ref_len = t[0], t[1]
+        bp = m.where(sys_len > 0, m.exp(m.minimum(0.0, 1 - m.div(ref_len, sys_len))), 0.0)
+        logs = []
+        doubling: Any = 0
+        for c, x in zip(t[2 : 2 + n], t[2 + n :]):
+            has = x > 0
+            zero = has & (c == 0)
+            doubling = doubling + zero
+            safe = m.where(has, x, 1.0)
+            smoothed = m.log(1.0 / (2.0**doubling * safe), 0.0)
+            plain = m.log(c / safe, 0.0)
+            logs.append(m.where(has, m.where(zero, smoothed, plain), 0.0))
+        return 100.0 * bp * m.exp(self._log_mean(logs, n, m))
+
+    def _log_mean(self, logs: list[Any], used: Any, m: Any) -> Any:
+        """Weighted mean of per-order log precisions over the first ``used`` orders,
+        summed left to right as sacrebleu does."""
+        weights = self.options["weights"]
+        if not weights:
+            total: Any = 0.0
+            for k, x in enumerate(logs):
+                total = total + m.where(k < used, x, 0.0)
+            return total / m.maximum(used, 1)
+        norm: Any = 0.0
+        weighted: Any = 0.0
+        for k, (wk, x) in enumerate(zip(weights, logs)):
+            w = m.where(k < used, wk, 0.0)
+            norm = norm + w
+            weighted = weighted + w * x
+        return weighted / m.where(norm > 0, norm, 1.0)
 
     # --- explanation --------------------------------------------------------------
     def explain(self, data: ScoringInput, segment: int, ref: int | None = None) -> BLEUExplanation:
@@ -487,7 +403,7 @@ class BLEU(Metric):
                 correct, total, self.options["smooth"], self.smooth_value
             ),
             brevity_penalty=_brevity_penalty(len(hyp), ref_len),
-            score=float(self.score_from_totals(row, effective=effective)),
+            score=float(ARRAY.result(self.bleu(columns(row), ARRAY, effective))),
             occurrences=occurrences,
         )
 

@@ -1,6 +1,6 @@
 """Edit-distance metrics: WER, PER (ours) and TER, chrF, chrF++ (sacrebleu's).
 
-WER and PER (SPECS.md "WER, PER, TER, chrF"), rates where 0 is perfect and
+WER and PER (as Kulesza & Shieber 2004 use them), rates where 0 is perfect and
 lower is better (WER exceeds 1 when insertions outnumber reference words):
 
 - Tokens: whitespace split of the text by default (``tokenize=none``), so the
@@ -428,71 +428,41 @@ class CHRF(Metric):
         metric = self._sacrebleu()
         return metric._compute_segment_statistics(metric._preprocess_segment(hypothesis), prepared)
 
-    def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
-        """sacrebleu's chrF F-score, vectorised over leading axes."""
-        import numpy as np
-
-        totals = np.asarray(totals, dtype=float)
-        lead = totals.shape[:-1]
-        s = totals.reshape(lead + (self.order, 3))
-        n_hyp, n_ref, n_match = s[..., 0], s[..., 1], s[..., 2]
-        eps = 1e-16
-        factor = self.options["beta"] ** 2
-        with np.errstate(divide="ignore", invalid="ignore"):
-            prec = np.where(n_hyp > 0, n_match / n_hyp, eps)
-            rec = np.where(n_ref > 0, n_match / n_ref, eps)
-            if self.options["eps_smoothing"]:
-                denom = factor * prec + rec
-                f = np.where(denom > 0, (1 + factor) * prec * rec / denom, eps)
-                out = 100 * _sequential_sum(f) / self.order
-            else:
-                both = (n_hyp > 0) & (n_ref > 0)
-                eff = both.sum(axis=-1)
-                avg_prec = _sequential_sum(np.where(both, prec, 0.0))
-                avg_rec = _sequential_sum(np.where(both, rec, 0.0))
-                avg_prec = np.where(eff > 0, avg_prec / np.maximum(eff, 1), 0.0)
-                avg_rec = np.where(eff > 0, avg_rec / np.maximum(eff, 1), 0.0)
-                total = avg_prec + avg_rec
-                score = (1 + factor) * avg_prec * avg_rec / ((factor * avg_prec) + avg_rec)
-                out = np.where(total != 0, 100 * score, 0.0)
-        return float(out) if np.ndim(out) == 0 else out
-
-    # --- the plain-Python path (score on files; no numpy) ---------------------------
-    lean: ClassVar[bool] = True
-
-    def corpus_value(self, totals: Sequence[float]) -> float:
-        """``aggregate`` of one row in plain floats: the same operations in the same
-        order (no exp or log), so the same number."""
+    def score_formula(self, t: Sequence[Any], m: Any) -> Any:
+        """sacrebleu's chrF F-score of summed (hypothesis, reference, matched) n-gram counts
+        per order, written once for both paths (``metrics.formula``)."""
         n = self.order
-        if len(totals) != 3 * n:
-            raise MetricError(f"{self.name}: expected {3 * n} statistics, got {len(totals)}")
+        if len(t) != 3 * n:
+            raise MetricError(f"{self.name}: expected {3 * n} statistics, got {len(t)}")
         eps = 1e-16
         factor = self.options["beta"] ** 2
         prec, rec, both = [], [], []
         for k in range(n):
-            n_hyp, n_ref, n_match = totals[3 * k : 3 * k + 3]
-            prec.append(n_match / n_hyp if n_hyp > 0 else eps)
-            rec.append(n_match / n_ref if n_ref > 0 else eps)
-            both.append(n_hyp > 0 and n_ref > 0)
+            n_hyp, n_ref, n_match = t[3 * k : 3 * k + 3]
+            prec.append(m.where(n_hyp > 0, m.div(n_match, n_hyp), eps))
+            rec.append(m.where(n_ref > 0, m.div(n_match, n_ref), eps))
+            both.append((n_hyp > 0) & (n_ref > 0))
         if self.options["eps_smoothing"]:
-            total_f = 0.0
+            total_f: Any = 0.0
             for p, r in zip(prec, rec):
                 denom = factor * p + r
-                total_f = total_f + ((1 + factor) * p * r / denom if denom > 0 else eps)
+                total_f = total_f + m.where(denom > 0, m.div((1 + factor) * p * r, denom), eps)
             return 100 * total_f / n
-        eff = sum(both)
-        avg_prec = avg_rec = 0.0
+        eff: Any = 0
+        avg_prec: Any = 0.0
+        avg_rec: Any = 0.0
         for p, r, ok in zip(prec, rec, both):
-            avg_prec = avg_prec + (p if ok else 0.0)
-            avg_rec = avg_rec + (r if ok else 0.0)
-        avg_prec = avg_prec / max(eff, 1) if eff > 0 else 0.0
-        avg_rec = avg_rec / max(eff, 1) if eff > 0 else 0.0
-        if avg_prec + avg_rec == 0:
-            return 0.0
-        denom = (factor * avg_prec) + avg_rec
-        if denom == 0:  # beta=0 without recall: 0/0, NaN as numpy gives
-            return math.nan
-        return 100 * ((1 + factor) * avg_prec * avg_rec / denom)
+            eff = eff + ok
+            avg_prec = avg_prec + m.where(ok, p, 0.0)
+            avg_rec = avg_rec + m.where(ok, r, 0.0)
+        avg_prec = m.where(eff > 0, avg_prec / m.maximum(eff, 1), 0.0)
+        avg_rec = m.where(eff > 0, avg_rec / m.maximum(eff, 1), 0.0)
+        # beta=0 without recall: 0/0, NaN
+        score = m.div((1 + factor) * avg_prec * avg_rec, (factor * avg_prec) + avg_rec, math.nan)
+        return m.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
+
+    # statistics_row needs no numpy: the plain-Python path (score on files) serves chrF.
+    lean: ClassVar[bool] = True
 
     def signature_fields(self) -> list[tuple[str, Any]]:
         """sacrebleu's chrF signature fields (plus beta when not 2)."""
@@ -517,16 +487,3 @@ class CHRFPlusPlus(CHRF):
         Option(o.name, o.parse, 2, o.help) if o.name == "word_order" else o
         for o in CHRF.option_specs
     )
-
-
-def _sequential_sum(values: np.ndarray) -> np.ndarray:
-    """Sum over the last axis left to right, as sacrebleu's Python loop adds.
-
-    numpy's pairwise summation could differ in the last bit.
-    """
-    import numpy as np
-
-    total = np.zeros(values.shape[:-1])
-    for j in range(values.shape[-1]):
-        total = total + values[..., j]
-    return total

@@ -1,6 +1,6 @@
 """GTM: precision, recall and F-measure of the maximum matching on a bitext grid.
 
-Default behaviour is GTM 1.4 exactly (SPECS.md, GTM): whitespace tokens split
+Default behaviour is GTM 1.4 exactly: whitespace tokens split
 as Java's StringTokenizer splits them, case-sensitive, references concatenated
 with barriers, GTM 1.4's greedy run selection with the budget
 ``min(|hyp|, mean reference length)``, and ``MMS = (sum len ** e) ** (1/e)``.
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.metrics.base import Metric, MetricError, MetricSpecError, Option, ScoringInput
+from mtworkbench.metrics.formula import ARRAY, columns
 from mtworkbench.metrics.gtm_grid import (
     Block,
     Grid,
@@ -215,33 +216,22 @@ class GTM(Metric):
         self._last_stats, self._last_fallbacks = stats, self._fallbacks
         return stats
 
-    def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
-        p, r, f = self._prf_arrays(totals)
-        return f
+    def score_formula(self, t: Sequence[Any], m: Any) -> Any:
+        return self.prf(t, m)[2]
 
-    def corpus_value(self, totals: Sequence[float]) -> float:
-        """F of summed (MMS, hypothesis length, mean reference length), in plain floats
-        (the same operations as ``_prf_arrays``, so the same number)."""
-        mms, hyp_len, ref_len = totals
-        p = mms / hyp_len if hyp_len > 0 else 0.0
-        r = mms / ref_len if ref_len > 0 else 0.0
-        s = p + r
-        return 2 * p * r / s if s > 0 else 0.0
+    @staticmethod
+    def prf(t: Sequence[Any], m: Any) -> tuple[Any, Any, Any]:
+        """Precision, recall and F of summed (MMS, hypothesis length, mean reference
+        length), written once for both paths (``metrics.formula``)."""
+        mms, hyp_len, ref_len = t
+        p = m.div(mms, hyp_len)
+        r = m.div(mms, ref_len)
+        return p, r, m.div(2 * p * r, p + r)
 
     @staticmethod
     def _prf_arrays(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        import numpy as np
-
-        totals = np.asarray(totals, dtype=float)
-        mms, hyp_len, ref_len = totals[..., 0], totals[..., 1], totals[..., 2]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            p = np.where(hyp_len > 0, mms / np.where(hyp_len > 0, hyp_len, 1), 0.0)
-            r = np.where(ref_len > 0, mms / np.where(ref_len > 0, ref_len, 1), 0.0)
-            s = p + r
-            f = np.where(s > 0, 2 * p * r / np.where(s > 0, s, 1), 0.0)
-        if f.ndim == 0:
-            return float(p), float(r), float(f)  # type: ignore[return-value]
-        return p, r, f
+        p, r, f = GTM.prf(columns(totals), ARRAY)
+        return ARRAY.result(p), ARRAY.result(r), ARRAY.result(f)
 
     def extras(self, data: ScoringInput, stats: np.ndarray) -> dict[str, Any]:
         import numpy as np

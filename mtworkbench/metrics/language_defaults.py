@@ -1,10 +1,10 @@
-"""A metric configured for a target language: the language's defaults
-(core.language) turned into the metric's options, where the spec does not set
-them. An explicit option always wins.
+"""A target language's defaults (core.language) turned into a metric's options;
+``registry.create_metric`` applies them where the spec does not set them (an
+explicit option always wins).
 
-    create_metric_for("bleu", "zh")            -> BLEU, tokenize=zh, lang:zh in its signature
-    create_metric_for("bleu:tokenize=13a", "zh") -> BLEU, tokenize=13a (explicit wins)
-    create_metric_for("meteor", "de")          -> Meteor 1.4's German defaults
+    create_metric("bleu", "zh")            -> BLEU, tokenize=zh, lang:zh in its signature
+    create_metric("bleu:tokenize=13a", "zh") -> BLEU, tokenize=13a (explicit wins)
+    create_metric("meteor", "de")          -> Meteor 1.4's German defaults
 
 Without a language the metric keeps its own defaults (sacrebleu's, Meteor's
 English ones) and its signature carries no ``lang:`` field.
@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtworkbench.core.language import LanguageProfile, language_profile
+from mtworkbench.core.language import LanguageProfile
 from mtworkbench.metrics.base import Metric
-from mtworkbench.metrics.spec import parse_spec
 
 
 def language_options(metric: str, profile: LanguageProfile) -> dict[str, Any]:
@@ -45,22 +44,6 @@ def language_options(metric: str, profile: LanguageProfile) -> dict[str, Any]:
     # chrF, chrF++ (character n-grams, sacrebleu has no language default) and
     # learned metrics: nothing to change; the signature still names the language.
     return {}
-
-
-def create_metric_for(spec: str, language: str | None) -> Metric:
-    """``spec``'s metric with ``language``'s defaults for the options it leaves unset."""
-    from mtworkbench.metrics.registry import metric_class
-
-    name, options = parse_spec(spec)
-    cls = metric_class(name)
-    profile = language_profile(language)
-    if profile is None:
-        return cls(**options)
-    known = {o.name for o in cls.option_specs}
-    defaults = {k: v for k, v in language_options(name, profile).items() if k in known}
-    metric = cls(**{**defaults, **options})
-    metric.language = profile.code
-    return metric
 
 
 def metric_notice(metric: Metric) -> str | None:

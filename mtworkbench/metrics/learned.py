@@ -1,4 +1,4 @@
-"""The learned metric of Kulesza & Shieber (2004; seed 001; SPECS "Learned metric").
+"""The learned metric of Kulesza & Shieber (2004, "A learning approach to improving sentence-level MT evaluation").
 
 An SVM with an RBF kernel learns to tell human translations from machine
 translations; a hypothesis's score is the SVM's decision value (signed
@@ -16,7 +16,7 @@ Features of a hypothesis against its references (9 values):
 * ``len_ratio_min``, ``len_ratio_max``: hypothesis length / reference length,
   minimum and maximum over the references (references of length 0 skipped;
   0 when all are empty);
-* ``wer_min``, ``per_min``: WER and PER (SPECS definitions: errors over the
+* ``wer_min``, ``per_min``: WER and PER (Kulesza & Shieber's definitions: errors over the
   reference length), minimum over the references; a reference of length 0
   gives 0 without errors and 1 otherwise (sacrebleu TER's convention).
 
@@ -59,6 +59,8 @@ import numpy as np
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.files import MIB, read_regular_bytes
+from mtworkbench.core.json_reader import JsonReader
+from mtworkbench.core.learned_json import check_learned_model
 from mtworkbench.core.metric_files import FILE_OPTIONS
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import Metric, MetricError, Option, ScoringInput
@@ -168,35 +170,33 @@ class LearnedModel:
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "learned model") -> LearnedModel:
-        def fail(msg: str) -> DataError:
-            return DataError(f"{where}: {msg}")
-
-        if not isinstance(obj, dict):
-            raise fail("expected a JSON object")
-        if obj.get("kind") != MODEL_KIND:
-            raise fail(f"kind must be {MODEL_KIND!r}, found {obj.get('kind')!r}")
-        if obj.get("version") != MODEL_VERSION:
-            raise fail(f"unsupported version {obj.get('version')!r} (this program reads {MODEL_VERSION})")
-        if list(obj.get("features", [])) != list(FEATURE_NAMES):
-            raise fail(f"features must be {list(FEATURE_NAMES)}")
+        """The model a stored object describes; ``BundleError`` (a ``DataError``) names
+        ``where`` and the JSON path of what is wrong."""
+        r = JsonReader(where)
+        check_learned_model(obj, "$", where)  # every field's type, with its JSON path
+        if obj["kind"] != MODEL_KIND:
+            r.fail(f"kind must be {MODEL_KIND!r}, found {obj['kind']!r}", "$.kind")
+        if obj["version"] != MODEL_VERSION:
+            r.fail(f"unsupported version {obj['version']!r} (this program reads {MODEL_VERSION})", "$.version")
+        if list(obj["features"]) != list(FEATURE_NAMES):
+            r.fail(f"features must be {list(FEATURE_NAMES)}", "$.features")
         try:
             sv = np.asarray(obj["support_vectors"], dtype=float)
-            coef = np.asarray(obj["dual_coef"], dtype=float)
-            mean = np.asarray(obj["feature_mean"], dtype=float)
-            scale = np.asarray(obj["feature_scale"], dtype=float)
-            gamma = float(obj["gamma"])
-            intercept = float(obj["intercept"])
-        except KeyError as exc:
-            raise fail(f"missing field {exc.args[0]!r}") from None
-        except (TypeError, ValueError) as exc:
-            raise fail(f"bad number: {exc}") from None
+        except ValueError as exc:  # rows of different lengths
+            r.fail(f"expected rows of equal length: {exc}", "$.support_vectors")
+        coef = np.asarray(obj["dual_coef"], dtype=float)
+        mean = np.asarray(obj["feature_mean"], dtype=float)
+        scale = np.asarray(obj["feature_scale"], dtype=float)
+        gamma = float(obj["gamma"])
+        intercept = float(obj["intercept"])
         k = len(FEATURE_NAMES)
         if sv.ndim != 2 or sv.shape[1] != k or coef.shape != (sv.shape[0],):
-            raise fail(f"support_vectors must be (n, {k}) and dual_coef (n,), found {sv.shape}, {coef.shape}")
+            r.fail(f"support_vectors must be (n, {k}) and dual_coef (n,), found {sv.shape}, {coef.shape}",
+                   "$.support_vectors")
         if mean.shape != (k,) or scale.shape != (k,) or np.any(scale <= 0):
-            raise fail(f"feature_mean and feature_scale must have {k} values, scales > 0")
+            r.fail(f"feature_mean and feature_scale must have {k} values, scales > 0", "$.feature_scale")
         if not (math.isfinite(gamma) and gamma > 0):
-            raise fail("gamma must be a positive number")
+            r.fail("gamma must be a positive number", "$.gamma")
         tok = Tokenisation(str(obj.get("tokenize", "13a")), bool(obj.get("lowercase", False)))
         return cls(sv, coef, intercept, gamma, mean, scale, tok, obj.get("C"), obj.get("sigma"),
                    dict(obj.get("report", {})))
@@ -224,7 +224,7 @@ def load_model_file(path: str | Path) -> LearnedModel:
 
 
 class LearnedMetric(Metric):
-    """SVM human-likeness score (seed 001); needs a trained model."""
+    """SVM human-likeness score (Kulesza & Shieber); needs a trained model."""
 
     name = "learned"
     scale = "unbounded"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib
 
+from mtworkbench.core.language import language_profile
 from mtworkbench.metrics.base import Metric, MetricSpecError
+from mtworkbench.metrics.language_defaults import language_options
 from mtworkbench.metrics.spec import parse_spec
 
 # name -> "module:Class". Every metric the CLI and GUI offer is listed here.
@@ -56,9 +58,13 @@ def create_metric(spec: str, language: str | None = None) -> Metric:
     ``language``: the target language, whose defaults (tokenizer, Meteor
     preset, ...) fill the options the spec leaves unset (language_defaults).
     """
-    if language:
-        from mtworkbench.metrics.language_defaults import create_metric_for
-
-        return create_metric_for(spec, language)
     name, options = parse_spec(spec)
-    return metric_class(name)(**options)
+    cls = metric_class(name)
+    profile = language_profile(language) if language else None
+    if profile is None:
+        return cls(**options)
+    known = {o.name for o in cls.option_specs}
+    defaults = {k: v for k, v in language_options(name, profile).items() if k in known}
+    metric = cls(**{**defaults, **options})
+    metric.language = profile.code
+    return metric

@@ -4,7 +4,7 @@
 service's ``run_scoring``, the one the Metrics workspace uses, so results already in the project's score cache are
 reused and new ones are shared back), then correlates every metric with the
 human score at the chosen level, builds the scatter summaries and, on request,
-the reliability curves (seed 000, figure 4). It reports ``progress(done, total)``
+the reliability curves (Turian, Shen & Melamed 2003, figure 4). It reports ``progress(done, total)``
 in thousandths of the whole job and honours ``cancel()`` like every core job.
 
 The human scores are collected on the GUI thread before the job starts
@@ -27,6 +27,8 @@ from mtworkbench.analysis.correlation import (
     williams_from_scores,
 )
 from mtworkbench.analysis.human_scores import HumanScores, level_pairs
+from mtworkbench.analysis.meta_eval import MetaEvalData
+from mtworkbench.analysis.meta_table import MetaRow, meta_row
 from mtworkbench.analysis.reliability import (
     DEFAULT_DOCS,
     DEFAULT_LENGTHS,
@@ -65,6 +67,7 @@ class AnalysisRequest:
     with_reliability: bool = True
     reliability_docs: int = DEFAULT_DOCS
     reliability_lengths: tuple[int, ...] = DEFAULT_LENGTHS
+    with_meta: bool = True  # pairwise accuracy, SPA, acc-eq and item-grouped correlation
 
 
 @dataclass
@@ -93,6 +96,7 @@ class AnalysisOutcome:
     errors: dict[str, str] = field(default_factory=dict)  # spec -> why it could not be scored
     # spec -> Metric.higher_is_better: for error rates (WER, TER) agreement shows as a negative r.
     higher_is_better: dict[str, bool] = field(default_factory=dict)
+    meta: list[MetaRow] = field(default_factory=list)  # one per correlated metric
     # The metric agreeing most with the humans, and the Williams test of every
     # other metric against it (same items; error rates sign-flipped first).
     best: str | None = None
@@ -197,6 +201,13 @@ def run_analysis(
             keep = np.isfinite(m) & np.isfinite(h)
             outcome.point_labels[spec] = [s for s, ok in zip(rated, keep) if ok]
     compare_with_best(outcome, pairs)
+    if request.with_meta:
+        human_segments, human_systems = human.matrix[rows], human.system_scores()[rows]
+        for layout in layouts:
+            check_cancel(cancel)
+            data = MetaEvalData(human_segments, human_systems, layout.segments[rows], layout.corpus[rows],
+                                outcome.higher_is_better[layout.spec])
+            outcome.meta.append(meta_row(layout.spec, data, request.method))
     report(progress, int(TOTAL * (SCORING_SHARE + 0.05)), TOTAL)
 
     if request.with_reliability and layouts:

@@ -56,8 +56,9 @@ class ScoreCache:
 
     def __init__(self, max_entries: int = 512, remember_unsaved: bool = False) -> None:
         self.max_entries = max_entries
-        # The app's long-lived cache of a project (cache_for) also keeps per-metric
-        # entries while the project has no score file; a throwaway cache does not.
+        # The app's long-lived cache of a project (cache_for) asks for per-metric entries
+        # kept in memory while the project has no score file (scoring.store.unsaved_store);
+        # a throwaway cache does not.
         self.remember_unsaved = remember_unsaved
         self._lock = threading.RLock()
         self._store: OrderedDict[tuple[str, str, str], ScoreEntry] = OrderedDict()
@@ -65,25 +66,6 @@ class ScoreCache:
         self._paired: OrderedDict[tuple, Any] = OrderedDict()
         self._global_generation = 0
         self._system_generation: dict[str, int] = {}
-        # For a project without a score file: the per-metric entries (scoring/store.py)
-        # that let an edit recompute only the scores reading what changed.
-        self._unsaved: Any = None
-
-    def unsaved_store(self) -> Any:
-        """The in-memory ScoreStore used while the project has no score file (None
-        for a throwaway cache)."""
-        with self._lock:
-            if self._unsaved is None and self.remember_unsaved:
-                from mtworkbench.scoring.store import ScoreStore
-
-                self._unsaved = ScoreStore(None)
-            return self._unsaved
-
-    def take_unsaved(self) -> Any:
-        """Hand over (and forget) the in-memory entries: the project got a file."""
-        with self._lock:
-            store, self._unsaved = self._unsaved, None
-            return store
 
     # --- generations ---------------------------------------------------------------
     def generation(self, system: str) -> tuple[int, int]:

@@ -26,7 +26,7 @@ import os
 import pickle
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -48,7 +48,15 @@ from mtworkbench.metrics.external import ExternalMetric, external_metric, is_ext
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor
-from mtworkbench.scoring.store import InputDigests, Key, metric_fingerprint, notice, store_for
+from mtworkbench.scoring.store import (
+    InputDigests,
+    Key,
+    ScoreStore,
+    metric_fingerprint,
+    notice,
+    store_for,
+    unsaved_store,
+)
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000
@@ -148,7 +156,7 @@ def score_one(
     from mtworkbench.analysis.significance import bootstrap_ci
 
     if isinstance(data, bytes):
-        data = pickle.loads(data)
+        data = pickle.loads(data)  # noqa: S301 - bytes this process pickled for its own worker processes
     score = metric.score(data, progress=progress, cancel=cancel, system=system)
     ci = None
     if ci_samples > 0 and data.n_segments > 0:
@@ -213,7 +221,7 @@ def _child_metric(job_id: int, spec: str, blob: bytes) -> Metric:
     if metric is None:
         if any(k[0] != job_id for k in _CHILD_METRICS):
             _CHILD_METRICS.clear()  # an earlier job's metrics (and their reference caches) go
-        metric = _CHILD_METRICS[key] = pickle.loads(blob)
+        metric = _CHILD_METRICS[key] = pickle.loads(blob)  # noqa: S301 - bytes this process pickled for its own worker processes
     return metric
 
 
@@ -258,40 +266,6 @@ def shutdown_pool() -> None:
             _POOL = None
 
 
-class ProcessExecutor:
-    """The shared pool of worker processes behind the executor interface."""
-
-    kind = "processes"
-
-    def __init__(self, workers: int | None = None) -> None:
-        self.pool = process_pool(workers)
-
-    def submit_score(self, task: ScoreTask) -> Future:
-        return self.pool.submit(_child_score, task.job_id, task.spec, task.metric_blob, task.data_blob,
-                                task.ci_samples, task.seed, task.system)
-
-    def submit_paired(self, job_id, spec, metric, metric_blob, systems, method, n_samples, seed) -> Future:
-        return self.pool.submit(_child_paired, job_id, spec, metric_blob, systems, method, n_samples, seed)
-
-    def wait(self, pending: set, timeout: float) -> tuple[set, set]:
-        ready, rest = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-        return set(ready), set(rest)
-
-    def result(self, handle: Future) -> Any:
-        return handle.result()
-
-    def cancel(self, job_id: int, handles) -> None:
-        # Running tasks see the shared flag at their next cancel check; queued ones never start.
-        with _POOL_LOCK:
-            if _CANCELLED_UP_TO is not None:
-                _CANCELLED_UP_TO.value = max(_CANCELLED_UP_TO.value, job_id)
-        for future in handles:
-            future.cancel()
-
-    def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind, "workers": _POOL_SIZE}
-
-
 def _wants_processes(request: ScoringRequest, n_segments: int, n_tasks: int) -> bool:
     if request.jobs == 1 or n_tasks < 2 and request.use_processes is None:
         return False
@@ -333,6 +307,26 @@ class InputReader:
             data = replace(base, hypotheses=[texts[sid] for sid in self.project.segment_ids])
         blob, fp = pack_input(data)
         return blob, fp, generation
+
+
+@dataclass
+class _Job:
+    """What the steps of one ``run_scoring`` call share: the request, the inputs read
+    for it, the outcome being filled, and how to report, cancel and hand over results."""
+
+    request: ScoringRequest
+    inputs: dict[str, PreparedInput]
+    outcome: ScoringOutcome
+    cache: ScoreCache
+    progress: ProgressCallback | None
+    cancel: CancelCheck | None
+    deliver: Callable[[ScoredItem], None] | None
+    total: int = 0  # scoring tasks plus one paired test per metric, once known
+    executor: ScoringExecutor | None = None  # worker processes or a cluster; None: this thread
+
+    def hand_over(self, item: ScoredItem) -> None:
+        if self.deliver is not None:
+            self.deliver(item)
 
 
 def run_scoring(
@@ -379,35 +373,36 @@ def run_scoring(
                 todo.append((system, spec))
 
     # the project's score file; without one, entries in memory that serve the same way
-    store = store_for(project) or cache.unsaved_store()
+    job = _Job(request, inputs, outcome, cache, progress, cancel, deliver)
+    store = store_for(project) or (unsaved_store(project) if cache.remember_unsaved else None)
     stored_keys: dict[tuple[str, str], Key] = {}
     if store is not None and todo:
-        todo = _restore_from_store(store, todo, inputs, request, outcome, deliver, stored_keys)
+        todo = _restore_from_store(job, store, todo, stored_keys)
 
     n_segments = len(project.segments)
-    total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
+    job.total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
     results: list[ScoredItem] = []
-    executor: ScoringExecutor | None = None
     if request.scheduler:
         from mtworkbench.scoring.cluster import cluster_executor
 
         # A cluster that cannot be reached is an error, not a quiet fall-back to this machine.
-        executor = cluster_executor(request.scheduler)
-        results = _score_with(executor, todo, inputs, request, outcome, progress, cancel, deliver, total)
+        job.executor = cluster_executor(request.scheduler)
+        results = _score_with(job, todo)
     elif use_processes:
+        from mtworkbench.scoring.process_executor import ProcessExecutor
+
         try:
-            executor = ProcessExecutor(min(request.jobs, len(todo)) if request.jobs else None)
-            results = _score_with(executor, todo, inputs, request, outcome, progress, cancel, deliver, total)
+            job.executor = ProcessExecutor(min(request.jobs, len(todo)) if request.jobs else None)
+            results = _score_with(job, todo)
             outcome.used_processes = True
         except (BrokenProcessPool, OSError, pickle.PicklingError):
             shutdown_pool()
-            executor = None
-            use_processes = False
-    if executor is None:
-        results = _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total)
+            job.executor = None
+    if job.executor is None:
+        results = _score_in_thread(job, todo)
     else:
-        outcome.backend = executor.describe()
+        outcome.backend = job.executor.describe()
     outcome.items.extend(results)
     if store is not None and results:
         for item in results:
@@ -416,24 +411,26 @@ def run_scoring(
                 store.put(key, item.entry.score)
         store.save()
 
-    _paired_tests(outcome, inputs, request, cache, progress, cancel, len(todo), total, executor)
-    report(progress, total, total)
+    _paired_tests(job, len(todo))
+    report(progress, job.total, job.total)
     return outcome
 
 
-def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) -> list[tuple[str, str]]:
+def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]],
+                        keys: dict[tuple[str, str], Key]) -> list[tuple[str, str]]:
     """Take what the project's score file holds for ``todo``; return the rest.
 
     ``keys`` receives each remaining pair's store key, to file its result under.
     """
+    request, outcome = job.request, job.outcome
     digests: dict[str, InputDigests] = {}
     rest: list[tuple[str, str]] = []
     stale: list[tuple[str, str]] = []
     for system, spec in todo:
         metric = outcome.metrics[spec]
-        blob, fp, generation = inputs[system]
+        blob, fp, generation = job.inputs[system]
         if system not in digests:
-            digests[system] = InputDigests(pickle.loads(blob))
+            digests[system] = InputDigests(pickle.loads(blob))  # noqa: S301 - pickled by pack_input here
         key = (system, spec, metric_fingerprint(metric, digests[system]))
         # An entry must fit this project's segments (a file can be edited by hand).
         found = store.get(key, metric, n_segments=len(digests[system].data.hypotheses))
@@ -451,8 +448,7 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
         item = ScoredItem(system, spec, fp, generation, ScoreEntry(score=found.to_score(metric, system), ci=ci))
         outcome.items.append(item)
         outcome.restored.append((system, spec))
-        if deliver is not None:
-            deliver(item)
+        job.hand_over(item)
     if stale and not store.in_memory:
         system, spec = stale[0]
         notice(f"{store.path}: {len(stale)} stored score(s) are stale - their inputs or the metric changed "
@@ -460,13 +456,14 @@ def _restore_from_store(store, todo, inputs, request, outcome, deliver, keys) ->
     return rest
 
 
-def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, total) -> list[ScoredItem]:
+def _score_in_thread(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
+    request, outcome, progress, cancel, total = job.request, job.outcome, job.progress, job.cancel, job.total
     done: list[ScoredItem] = []
     for k, (system, spec) in enumerate(todo):
         check_cancel(cancel)
         if spec in outcome.errors:
             continue
-        blob, fp, generation = inputs[system]
+        blob, fp, generation = job.inputs[system]
 
         def sub_progress(d: int, t: int, k: int = k) -> None:
             # Whole tasks, plus the running task's share, in thousandths of the job.
@@ -480,20 +477,21 @@ def _score_in_thread(todo, inputs, request, outcome, progress, cancel, deliver, 
             continue
         item = ScoredItem(system, spec, fp, generation, entry)
         done.append(item)
-        if deliver is not None:
-            deliver(item)
+        job.hand_over(item)
         report(progress, 1000 * (k + 1), 1000 * total)
     return done
 
 
-def _score_with(executor: ScoringExecutor, todo, inputs, request, outcome, progress, cancel, deliver,
-                total) -> list[ScoredItem]:
+def _score_with(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
+    """The tasks on the job's executor (worker processes or a cluster), results as they finish."""
+    request, outcome, cancel, executor = job.request, job.outcome, job.cancel, job.executor
+    assert executor is not None
     job_id = next(_JOB_IDS)
     # Each metric is pickled once, bound as it is; every worker unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
     handles: dict[Any, tuple[str, str]] = {}
     for system, spec in todo:
-        task = ScoreTask(job_id, spec, outcome.metrics[spec], metric_blobs[spec], inputs[system][0],
+        task = ScoreTask(job_id, spec, outcome.metrics[spec], metric_blobs[spec], job.inputs[system][0],
                          request.ci_samples, request.seed, system)
         handles[executor.submit_score(task)] = (system, spec)
     done_items: list[ScoredItem] = []
@@ -512,20 +510,19 @@ def _score_with(executor: ScoringExecutor, todo, inputs, request, outcome, progr
                 except MetricError as exc:
                     outcome.fail(spec, exc)
                     continue
-                _blob, fp, generation = inputs[system]
+                _blob, fp, generation = job.inputs[system]
                 item = ScoredItem(system, spec, fp, generation, entry)
                 done_items.append(item)
-                if deliver is not None:
-                    deliver(item)
-                report(progress, 1000 * finished, 1000 * total)
+                job.hand_over(item)
+                report(job.progress, 1000 * finished, 1000 * job.total)
     except BaseException:  # Cancel, Ctrl+C or a failure: nothing queued keeps running
         executor.cancel(job_id, pending)
         raise
     return done_items
 
 
-def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks, total,
-                  executor: ScoringExecutor | None) -> None:
+def _paired_tests(job: _Job, done_tasks: int) -> None:
+    request, outcome, cancel = job.request, job.outcome, job.cancel
     baseline = request.baseline
     if not baseline or baseline not in request.systems or len(request.systems) < 2:
         return
@@ -533,23 +530,23 @@ def _paired_tests(outcome, inputs, request, cache, progress, cancel, done_tasks,
     by_key = {(item.system, item.spec): item for item in outcome.items}
     for k, spec in enumerate(request.specs):
         check_cancel(cancel)
-        report(progress, 1000 * (done_tasks + k), 1000 * total)
+        report(job.progress, 1000 * (done_tasks + k), 1000 * job.total)
         # a system left unscored (the only reference) has no test; the others still do
         order = [baseline, *(s for s in others if (s, spec) not in outcome.unscored)]
         if spec in outcome.errors or len(order) < 2 or any((s, spec) not in by_key for s in order):
             continue
-        fingerprints = [(s, inputs[s][1]) for s in order]
-        key = cache.paired_key(spec, request.paired_method, request.paired_samples, baseline, fingerprints)
-        result = cache.lookup_paired(key)
+        fingerprints = [(s, job.inputs[s][1]) for s in order]
+        key = job.cache.paired_key(spec, request.paired_method, request.paired_samples, baseline, fingerprints)
+        result = job.cache.lookup_paired(key)
         if result is None:
             systems = [(s, by_key[(s, spec)].entry.score.stats) for s in order]
             args = (systems, request.paired_method, request.paired_samples, request.seed)
             metric = outcome.metrics[spec]
             try:
-                if executor is not None:
+                if job.executor is not None:
                     job_id = next(_JOB_IDS)
-                    handle = executor.submit_paired(job_id, spec, metric, pickle.dumps(metric), *args)
-                    result = _wait_for(executor, job_id, handle, cancel)
+                    handle = job.executor.submit_paired(job_id, spec, metric, pickle.dumps(metric), *args)
+                    result = _wait_for(job.executor, job_id, handle, cancel)
                 else:
                     result = paired_one(metric, *args, cancel=cancel)
             except MetricError as exc:

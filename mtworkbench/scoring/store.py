@@ -31,7 +31,7 @@ is scored again.
 Which project goes with which file: :func:`attach` (the command line after
 loading a bundle, the app after opening or saving one). A project that was
 never attached (built in memory, not saved) persists nothing; in the app its
-cache keeps the same entries in memory (``ScoreCache.unsaved_store``) and they
+cache keeps the same entries in memory (:func:`unsaved_store`) and they
 go into the file when the project is first saved. Where the
 bundle's folder is read-only, and for bundles shipped inside the program (the
 demo), the file goes to the user's cache folder instead (:func:`fallback_path`).
@@ -561,12 +561,24 @@ def _inside_program(bundle_path: str | Path) -> bool:
     return True
 
 
-def _take_unsaved(project: Any) -> ScoreStore | None:
-    """The entries the app's cache kept while the project had no file (to carry over)."""
-    from mtworkbench.scoring.cache import existing_cache
+# For a project without a score file: the per-metric entries that let an edit
+# recompute only the scores reading what changed (the app's cache asks for them).
+_UNSAVED: weakref.WeakKeyDictionary[Any, ScoreStore] = weakref.WeakKeyDictionary()
 
-    cache = existing_cache(project)
-    return None if cache is None else cache.take_unsaved()
+
+def unsaved_store(project: Any) -> ScoreStore:
+    """The in-memory entries of ``project`` while it has no score file (made on first use)."""
+    with _STORES_LOCK:
+        store = _UNSAVED.get(project)
+        if store is None:
+            store = _UNSAVED[project] = ScoreStore(None)
+        return store
+
+
+def _take_unsaved(project: Any) -> ScoreStore | None:
+    """Hand over (and forget) the in-memory entries: the project got a file."""
+    with _STORES_LOCK:
+        return _UNSAVED.pop(project, None)
 
 
 def store_for(project: Any) -> ScoreStore | None:

@@ -113,6 +113,25 @@ def test_analyze_cli_json_and_html(tmp_path, capsys):
     assert "no system 'Z'" in capsys.readouterr().err
 
 
+def test_analyze_cli_buckets_words_by_a_frequency_file(tmp_path, capsys):
+    bundle = small_project(tmp_path / "p.mtwb.json") and tmp_path / "p.mtwb.json"
+    freq = tmp_path / "Häufigkeit-频率.tsv"
+    # "cat" is common in the file (bucket 1000+) though it occurs once in the reference.
+    freq.write_text("cat\t5000\nKatze\t3\n猫\t12\n\nword\t1\n", encoding="utf-8")
+    assert main(["analyze", str(bundle), "--system", "A", "--system", "B", "--metric", "chrf",
+                 "--freq-file", str(freq), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["frequency_source"] == f"file {freq.name}"
+    by_label = {b["label"]: b["reference_words"] for b in out["frequency_buckets"]}
+    assert by_label[">=1000"] == 1  # the reference's one "cat"
+    assert by_label["1"] == 12  # s3's twelve "word" tokens: count 1 in the file
+    freq.write_text("cat\t5000\nKatze drei\n", encoding="utf-8")
+    assert main(["analyze", str(bundle), "--system", "A", "--system", "B", "--metric", "chrf",
+                 "--freq-file", str(freq)]) == 1
+    err = capsys.readouterr().err
+    assert f"{freq}:2: expected WORD<TAB>COUNT" in err and "Traceback" not in err
+
+
 def test_error_counts_by_length_bucket_where_spans_exist():
     import dataclasses
 

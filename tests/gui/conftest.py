@@ -81,5 +81,6 @@ def no_modal_dialogs(monkeypatch):
     monkeypatch.setattr(dialogs, "ask_open_elsewhere", lambda parent, path, holder: "open")
     monkeypatch.setattr(dialogs, "ask_changed_on_disk", lambda parent, path, summary: "cancel")
     monkeypatch.setattr(dialogs, "confirm_lose_edits", lambda parent, path: False)
+    monkeypatch.setattr(dialogs, "show_merge_result", lambda parent, path, conflicts, taken: None)  # information only
     monkeypatch.setattr(dialogs, "error", unexpected_error)
     yield

@@ -23,7 +23,8 @@ from mtworkbench.core.model import (
 )
 from mtworkbench.core.ranking import RankingSession, apply_ranking
 from mtworkbench.gui.judge import agreement_job
-from mtworkbench.gui.judge.agreement_panel import JITTER, fmt
+from mtworkbench.gui.judge.agreement_tables import fmt
+from mtworkbench.gui.judge.pair_scatter import JITTER
 from tests.gui.span_project import OUT_A, OUT_B, span_project
 from tests.gui.test_span_agreement_gui import open_agreement, rows
 
@@ -92,7 +93,7 @@ def mixed_project() -> Project:
     for system in ("sysA", "sysB"):
         for seg in ("1", "2", "3"):
             k = int(seg) + (3 if system == "sysB" else 0)
-            for judge, da, esa, adequacy in (("ann", 10 * k, 15 * k, 1 + k % 5), ("bob", 12 * k - 5, 14 * k + 3, 1 + (k + 1) % 5)):
+            for judge, da, _esa, adequacy in (("ann", 10 * k, 15 * k, 1 + k % 5), ("bob", 12 * k - 5, 14 * k + 3, 1 + (k + 1) % 5)):
                 n += 1
                 project.add_judgment(Judgment(f"da{n}", judge, system, seg, "ref", score=float(da), scale="da", protocol="da"))
                 project.add_judgment(Judgment(f"ldc{n}", judge, system, seg, "ref", adequacy=adequacy, fluency=adequacy))

@@ -219,6 +219,9 @@ def test_recovery_is_offered_even_when_the_bundle_is_newer(qtbot, window, demo_c
     assert "1 reference changed" in summary
     assert again.session.project.reference_text("ref-1", "1") == "unsaved work"
     assert again.isWindowModified()
+    # Restored onto the bundle as it is now: the CLI's judge and judgment are kept.
+    assert "cli-judge" in again.session.project.judges
+    assert any(j.judge == "cli-judge" for j in again.session.project.judgments)
 
 
 def test_untitled_project_recovery_is_offered_at_start(qtbot, window, demo_copy, monkeypatch):
@@ -273,13 +276,13 @@ def test_autosave_failure_is_shown_once_and_never_raises(qtbot, window, demo_cop
 
 
 def test_save_failure_is_reported_not_raised(qtbot, window, demo_copy, monkeypatch):
-    from mtworkbench.gui import main_window
+    from mtworkbench.gui import bundle_on_disk
 
     assert window.open_path(demo_copy)
     edit_reference(window, "one")
     shown = []
     monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append((title, message)))
-    monkeypatch.setattr(main_window, "save_bundle", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
+    monkeypatch.setattr(bundle_on_disk, "save_bundle", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
     assert not window.save()
     assert shown[0][0] == "Cannot save project" and "disk on fire" in shown[0][1]
     assert window.isWindowModified()
@@ -363,7 +366,7 @@ def test_cancel_at_open_elsewhere_opens_nothing(qtbot, window, demo_copy, monkey
 
 
 def test_save_while_another_writer_holds_the_lock_names_it(qtbot, window, demo_copy, monkeypatch):
-    from mtworkbench.gui import main_window
+    from mtworkbench.gui import bundle_on_disk
 
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\nfrom mtworkbench.io.bundle.locking import bundle_lock\n"
@@ -375,7 +378,7 @@ def test_save_while_another_writer_holds_the_lock_names_it(qtbot, window, demo_c
         edit_reference(window, "mine")
         shown = []
         monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append((title, message)))
-        monkeypatch.setattr(main_window, "SAVE_LOCK_TIMEOUT_S", 0.2)
+        monkeypatch.setattr(bundle_on_disk, "SAVE_LOCK_TIMEOUT_S", 0.2)
         before = demo_copy.read_bytes()
         assert not window.save()
         assert shown[0][0] == "Cannot save project" and f"pid {holder.pid}" in shown[0][1]

@@ -13,7 +13,7 @@ from scipy import stats
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from mtworkbench.core.judging import JudgeSession, apply_judgment
-from mtworkbench.gui.judge.agreement_panel import JITTER
+from mtworkbench.gui.judge.pair_scatter import JITTER
 from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
 from tests.gui.test_judge_rating import K, add_judge, fake_time, keys, plain, window, workspace  # noqa: F401
 

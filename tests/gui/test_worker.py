@@ -16,7 +16,7 @@ from mtworkbench.gui import dialogs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker, error_message, running_workers, stop_all_workers
 from mtworkbench.gui.analysis import workspace as analysis_module
-from mtworkbench.gui.metrics import workspace as metrics_module
+from mtworkbench.gui.metrics import scoring_controls
 from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
 from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 from tests.gui.test_analysis import judged_project
@@ -128,7 +128,7 @@ def test_metrics_workspace_shows_a_scoring_data_error_as_a_message(qtbot, monkey
     def failing_scoring(*args, **kwargs):
         raise MetricError("bleu: reference stream 2 has 4 segments, the hypothesis has 5")
 
-    monkeypatch.setattr(metrics_module, "run_scoring", failing_scoring)
+    monkeypatch.setattr(scoring_controls, "run_scoring", failing_scoring)
     session = ProjectSession()
     ws = MetricsWorkspace(session)
     qtbot.addWidget(ws)

@@ -16,7 +16,8 @@ from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, is_not_an_error, parse_weights
 from mtworkbench.cli import main
 from mtworkbench.io.bundle.bundle import dumps, loads
-from mtworkbench.io.judgments.mqm import import_mqm, mqm_table
+from mtworkbench.io.judgments.mqm import import_mqm
+from mtworkbench.io.judgments.mqm_export import mqm_table
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tools" / "check_mqm_reproduction.py"

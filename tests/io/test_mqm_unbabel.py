@@ -20,7 +20,9 @@ from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
-from mtworkbench.io.judgments.mqm import UNBABEL_SCALE, import_mqm, mqm_table, read_mqm_file
+from mtworkbench.core.mqm_typology import UNBABEL_SCALE
+from mtworkbench.io.judgments.mqm import import_mqm, read_mqm_file
+from mtworkbench.io.judgments.mqm_export import mqm_table
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tools" / "check_mqm_reproduction.py"

@@ -10,7 +10,8 @@ import shutil
 from mtworkbench.cli import main
 from mtworkbench.core.model import Judgment
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
-from mtworkbench.io.judgments.judgments import apply_import, judgments_table, plan_table_file
+from mtworkbench.io.judgments.judgments import apply_import, plan_table_file
+from mtworkbench.io.judgments.judgments_export import judgments_table
 from tests.safety.helpers import project
 
 JUDGES = ("ana", "李")

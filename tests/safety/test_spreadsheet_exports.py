@@ -14,7 +14,8 @@ from mtworkbench.core.model import Judgment
 from mtworkbench.core.spreadsheet import is_number, neutralise, restore, table_text
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.io.corpora.corpus import export_corpus, import_corpus
-from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments, read_judgment_rows
+from mtworkbench.io.judgments.judgments import read_judgment_rows
+from mtworkbench.io.judgments.judgments_export import judgments_table, ordered_judgments
 
 from .helpers import project
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from mtworkbench.cli import UsageError
 from mtworkbench.core.errors import DataError
@@ -50,7 +51,13 @@ def run(args: argparse.Namespace) -> int:
         if not project.has_system(s):
             raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
     scored = score_project(project, metrics, args.system, scheduler=chosen_scheduler(args))
-    cmp = compare_systems(project, args.system[0], args.system[1], scored, args.reference, args.freq_file,
+    frequencies = None
+    if args.freq_file:
+        from mtworkbench.analysis.compare_systems import WordFrequencies
+        from mtworkbench.io.corpora.word_counts import read_frequency_file
+
+        frequencies = WordFrequencies(read_frequency_file(args.freq_file), Path(args.freq_file).name)
+    cmp = compare_systems(project, args.system[0], args.system[1], scored, args.reference, frequencies,
                           args.ngrams, args.sentences)
     if args.html:
         from mtworkbench.analysis.compare_html import render_html

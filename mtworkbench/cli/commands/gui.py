@@ -15,6 +15,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from mtworkbench.gui.xcb_check import check_before_qt
+
+    # Before Qt's GUI is loaded: a missing system library is named with its package,
+    # not left to Qt's abort (which names another library, or none).
+    problem = check_before_qt()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     # Qt is imported only here, so every other command stays Qt-free.
     from mtworkbench.gui.app import run_app
 

@@ -109,7 +109,7 @@ def run_export(args: argparse.Namespace) -> int:
     from mtworkbench.core.output import describe_target, to_stdout, write_output
     from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.formats import JUDGMENT_FORMATS
-    from mtworkbench.io.judgments.judgments import judgments_table, ordered_judgments
+    from mtworkbench.io.judgments.judgments_export import judgments_table, ordered_judgments
 
     project = load_bundle(args.bundle)
     fmt = args.format or "csv"

@@ -3,11 +3,14 @@
 A small dialog picks systems A and B and the metrics; the analyses run on a
 background worker (the same code as ``mtworkbench analyze``), and the
 self-contained HTML report is written where the user chose and opened in the
-system's browser.
+system's browser. The workspace's status line says where the report went, and
+says so plainly when no browser could be opened (``QDesktopServices.openUrl``
+returns False on a machine without one), so the file is never lost.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
@@ -90,8 +93,20 @@ def build_report(project: Project, system_a: str, system_b: str, metrics: list[s
     return str(path)
 
 
-def compare_systems_interactively(parent: QWidget, project: Project) -> JobWorker | None:
-    """Ask for the systems and the file, then build the report in the background."""
+def open_report(path: str, say: Callable[[str], None]) -> bool:
+    """Open the written report in the browser and tell the user where it is."""
+    opened = QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+    if opened:
+        say(f"Wrote the comparison report to {path} and opened it in the browser.")
+    else:
+        say(f"Wrote the comparison report to {path}. No browser could be opened: open that file yourself.")
+    return bool(opened)
+
+
+def compare_systems_interactively(parent: QWidget, project: Project,
+                                  say: Callable[[str], None] = lambda _text: None) -> JobWorker | None:
+    """Ask for the systems and the file, then build the report in the background;
+    ``say`` shows a line of plain text (where the report goes, whether it opened)."""
     if len(project.systems) < 2:
         dialogs.error(parent, "Cannot compare systems", "The project needs at least two systems.")
         return None
@@ -105,7 +120,12 @@ def compare_systems_interactively(parent: QWidget, project: Project) -> JobWorke
         return None
     worker = JobWorker(lambda progress, cancel, deliver: build_report(project, a, b, metrics, path, progress, cancel),
                        project=project)
-    worker.succeeded.connect(lambda out: QDesktopServices.openUrl(QUrl.fromLocalFile(out)))
-    worker.failed.connect(lambda message: dialogs.error(parent, "Cannot compare the systems", message))
+    worker.succeeded.connect(lambda out: open_report(out, say))
+    def failed(message: str) -> None:
+        say(f"The comparison report was not written: {message}")
+        dialogs.error(parent, "Cannot compare the systems", message)
+
+    worker.failed.connect(failed)
+    say(f"Comparing {a} with {b}; writing the report to {path}…")
     worker.start()
     return worker

@@ -182,7 +182,10 @@ def correlation_table_view(model: CorrelationTableModel, parent: QWidget | None 
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(22)
     header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    # Every column as wide as its header and values (never a cut title such as "Williams p
+    # vs best"); a narrow pane scrolls sideways, a wide one gives the last column the rest.
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setStretchLastSection(True)
     header.setMinimumSectionSize(60)
+    view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
     return view

@@ -126,7 +126,11 @@ class ErrorBarsView(pg.PlotWidget):
         apply_style(self)
         self.setMinimumSize(260, 220)
         self.bars: list[pg.BarGraphItem] = []
-        self.legend = self.getPlotItem().addLegend(offset=(-10, 10), labelTextColor=INK)
+        # The legend sits in its own row under the axis, never over a bar (a long bar
+        # reaches the corner a legend inside the plot would take).
+        self.legend = pg.LegendItem(labelTextColor=INK, frame=False, colCount=5, labelTextSize="9pt")
+        self.getPlotItem().layout.addItem(self.legend, 4, 1)
+        self.swatches: list[pg.ScatterPlotItem] = []
         self.totals: dict[str, int] = {}
         self.show_counts(None)
 
@@ -136,6 +140,7 @@ class ErrorBarsView(pg.PlotWidget):
             self.removeItem(bar)
         self.bars = []
         self.legend.clear()
+        self.swatches = []
         self.totals = {}
         if counts is None or not counts.systems:
             item.setTitle("No errors to plot", color=INK, size="11pt")
@@ -153,7 +158,7 @@ class ErrorBarsView(pg.PlotWidget):
             self.addItem(bar)
             self.bars.append(bar)
             # Legend and axis text are HTML in pyqtgraph: severities and system ids come from the data.
-            self.legend.addItem(bar, esc(severity))
+            self.legend.addItem(self._swatch(severity_colour(severity, i)), esc(severity))
             bottom = [b + h for b, h in zip(bottom, heights)]
         self.totals = {s: counts.count(s) for s in systems}
         item.getAxis("left").setTicks([[(y, esc(s)) for y, s in zip(ys, systems)]])
@@ -162,6 +167,13 @@ class ErrorBarsView(pg.PlotWidget):
         item.setTitle(f"{esc(counts.protocol.upper())} {unit} by severity", color=INK, size="10pt")
         item.setLabel("bottom", unit, color=INK)
         item.enableAutoRange()
+
+    def _swatch(self, colour) -> pg.ScatterPlotItem:
+        """A filled square in the bar's colour: a bar item's own legend sample is drawn
+        with the bar's white outline, which left a light severity hollow."""
+        swatch = pg.ScatterPlotItem(symbol="s", size=11, brush=pg.mkBrush(colour), pen=pg.mkPen(colour))
+        self.swatches.append(swatch)  # kept alive while the legend shows it
+        return swatch
 
     def stack_heights(self) -> list[list[float]]:
         """The drawn bars' heights, one list per severity (what the user sees)."""

@@ -30,7 +30,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui import dialogs
 from mtworkbench.io.formats import SCORE_FORMATS
-from mtworkbench.io.scores.score_table import plan_all_systems
+from mtworkbench.io.scores.score_table import plan_all_systems, read_system_scores
 from mtworkbench.io.judgments.judgments import (
     JudgmentImport,
     apply_import,
@@ -76,6 +76,7 @@ class ImportScoresDialog(QDialog):
         self.system = QComboBox()
         self.system.setObjectName("scores-system")
         self.skipped: list[str] = []
+        self.skipped_rows = 0
         self.format.currentIndexChanged.connect(self._fill_systems)
         self._fill_systems()
         self.judge = QLineEdit("da")
@@ -100,6 +101,26 @@ class ImportScoresDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(note)
         layout.addWidget(buttons)
+        self._defaults = {"judge": self.judge.text(), "scale": self.scale.currentText()}
+        self.format.currentIndexChanged.connect(self._format_chosen)
+
+    def _format_chosen(self, *_args) -> None:
+        """An MQM table holds MQM scores: its pseudo-judge and scale say so, unless the
+        user typed their own (a name the user chose is never overwritten)."""
+        mqm = self.format.currentData() == "mqm-tsv"
+        judge, scale = ("mqm", "mqm") if mqm else ("da", "da-z")
+        if self.judge.text().strip() in ("da", "mqm", self._defaults["judge"]):
+            self.judge.setText(judge)
+        if self.scale.currentText().strip() in SCALES:
+            self.scale.setCurrentText(scale)
+        self._defaults = {"judge": judge, "scale": scale}
+
+    def summary(self) -> str:
+        """What the import leaves out and why, for the status line ("" when nothing)."""
+        if not self.skipped:
+            return ""
+        return (f"skipped {self.skipped_rows:,} rows of systems not in the project: "
+                f"{', '.join(self.skipped)}")
 
     def _fill_systems(self, *_args) -> None:
         """A file with a system column covers every system at once (the default then)."""
@@ -128,6 +149,9 @@ class ImportScoresDialog(QDialog):
         if system == ALL_SYSTEMS:
             result = plan_all_systems(self.project, judge, path, scale or "mqm")
             self.skipped = result.skipped
+            # Rows with a score (the import counts scored rows too; empty and NA ones say nothing).
+            table = read_system_scores(path)
+            self.skipped_rows = sum(1 for name in result.skipped for v in table[name].values() if v is not None)
             return result.plan
         if self.format.currentData() == "mqm-tsv":
             return plan_mqm_tsv(self.project, judge, system, path, scale=scale or "mqm")
@@ -142,9 +166,10 @@ class ImportScoresDialog(QDialog):
         super().accept()
 
 
-def ask_import_plan(parent: QWidget | None, project: Project) -> tuple[JudgmentImport, str] | None:
-    """The checked plan and its source file, or None when cancelled (tests monkeypatch this)."""
+def ask_import_plan(parent: QWidget | None, project: Project) -> tuple[JudgmentImport, str, str] | None:
+    """The checked plan, its source file and what was left out (see ``summary``), or
+    None when cancelled (tests monkeypatch this)."""
     dialog = ImportScoresDialog(project, parent)
     if dialog.exec() == QDialog.DialogCode.Accepted and dialog.plan is not None:
-        return dialog.plan, dialog.path.text().strip()
+        return dialog.plan, dialog.path.text().strip(), dialog.summary()
     return None

@@ -1,4 +1,4 @@
-"""The reliability curves (seed 000, figure 4): mean Spearman correlation with
+"""The reliability curves (Turian, Shen & Melamed 2003, figure 4): mean Spearman correlation with
 the human score against pseudo-document length on a log axis, one line per
 metric, and the judge-vs-judge line (black, dashed) where two judges rated the
 same items."""
@@ -57,9 +57,15 @@ class ReliabilityView(pg.PlotWidget):
             item.setTitle(esc(message) or "No reliability curves yet", color=INK, size="10pt")
             return
         metric_index = 0
+        skipped: list[str] = []
         for curve in result.curves:
             lengths = np.asarray(curve.lengths, dtype=float)
             mean = np.asarray([v if math.isfinite(v) else np.nan for v in curve.mean], dtype=float)
+            if not np.isfinite(mean).any():
+                # Nothing to draw (e.g. no length had two judges on the same items); an
+                # all-NaN line would only make pyqtgraph's range code warn.
+                skipped.append(curve.label)
+                continue
             if curve.label == INTER_JUDGE:
                 pen = pg.mkPen(JUDGE_COLOUR, width=2, style=Qt.PenStyle.DashLine)
                 kwargs = {"symbol": "o", "symbolBrush": pg.mkBrush("w"), "symbolPen": pg.mkPen(JUDGE_COLOUR)}

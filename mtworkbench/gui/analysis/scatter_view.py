@@ -70,8 +70,11 @@ class ScatterView(pg.PlotWidget):
             self.line.setData(xs, summary.slope * xs + summary.intercept)
         else:
             self.line.setData([], [])
+        x_mid, y_mid = (x.min() + x.max()) / 2, (y.min() + y.max()) / 2
         for text, px, py in zip(point_labels or [], x, y):
-            label = pg.TextItem(str(text), color=INK, anchor=(0, 1))
+            # A label reads away from the nearer edges (left of a point in the right half,
+            # below one in the top half), so the outermost systems' names stay inside the plot.
+            label = pg.TextItem(str(text), color=INK, anchor=(1 if px > x_mid else 0, 0 if py > y_mid else 1))
             label.setPos(float(px), float(py))
             self.addItem(label)
             self.labels.append(label)

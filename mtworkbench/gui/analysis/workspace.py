@@ -9,25 +9,22 @@ computed are not scored again.
 
 Results: a correlation table (r, interval, p, n per metric), a scatter plot of
 the selected metric against the human score with the least-squares line and
-r, ρ, τ, and the reliability curves by pseudo-document length (seed 000,
+r, ρ, τ, and the reliability curves by pseudo-document length (Turian, Shen & Melamed 2003,
 figure 4). Plots export as PNG or SVG, tables as CSV.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
-    QListWidgetItem,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -50,46 +47,29 @@ from mtworkbench.core.events import (
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
-from mtworkbench.gui.analysis import import_scores
+from mtworkbench.gui.analysis.choices import NO_JUDGMENTS_MESSAGE, AnalysisChoices
 from mtworkbench.gui.analysis.error_counts_view import ErrorCountsPanel
+from mtworkbench.gui.analysis.file_actions import AnalysisFiles
 from mtworkbench.gui.analysis.correlation_table import (
     CorrelationTableModel,
     correlation_table_view,
-    write_correlation_csv,
 )
-from mtworkbench.gui.analysis.human_choices import human_choices
-from mtworkbench.gui.analysis.import_scores import ImportScoresCommand
-from mtworkbench.gui.analysis.plot_export import export_plot
+from mtworkbench.gui.analysis.meta_table_view import MetaTable
 from mtworkbench.gui.analysis.reliability_view import ReliabilityView
 from mtworkbench.gui.analysis.scatter_view import ScatterView
+from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.metrics.registry import metric_names
 from mtworkbench.metrics.spec import parse_spec
 from mtworkbench.scoring.analysis_job import LEVELS, AnalysisOutcome, AnalysisRequest, run_analysis
 from mtworkbench.scoring.cache import cache_for
-from mtworkbench.gui.plain import esc, tooltip
+from mtworkbench.gui.plain import esc
 
 IMAGE_FILTER = "PNG image (*.png);;SVG image (*.svg)"
 CSV_FILTER = "CSV table (*.csv)"
 INTERVAL_LABELS = {"fisher": "Fisher z", "bootstrap": "bootstrap (1000)", "none": "none"}
-NO_JUDGMENTS_MESSAGE = (
-    "<h3>No human scores to correlate with</h3>"
-    "<p>This project has no human judgments yet. The Analysis workspace measures how well "
-    "each metric agrees with people, so it needs human scores first. Either</p>"
-    "<ul>"
-    "<li>rate translations in the <b>Judge</b> workspace (adequacy and fluency, 1–5), or</li>"
-    "<li>press <b>Import human scores…</b> below to add segment scores from a file (e.g. "
-    "direct-assessment z-scores, one per line) as a pseudo-judge, or</li>"
-    "<li>on the command line: <code>mtworkbench judgments import-scores PROJECT --judge da "
-    "--system SYSTEM --scores FILE --scale da-z</code>, or for a table of judgments "
-    "<code>mtworkbench judgments import PROJECT FILE.csv</code>.</li>"
-    "</ul>"
-    "<p>Then pick the human score and metrics and press <b>Compute</b>.</p>"
-)
-
-
-class AnalysisWorkspace(Workspace):
+class AnalysisWorkspace(Workspace, AnalysisChoices, AnalysisFiles):
     title = "Analysis"
 
     def __init__(self, session, parent=None) -> None:
@@ -258,16 +238,26 @@ class AnalysisWorkspace(Workspace):
         reliability_layout.addWidget(self.reliability_view, 1)
         reliability_layout.addWidget(self.reliability_note)
 
+        # Each result can pop out into a window of its own; sizes and windows are remembered.
+        self.table_pane = PopOutPane("correlations", "Correlation table", table_panel, bar=table_bar)
+        self.scatter_pane = PopOutPane("scatter", "Scatter plot", scatter_panel, bar=scatter_bar)
+        self.reliability_pane = PopOutPane("reliability", "Reliability curves", reliability_panel,
+                                           bar=reliability_bar)
         plots = QSplitter(Qt.Orientation.Horizontal)
-        plots.addWidget(scatter_panel)
-        plots.addWidget(reliability_panel)
+        plots.addWidget(self.scatter_pane)
+        plots.addWidget(self.reliability_pane)
         plots.setChildrenCollapsible(False)
         plots.setStretchFactor(0, 1)
         plots.setStretchFactor(1, 1)
         self.results = QSplitter(Qt.Orientation.Vertical)
         self.results.setObjectName("analysis-results")
-        self.results.addWidget(table_panel)
+        self.results.addWidget(self.table_pane)
         self.results.addWidget(plots)
+        self.layout_memory = LayoutMemory("analysis", self)
+        self.layout_memory.add_splitter("results", self.results)
+        self.layout_memory.add_splitter("plots", plots)
+        for pane in (self.table_pane, self.scatter_pane, self.reliability_pane):
+            self.layout_memory.add_pane(pane)
         self.results.setStretchFactor(0, 1)
         self.results.setStretchFactor(1, 3)
         self.results.setChildrenCollapsible(False)
@@ -300,6 +290,8 @@ class AnalysisWorkspace(Workspace):
         self.result_tabs.setObjectName("analysis-tabs")
         self.result_tabs.addTab(self.pages, "Correlation")
         self.result_tabs.addTab(self.error_panel, "Error counts")
+        self.meta_table = MetaTable()
+        self.result_tabs.addTab(self.meta_table, "Meta-evaluation")
 
         layout = QHBoxLayout(self)
         layout.addWidget(controls)
@@ -346,65 +338,6 @@ class AnalysisWorkspace(Workspace):
 
     def is_computing(self) -> bool:
         return self.worker is not None and self.worker.isRunning()
-
-    # --- choices ----------------------------------------------------------------------------
-    def fill_human_choices(self) -> None:
-        previous = self.human_combo.currentData()
-        self.human_combo.blockSignals(True)
-        self.human_combo.clear()
-        for choice in human_choices(self.project):
-            self.human_combo.addItem(choice.label, choice.spec)
-            self.human_combo.setItemData(self.human_combo.count() - 1, tooltip(f"--human {choice.spec}"),
-                                         Qt.ItemDataRole.ToolTipRole)
-        index = self.human_combo.findData(previous) if previous else -1
-        self.human_combo.setCurrentIndex(max(index, 0) if self.human_combo.count() else -1)
-        self.human_combo.blockSignals(False)
-        has_scores = self.human_combo.count() > 0
-        self.pages.setCurrentWidget(self.results if has_scores else self.empty_page)
-        self.compute_button.setEnabled(has_scores and not self.is_computing())
-        if not has_scores:
-            self.status.setText("No human judgments in this project.")
-
-    def _list_choices_if_stale(self) -> None:
-        if self.choices_timer.isActive() or self._judgments_dirty:  # judgments just changed: list them first
-            self.choices_timer.stop()
-            self.fill_human_choices()
-
-    def select_human(self, spec: str) -> None:
-        self._list_choices_if_stale()
-        index = self.human_combo.findData(spec)
-        if index < 0:
-            raise KeyError(spec)
-        self.human_combo.setCurrentIndex(index)
-
-    def set_metric_specs(self, specs: list[str], checked: bool = True) -> None:
-        self.metric_list.clear()
-        for spec in specs:
-            self.add_metric(spec, checked)
-
-    def add_metric(self, spec: str, checked: bool = True) -> None:
-        spec = spec.strip()
-        if not spec:
-            return
-        item = QListWidgetItem(spec)
-        item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable
-                      | Qt.ItemFlag.ItemIsEditable)
-        item.setCheckState(Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
-        self.metric_list.addItem(item)
-
-    def remove_selected_metric(self) -> None:
-        row = self.metric_list.currentRow()
-        if row >= 0:
-            self.metric_list.takeItem(row)
-
-    def checked_specs(self) -> list[str]:
-        out: list[str] = []
-        for i in range(self.metric_list.count()):
-            item = self.metric_list.item(i)
-            spec = item.text().strip()
-            if item.checkState() == Qt.CheckState.Checked and spec and spec not in out:
-                out.append(spec)
-        return out
 
     def request(self) -> AnalysisRequest:
         return AnalysisRequest(
@@ -474,7 +407,7 @@ class AnalysisWorkspace(Workspace):
     def compare_systems(self) -> None:
         from mtworkbench.gui.analysis.compare_report import compare_systems_interactively
 
-        self.compare_worker = compare_systems_interactively(self, self.project)
+        self.compare_worker = compare_systems_interactively(self, self.project, self.status.setText)
 
     def cancel(self) -> None:
         if self.worker is not None and self.is_computing():
@@ -516,6 +449,7 @@ class AnalysisWorkspace(Workspace):
         self.outcome = outcome
         request = outcome.request
         self.table_model.set_results(outcome.correlations, outcome.higher_is_better, outcome.williams)
+        self.meta_table.set_rows(outcome.meta, request.method)
         self._fit_table_height()
         self.table_title.setText(
             f"<b>{esc(outcome.human_label)}</b> vs metrics · {request.level} level · {request.method} · "
@@ -558,6 +492,8 @@ class AnalysisWorkspace(Workspace):
         wanted = (self.table.horizontalHeader().height() + rows * self.table.verticalHeader().defaultSectionSize()
                   + 2 * self.table.frameWidth() + self.export_table_button.sizeHint().height() + 8)
         total = sum(self.results.sizes())
+        if "results" in self.layout_memory.user_sized:
+            return  # the user's sizes
         if total > wanted + 200:
             self.results.setSizes([wanted, total - wanted])
 
@@ -585,73 +521,6 @@ class AnalysisWorkspace(Workspace):
         if self.outcome is not None and not self.status.text().startswith("Results may be out of date"):
             self.status.setText("Results may be out of date: the project changed. Press Compute to update.")
 
-    # --- exporting -------------------------------------------------------------------------------
-    def export_table_csv(self, path: str | Path) -> None:
-        write_correlation_csv(self.table_model.results, path, self.table_model.williams)
-
-    def export_scatter(self, path: str | Path) -> None:
-        export_plot(self.scatter, path)
-
-    def export_reliability(self, path: str | Path) -> None:
-        export_plot(self.reliability_view, path)
-
-    def export_reliability_csv(self, path: str | Path) -> None:
-        result = self.outcome.reliability if self.outcome is not None else None
-        if result is None:
-            raise ValueError("there are no reliability curves to export yet")
-        from mtworkbench.core.output import write_output
-
-        write_output(path, result.to_csv())
-
-    def _save_to(self, title: str, filter_: str, default_name: str, write) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, title, default_name, filter_)
-        if not name:
-            return
-        try:
-            write(name)
-        except (OSError, ValueError) as exc:
-            dialogs.error(self, "Cannot export", f"{name}: {exc}")
-        else:
-            self.status.setText(f"Exported {name}")
-
-    def _export_table_clicked(self) -> None:
-        self._save_to("Export correlation table", CSV_FILTER, "correlations.csv", self.export_table_csv)
-
-    def _export_scatter_clicked(self) -> None:
-        self._save_to("Export scatter plot", IMAGE_FILTER, "scatter.png", self.export_scatter)
-
-    def _export_reliability_clicked(self) -> None:
-        self._save_to("Export reliability plot", IMAGE_FILTER, "reliability.png", self.export_reliability)
-
-    def _export_error_bars_clicked(self) -> None:
-        self._save_to("Export error counts", IMAGE_FILTER, "error-counts.png", self.error_panel.export_bars)
-
-    def _export_reliability_csv_clicked(self) -> None:
-        self._save_to("Export reliability curves", CSV_FILTER, "reliability.csv", self.export_reliability_csv)
-
-    # --- importing human scores ---------------------------------------------------------------
-    def import_scores(self) -> None:
-        if not self.project.systems:
-            dialogs.error(self, "Cannot import scores", "The project has no systems whose translations were rated.")
-            return
-        answer = import_scores.ask_import_plan(self, self.project)
-        if answer is None:
-            return
-        plan, source = answer
-        self.session.push(ImportScoresCommand(self.project, plan, source))
-        self.choices_timer.stop()
-        self.fill_human_choices()
-        if plan.judgments:
-            first = plan.judgments[0]
-            field = "score" if first.score is not None else ("adequacy" if first.adequacy is not None else "fluency")
-            index = self.human_combo.findData(f"{first.judge}:{field}")
-            if index >= 0:
-                self.human_combo.setCurrentIndex(index)
-        self.status.setText(f"Imported {len(plan.judgments)} scores from {Path(source).name}; press Compute.")
-
-    def _add_metric_clicked(self) -> None:
-        self.add_metric(self.add_metric_combo.currentText())
-
     # --- following the project ------------------------------------------------------------------
     def _project_replaced(self, project: Project, at_once: bool = False) -> None:
         self.choices_timer.stop()
@@ -660,6 +529,7 @@ class AnalysisWorkspace(Workspace):
         self.cache = cache_for(project)
         self.outcome = None
         self.table_model.set_results([])
+        self.meta_table.set_rows([])
         self.scatter_metric.clear()
         self.scatter.show_summary(None)
         self.reliability_view.show_result(None)
@@ -684,6 +554,7 @@ class AnalysisWorkspace(Workspace):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        self.layout_memory.restore()
         if self._judgments_dirty:  # judgments changed (or a project opened) while hidden
             self._judgments_dirty = False
             # The choices before the first paint (a few ms): never the old project's page;

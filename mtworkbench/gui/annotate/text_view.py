@@ -33,7 +33,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextEdit, QWidget
 
-from mtworkbench.core.annotation import snap_to_words
+from mtworkbench.core.annotation import snap_to_words, word_stops
 from mtworkbench.core.model import EntitySpan
 from mtworkbench.gui.annotate.offsets import display_text, from_utf16, to_utf16
 
@@ -87,6 +87,7 @@ class EntityTextView(QTextEdit):
         self.colors: dict[str, QColor] = {}
         self.type_keys: set[str] = set()
         self.snap_enabled = True
+        self.charwise = False  # the selection's ends were placed with Shift+arrow keys
         # The project's target language: snapping uses its words (zh characters, ja MeCab words).
         self.language_of: Callable[[], str | None] = lambda: None
         self.selected_span: str | None = None
@@ -175,7 +176,8 @@ class EntityTextView(QTextEdit):
         text = self.segment_text(seg_a) or ""
         snap = self.snap_enabled if snap is None else snap
         if snap:
-            snapped = snap_to_words(text, start, end, self.language_of())
+            # Punctuation at the edges is trimmed unless the user placed the ends character by character.
+            snapped = snap_to_words(text, start, end, self.language_of(), trim_punctuation=not self.charwise)
         else:
             snapped = (start, end) if text[start:end].strip() else None
         if snapped is None:
@@ -224,6 +226,19 @@ class EntityTextView(QTextEdit):
     # --- input -----------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        key = event.key()
+        arrows = (Qt.Key.Key_Left, Qt.Key.Key_Right)
+        control = Qt.KeyboardModifier.ControlModifier
+        shift = Qt.KeyboardModifier.ShiftModifier
+        if key in arrows and modifiers in (control, control | shift):
+            self.charwise = False
+            if self._move_word(key == Qt.Key.Key_Right, bool(modifiers & shift)):
+                event.accept()
+                return
+        elif key in arrows + (Qt.Key.Key_Up, Qt.Key.Key_Down) and modifiers == shift:
+            self.charwise = True  # the user extends the selection character by character
+        elif key in (Qt.Key.Key_Home, Qt.Key.Key_End) and modifiers & shift:
+            self.charwise = False
         plain = modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier)
         text = event.text().upper()
         if plain and len(text) == 1 and text in self.type_keys:
@@ -241,6 +256,29 @@ class EntityTextView(QTextEdit):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _move_word(self, forward: bool, extend: bool) -> bool:
+        """Ctrl(+Shift)+arrow by the language's words (the units selections snap to);
+        False at a segment's edge (Qt then moves into the next one)."""
+        cursor = self.textCursor()
+        segment, offset = self._locate(cursor.position())
+        text = self.segment_text(segment)
+        if text is None:
+            return False
+        stops = word_stops(text, self.language_of())
+        target = next((s for s in stops if s > offset), None) if forward else \
+            next((s for s in reversed(stops) if s < offset), None)
+        if target is None:
+            return False
+        mode = QTextCursor.MoveMode.KeepAnchor if extend else QTextCursor.MoveMode.MoveAnchor
+        cursor.setPosition(self._position(segment, target), mode)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        return True
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.charwise = False
+        super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)

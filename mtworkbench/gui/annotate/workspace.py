@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import getpass
 from dataclasses import replace
-from pathlib import Path
 
 import shiboken6
 from PySide6.QtCore import QSettings, Qt
@@ -33,13 +32,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.core.annotation import (
-    find_in_reference,
-    next_unannotated_segment,
-    plan_every_occurrence,
-    step_segment,
-)
-from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import (
     AnnotationsReset,
     ReferenceAdded,
@@ -52,16 +44,12 @@ from mtworkbench.core.events import (
 )
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.project_input import default_entity_layer
-from mtworkbench.gui import dialogs
-from mtworkbench.gui.annotate import transfer
-from mtworkbench.gui.annotate.commands import (
-    AddSpansCommand,
-    ReplaceSpansCommand,
-    check_new_spans,
-)
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
+from mtworkbench.gui.annotate.file_actions import AnnotationFiles
+from mtworkbench.gui.annotate.moving import MovingAndFinding
 from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.annotate.text_view import (
     EntityTextView,
     SelectionError,
@@ -91,7 +79,7 @@ def _default_annotator() -> str:
         return "annotator"
 
 
-class AnnotateWorkspace(Workspace):
+class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
     title = "Annotate"
 
     def __init__(self, session, parent: QWidget | None = None) -> None:
@@ -237,11 +225,13 @@ class AnnotateWorkspace(Workspace):
         self.view.selectionChanged.connect(self._caret_moved)
         self.find_bar.find_requested.connect(self.find_next)
         self.find_bar.annotate_all_requested.connect(self.annotate_every_occurrence)
+        self.find_bar.closed.connect(self.view.setFocus)
         self.reference_box.currentTextChanged.connect(self._reference_chosen)
         self.annotator_box.currentTextChanged.connect(self._annotator_chosen)
         self.scope_box.currentIndexChanged.connect(self._scope_chosen)
         self.snap_box.toggled.connect(self._snap_toggled)
         session.project_replaced.connect(self._project_replaced)
+        session.path_changed.connect(self._path_changed)
         session.project_changed.connect(self._project_changed)
         session.current_segment_changed.connect(self._current_segment_changed)
         session.undo_stack.indexChanged.connect(self._undo_index_changed)
@@ -301,8 +291,16 @@ class AnnotateWorkspace(Workspace):
             self.say("")
 
     def _project_replaced(self, project: Project) -> None:
+        self._shown_project = project
         self._undo_index = self.session.undo_stack.index()
         self.say("")
+        # This project's annotator when one was chosen for it (else the last name used anywhere).
+        mine = remembered("annotator", self.session.path)
+        if mine and mine != self.annotator:
+            self.annotator = mine
+            self.annotator_box.blockSignals(True)
+            self.annotator_box.setEditText(mine)
+            self.annotator_box.blockSignals(False)
         self._fill_references()
         self._fill_annotators()
         self._apply_type_styles()
@@ -456,9 +454,16 @@ class AnnotateWorkspace(Workspace):
     def _annotator_chosen(self, name: str) -> None:
         self.annotator = name.strip()
         QSettings().setValue("annotate/annotator", self.annotator)
+        remember("annotator", self.session.path, self.annotator)
         self.view.viewport().update()
         self._relist()
         self._select_span_at_caret()
+
+    def _path_changed(self, path) -> None:  # saved under a new name: the choice goes with it
+        # (Opening another project changes the path too, before this workspace shows it.)
+        if self._shown_project is not self.session.project:
+            return
+        remember("annotator", path, self.annotator)
 
     def _scope_chosen(self, index: int) -> None:
         self.scope = SCOPES[index]
@@ -564,42 +569,6 @@ class AnnotateWorkspace(Workspace):
         return (self.project.reference_text(span.reference, span.segment) or "")[span.start : span.end]
 
     # --- moving ---------------------------------------------------------------------------------------
-    def _go_to(self, segment_id: str | None, message: str = "") -> None:
-        if not segment_id:
-            self.say(message or "No such segment.", True)
-            return
-        self.session.set_current_segment(segment_id)
-        if self.view.shows(segment_id):
-            self.view.place_caret(segment_id, 0)
-            self.view.scroll_to_segment(segment_id)
-        self.view.setFocus()
-
-    def next_segment(self) -> None:
-        self._step(1)
-
-    def previous_segment(self) -> None:
-        self._step(-1)
-
-    def _step(self, delta: int) -> None:
-        if not self.reference:
-            return
-        current = self.session.current_segment or None
-        target = step_segment(self.project, self.reference, current, delta)
-        if target == current:
-            self.say("This is the " + ("last" if delta > 0 else "first") + " segment with reference text.")
-            return
-        self._go_to(target)
-        if target:
-            self.say(f"Segment {target}.")
-
-    def next_unannotated(self) -> None:
-        if not self.reference or not self.annotator:
-            return
-        target = next_unannotated_segment(self.project, self.reference, self.annotator, self.session.current_segment or None)
-        self._go_to(target, f"Every segment has entities by {self.annotator}.")
-        if target:
-            self.say(f"Segment {target}: no entities by {self.annotator} yet.")
-
     def _entity_clicked(self, index) -> None:
         if not index.isValid():
             return
@@ -610,79 +579,6 @@ class AnnotateWorkspace(Workspace):
             self.view.scroll_to_segment(span.segment)
             self.view.ensureCursorVisible()
         self.view.setFocus()
-
-    # --- find ---------------------------------------------------------------------------------------
-    def open_find(self) -> None:
-        selected = self.view.textCursor().selectedText() if self.view.has_selection() else ""
-        self.find_bar.open(selected if "\u2029" not in selected else "")
-
-    def _hits(self) -> list[tuple[str, int, int]]:
-        needle = self.find_bar.needle.text()
-        if not needle or not self.reference:
-            return []
-        return find_in_reference(
-            self.project, self.reference, needle,
-            self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
-        )
-
-    def find_next(self, backwards: bool = False) -> None:  # (not find: that is QWidget's static method)
-        hits = self._hits()
-        needle = self.find_bar.needle.text()
-        if not self.reference:
-            self.say("No reference to search: open a project with a reference first.", True)
-            return
-        if not needle:
-            self.say("Type what to find.", True)
-            return
-        if not hits:
-            self.say(f"“{needle}” is not in reference {self.reference}.", True)
-            return
-        position = self.project.segment_position
-        here = self.view.selection_start()
-        if here is None:
-            anchor = (-1, -1)
-        else:
-            segment, offset = here
-            if self.view.has_selection() and not backwards:
-                offset += 1  # the match selected now is not the next one
-            anchor = (position(segment), offset)
-        keyed = [((position(s), a), (s, a, b)) for s, a, b in hits]
-        if backwards:
-            before = [h for k, h in keyed if k < anchor]
-            chosen = before[-1] if before else keyed[-1][1]
-        else:
-            after = [h for k, h in keyed if k >= anchor]
-            chosen = after[0] if after else keyed[0][1]
-        segment, start, end = chosen
-        self.session.set_current_segment(segment)
-        if self.view.shows(segment):
-            self.view.select_range(segment, start, end)
-        number = [h for _, h in keyed].index(chosen) + 1
-        self.say(f"“{needle}”: match {number} of {len(hits)} (segment {segment}).")
-
-    def annotate_every_occurrence(self, entity_type: str) -> None:
-        needle = self.find_bar.needle.text()
-        if not needle:
-            self.say("Type the string to annotate in the find bar.", True)
-            return
-        if not self.annotator or not self.reference:
-            self.say("Choose a reference and type your annotator name first.", True)
-            return
-        try:
-            plan = plan_every_occurrence(
-                self.project, self.reference, needle, entity_type, self.annotator,
-                self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
-            )
-            check_new_spans(self.project, plan.spans)
-        except ModelError as exc:
-            self.say(f"Not tagged: {exc}.", True)
-            return
-        skipped = f"; {len(plan.skipped)} skipped (they overlap other entities)" if plan.skipped else ""
-        if not plan.spans:
-            self.say(f"Nothing to tag: no untagged “{needle}”{skipped}.", bool(plan.skipped))
-            return
-        self.session.push(AddSpansCommand(self.project, plan.spans, f"Tag every “{needle}” as {entity_type}"))
-        self.say(f"Tagged {len(plan.spans)} occurrences of “{needle}” as {entity_type}{skipped}.")
 
     # --- types ----------------------------------------------------------------------------------------
     def edit_types(self) -> EntityTypesDialog:
@@ -702,61 +598,3 @@ class AnnotateWorkspace(Workspace):
             return
         self.session.push(SetSettingCommand(self.project, "entity_types", styles))
         self.say("Saved the entity types (Edit > Undo takes the change back).")
-
-    # --- import and export ----------------------------------------------------------------------------
-    def _folder(self) -> str:
-        if self.session.path is not None:
-            return str(Path(self.session.path).parent)
-        return str(QSettings().value("last_folder", str(Path.home())))
-
-    def import_annotations(self) -> None:
-        from mtworkbench.io.annotations.annotations import import_entities
-
-        if not self.reference or not self.annotator:
-            self.say("Choose a reference and type your annotator name before importing.", True)
-            return
-        choice = transfer.ask_import_path(self, self._folder())
-        if choice is None:
-            return
-        path, fmt = choice
-        project = self.project
-        existing = [s for s in project.spans if s.reference == self.reference and s.annotator == self.annotator]
-        if existing and not transfer.ask_replace_existing(self, self.annotator, len(existing)):
-            return
-        ref = project.reference(self.reference)
-        had_text = set(ref.texts)
-        try:
-            summary = import_entities(project, path, fmt, self.reference, self.annotator, replace_existing=bool(existing))
-        except (DataError, OSError) as exc:
-            dialogs.error(self, "Cannot import annotations", _message(exc))
-            return
-        new_texts = {(self.reference, sid): text for sid, text in ref.texts.items() if sid not in had_text}
-        self.session.push(ReplaceSpansCommand(
-            project, summary.removed, summary.added, f"Import annotations from {path.name}", applied=True, new_texts=new_texts,
-        ))
-        self._refresh_view(force=True)
-        self.say(f"Imported {summary.spans} entities in {summary.segments} segments from {path.name} as {self.annotator}.")
-
-    def export_annotations(self) -> None:
-        from mtworkbench.io.annotations.annotations import export_entities
-
-        if not self.reference or not self.annotator:
-            self.say("Choose a reference and an annotator before exporting.", True)
-            return
-        choice = transfer.ask_export_path(self, self._folder())
-        if choice is None:
-            return
-        path, fmt = choice
-        try:
-            written = export_entities(self.project, self.reference, self.annotator, fmt, path)
-        except (DataError, OSError) as exc:
-            dialogs.error(self, "Cannot export annotations", _message(exc))
-            return
-        count = sum(1 for s in self.project.spans if s.reference == self.reference and s.annotator == self.annotator)
-        self.say(f"Exported {count} entities by {self.annotator} to {', '.join(p.name for p in written)}.")
-
-
-def _message(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.filename:
-        return f"{exc.filename}: {exc.strerror or exc}"
-    return str(exc)

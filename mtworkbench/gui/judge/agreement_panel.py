@@ -15,20 +15,16 @@ so that piled-up 1-5 ratings show their density (Turian et al., figure 3).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -37,287 +33,32 @@ from mtworkbench.analysis.agreement import (
     AgreementReport,
     PairAgreement,
     PairedValues,
-    jitter,
 )
 from mtworkbench.core.events import AFFECTS_JUDGMENTS, JudgeRemoved
 from mtworkbench.core.model import ProjectEvent
 from mtworkbench.gui.judge import agreement_job
+from mtworkbench.gui.judge.agreement_tables import (
+    INTRA_COLUMNS,
+    PAIR_COLUMNS,
+    PROTOCOL_NAMES,
+    SCATTER_QUANTITIES,
+    SCORE_WHAT,
+    SUMMARY_COLUMNS,
+    QualityControlModel,
+    RowsModel,
+    fmt,
+    protocol_rows,
+    summary_columns,
+    table_view,
+)
+from mtworkbench.gui.judge.pair_scatter import JITTER, PairScatter
 from mtworkbench.gui.judge.quality_control_columns import QC_COLUMNS, qc_rows
 from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.plain import esc
 from mtworkbench.gui.worker import JobWorker
-
-JITTER = 0.20
-JITTER_SEED = 0
-POINT_COLOUR = QColor(29, 78, 216, 120)
 
 _EVENTS = AFFECTS_JUDGMENTS | {JudgeRemoved}
 SPAN_CAPTION = "Error spans (MQM, ESA): between raters on shared items"
-
-
-def fmt(value: float | None, digits: int = 3) -> str:
-    """A statistic for a table cell; an undefined one (None) as a dash."""
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def percent(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.0f}%"
-
-
-Column = tuple[str, Callable[[Any], str], str]  # header, cell text, tooltip
-
-
-_ROOT = QModelIndex()  # the invisible root of a flat table
-
-class RowsModel(QAbstractTableModel):
-    """A read-only table over a plain list: each column turns a row into text."""
-
-    def __init__(self, columns: Sequence[Column], parent=None) -> None:
-        super().__init__(parent)
-        self.columns = list(columns)
-        self.rows: list[Any] = []
-
-    def set_rows(self, rows: list[Any], columns: Sequence[Column] | None = None) -> None:
-        """New rows, and new columns if given (one reset: the view sees both at once)."""
-        self.beginResetModel()
-        self.rows = list(rows)
-        if columns is not None:
-            self.columns = list(columns)
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.columns[section][0]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.columns[section][2]
-        return None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.columns[index.column()][1](self.rows[index.row()])
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-
-PAIR_COLUMNS: tuple[Column, ...] = (
-    ("Judges", lambda p: f"{p.judges[0]}  ×  {p.judges[1]}", "The two judges"),
-    ("Shared\nitems", lambda p: str(p.n), "Items both judges rated (first ratings only)"),
-    ("Adequacy\nρ", lambda p: fmt(p.adequacy.spearman), "Spearman rank correlation of adequacy"),
-    ("Adequacy\nr", lambda p: fmt(p.adequacy.pearson), "Pearson correlation of adequacy"),
-    ("Adequacy\nκw", lambda p: fmt(p.adequacy.kappa_quadratic), "Quadratic-weighted Cohen's kappa of adequacy"),
-    ("Fluency\nρ", lambda p: fmt(p.fluency.spearman), "Spearman rank correlation of fluency"),
-    ("Fluency\nr", lambda p: fmt(p.fluency.pearson), "Pearson correlation of fluency"),
-    ("Fluency\nκw", lambda p: fmt(p.fluency.kappa_quadratic), "Quadratic-weighted Cohen's kappa of fluency"),
-)
-
-INTRA_COLUMNS: tuple[Column, ...] = (
-    ("Judge", lambda i: i.judge, "Judge rating some items twice (queue repeats)"),
-    ("Repeats", lambda i: str(i.n), "Pairs of (first rating, repeat)"),
-    ("Adequacy\nsame", lambda i: percent(i.adequacy.exact), "Share of repeats given the first adequacy again"),
-    ("Adequacy\n|Δ|", lambda i: fmt(i.adequacy.mean_abs_diff, 2), "Mean absolute change of adequacy"),
-    ("Adequacy\nκw", lambda i: fmt(i.adequacy.kappa_quadratic), "Quadratic-weighted kappa, first vs repeat"),
-    ("Fluency\nsame", lambda i: percent(i.fluency.exact), "Share of repeats given the first fluency again"),
-    ("Fluency\n|Δ|", lambda i: fmt(i.fluency.mean_abs_diff, 2), "Mean absolute change of fluency"),
-    ("Fluency\nκw", lambda i: fmt(i.fluency.kappa_quadratic), "Quadratic-weighted kappa, first vs repeat"),
-)
-
-_SUMMARY_HEAD: tuple[Column, ...] = (
-    ("Judge", lambda j: j.judge, "Judge"),
-    ("Judgments", lambda j: str(j.judgments), "Judgments made, repeats included"),
-    ("Items", lambda j: str(j.items), "Distinct (system, segment) items rated"),
-)
-_SUMMARY_LDC: tuple[Column, ...] = (
-    ("Adequacy\nmean", lambda j: fmt(j.moments["adequacy"].mean, 2), "Mean adequacy: subtracted by the z-transform"),
-    ("Adequacy\nsd", lambda j: fmt(j.moments["adequacy"].sd, 2), "Standard deviation (ddof=0): divided by the z-transform"),
-    ("Fluency\nmean", lambda j: fmt(j.moments["fluency"].mean, 2), "Mean fluency"),
-    ("Fluency\nsd", lambda j: fmt(j.moments["fluency"].sd, 2), "Standard deviation of fluency (ddof=0)"),
-)
-_SUMMARY_SCORE: tuple[Column, ...] = (
-    ("Score\nmean", lambda j: fmt(j.moments["score"].mean, 2), "Mean score (DA, ESA, imported): subtracted by the z-transform"),
-    ("Score\nsd", lambda j: fmt(j.moments["score"].sd, 2), "Standard deviation of the scores (ddof=0)"),
-)
-_SUMMARY_SCALES: Column = ("Other scales", lambda j: ", ".join(j.scales) or "—", "Scores on other scales (DA, ESA, MQM)")
-SUMMARY_COLUMNS: tuple[Column, ...] = (*_SUMMARY_HEAD, *_SUMMARY_LDC, _SUMMARY_SCALES)
-
-
-def summary_columns(report: AgreementReport) -> tuple[Column, ...]:
-    """The judges' table: adequacy/fluency columns only with LDC ratings, score columns only with scores."""
-    ldc = "ldc" in report.protocols
-    scores = any(s.moments["score"].n for s in report.summaries.values())
-    scales = any(s.scales for s in report.summaries.values())
-    return (*_SUMMARY_HEAD, *(_SUMMARY_LDC if ldc else ()), *(_SUMMARY_SCORE if scores else ()),
-            *((_SUMMARY_SCALES,) if scales or ldc else ()))
-
-
-PROTOCOL_NAMES = {
-    "ldc": "LDC adequacy / fluency (1–5)",
-    "da": "DA (0–100)",
-    "esa": "ESA (0–100)",
-    "mqm": "MQM (weighted errors)",
-    "rank": "Relative ranking",
-}
-# What the scatter can plot: (label, quantity, protocol).
-SCATTER_QUANTITIES = (
-    ("Adequacy", "adequacy", "ldc"),
-    ("Fluency", "fluency", "ldc"),
-    ("DA score", "da", "da"),
-    ("ESA score", "esa", "esa"),
-    ("MQM score", "mqm", "mqm"),
-)
-SCORE_WHAT = {"da": "0–100 DA scores", "esa": "0–100 ESA scores", "mqm": "MQM segment scores (minus weighted errors)"}
-
-
-def score_pair_columns(protocol: str) -> tuple[Column, ...]:
-    what = SCORE_WHAT[protocol]
-    return (
-        ("Judges", lambda p: f"{p.judges[0]}  ×  {p.judges[1]}", "The two raters"),
-        ("Shared\nitems", lambda p: str(p.n), "Items both rated (first scores only; BAD copies left out)"),
-        ("Pearson\nr", lambda p: fmt(p.pearson), f"Pearson correlation of the {what}"),
-        ("Spearman\nρ", lambda p: fmt(p.spearman), f"Spearman rank correlation of the {what}"),
-        ("Mean\n|Δ|", lambda p: fmt(p.mean_abs_diff, 2), f"Mean absolute difference of the {what}"),
-    )
-
-
-def score_intra_columns(protocol: str) -> tuple[Column, ...]:
-    what = SCORE_WHAT[protocol]
-    return (
-        ("Judge", lambda r: r.judge, "Rater who scored some items twice (queue repeats)"),
-        ("Repeats", lambda r: str(r.n), "Pairs of (first score, repeat)"),
-        ("Mean\n|Δ|", lambda r: fmt(r.mean_abs_diff, 2), f"Mean absolute change of the {what} between first and repeat"),
-        ("Pearson\nr", lambda r: fmt(r.pearson), "Pearson correlation, first score vs repeat"),
-        ("Spearman\nρ", lambda r: fmt(r.spearman), "Spearman correlation, first score vs repeat"),
-    )
-
-
-def _kappa_columns(count: str, count_tip: str) -> tuple[Column, ...]:
-    return (
-        (count, lambda r: str(r.kappa.n), count_tip),
-        ("P(A)", lambda r: fmt(r.kappa.p_agree), "Share of the compared pairs of systems given the same label (better, worse, tie)"),
-        ("P(E)", lambda r: fmt(r.kappa.p_chance),
-         "Chance agreement as WMT 2013–2016: P(tie)² + 2·((1 − P(tie))/2)², P(tie) the observed share of ties"),
-        ("κ", lambda r: fmt(r.kappa.kappa), "Cohen's kappa (P(A) − P(E)) / (1 − P(E))"),
-    )
-
-
-RANK_PAIR_COLUMNS: tuple[Column, ...] = (
-    ("Judges", lambda p: f"{p.judges[0]}  ×  {p.judges[1]}", "The two raters"),
-    *_kappa_columns("Compared\npairs", "Pairs of systems on one segment both raters ranked (first ranking each)"),
-)
-RANK_INTRA_COLUMNS: tuple[Column, ...] = (
-    ("Judge", lambda r: r.judge, "Rater who ranked some screens twice (queue repeats)"),
-    *_kappa_columns("Repeated\npairs", "Pairs of systems ranked again: first label against each repeat"),
-)
-
-
-def protocol_rows(report: AgreementReport, protocol: str) -> tuple[tuple[Column, ...], list, tuple[Column, ...], list]:
-    """(pair columns, pair rows, repeat columns, repeat rows) of one protocol's section."""
-    if protocol == "ldc":
-        return PAIR_COLUMNS, report.ldc_pairs(), INTRA_COLUMNS, report.ldc_intra()
-    if protocol == "rank":
-        ranking = report.ranking
-        return (RANK_PAIR_COLUMNS, ranking.pairs if ranking else [],
-                RANK_INTRA_COLUMNS, ranking.repeats if ranking else [])
-    return (score_pair_columns(protocol), report.score_pairs(protocol),
-            score_intra_columns(protocol), report.score_intra(protocol))
-
-
-class QualityControlModel(RowsModel):
-    """The quality-control rows, their verdict in colour (green pass, red FAIL)."""
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.ForegroundRole and index.isValid() and index.column() == len(self.columns) - 1:
-            passed = self.rows[index.row()].passed
-            return None if passed is None else QColor("#15803d" if passed else "#b91c1c")
-        return super().data(index, role)
-
-
-def _table(model: QAbstractTableModel, name: str) -> QTableView:
-    view = QTableView()
-    view.setTabKeyNavigation(False)  # Tab leaves the table; arrows move between cells
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
-    view.verticalHeader().setVisible(False)
-    view.setAlternatingRowColors(True)
-    header = view.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-    return view
-
-
-class PairScatter(pg.PlotWidget):
-    """Two judges' paired scores, jittered; the dashed diagonal is perfect agreement."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
-        self.setObjectName("pair-scatter")
-        self.setMinimumSize(360, 320)
-        item = self.getPlotItem()
-        item.showGrid(x=True, y=True, alpha=0.15)
-        item.setMenuEnabled(False)
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen("#27272a"))
-            axis.setTextPen(pg.mkPen("#27272a"))
-        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(None), brush=pg.mkBrush(POINT_COLOUR))
-        self.addItem(self.points)
-        self.diagonal = pg.InfiniteLine(pos=(0, 0), angle=45, pen=pg.mkPen("#a1a1aa", width=1, style=Qt.PenStyle.DashLine))
-        self.addItem(self.diagonal)
-        self.x: np.ndarray = np.empty(0)
-        self.y: np.ndarray = np.empty(0)
-
-    def show_empty(self, message: str) -> None:
-        self.x = self.y = np.empty(0)
-        self.points.setData([], [])
-        self.getPlotItem().setTitle(esc(message), color="#27272a", size="12pt")
-
-    def show_values(self, judges: tuple[str, str], paired: PairedValues, label: str, rho: float | None,
-                    scale: str = "") -> None:
-        """Two judges' paired values; ``scale`` ``ldc`` (1-5 ticks), ``percent`` (0-100) or free."""
-        item = self.getPlotItem()
-        if not len(paired.a):
-            self.show_empty("No judge pair with shared items yet")
-            return
-        # Separate seeds for the axes: with one seed both would move by the same
-        # amount and every point would slide along the diagonal.
-        self.x = jitter(paired.a, JITTER, JITTER_SEED)
-        self.y = jitter(paired.b, JITTER, JITTER_SEED + 1)
-        self.points.setData(self.x, self.y)
-        a, b = judges
-        item.setTitle(
-            f"{esc(a)} × {esc(b)}: {esc(label)}, {len(paired.a)} items, Spearman ρ = {fmt(rho)}",
-            color="#27272a",
-            size="11pt",
-        )
-        item.setLabel("bottom", f"{esc(a)}: {esc(label)}", color="#27272a")
-        item.setLabel("left", f"{esc(b)}: {esc(label)}", color="#27272a")
-        if scale == "ldc":
-            ticks = [[(v, str(v)) for v in range(1, 6)]]
-            item.getAxis("bottom").setTicks(ticks)
-            item.getAxis("left").setTicks(ticks)
-            item.setRange(xRange=(0.5, 5.5), yRange=(0.5, 5.5), padding=0)
-            return
-        item.getAxis("bottom").setTicks(None)
-        item.getAxis("left").setTicks(None)
-        if scale == "percent":
-            item.setRange(xRange=(-3, 103), yRange=(-3, 103), padding=0)
-        else:
-            low = float(min(paired.a.min(), paired.b.min())) - 1
-            high = float(max(paired.a.max(), paired.b.max())) + 1
-            item.setRange(xRange=(low, high), yRange=(low, high), padding=0.02)  # square: the diagonal stays 45°
 
 
 class AgreementPanel(QWidget):
@@ -336,14 +77,14 @@ class AgreementPanel(QWidget):
         self.summary.setObjectName("agreement-summary")
         self.summary.setWordWrap(True)
         self.pairs_model = RowsModel(PAIR_COLUMNS, self)
-        self.pairs = _table(self.pairs_model, "pairs-table")
+        self.pairs = table_view(self.pairs_model, "pairs-table")
         self.intra_model = RowsModel(INTRA_COLUMNS, self)
-        self.intra = _table(self.intra_model, "intra-table")
+        self.intra = table_view(self.intra_model, "intra-table")
         self.summary_model = RowsModel(SUMMARY_COLUMNS, self)
-        self.judges_table = _table(self.summary_model, "judges-table")
+        self.judges_table = table_view(self.summary_model, "judges-table")
         self.pairs.selectionModel().currentRowChanged.connect(self._pair_chosen)
         self.span_model = RowsModel(SPAN_COLUMNS, self)  # MQM/ESA raters: span agreement
-        self.span_table = _table(self.span_model, "span-pairs-table")
+        self.span_table = table_view(self.span_model, "span-pairs-table")
         # Span agreement walks every span (~80 ms for 10,000): computed on the next
         # event-loop pass, so the tab shows its other tables without waiting for it.
         self.span_timer = QTimer(self)
@@ -351,7 +92,7 @@ class AgreementPanel(QWidget):
         self.span_timer.setInterval(0)
         self.span_timer.timeout.connect(self._refresh_spans)
         self.qc_model = QualityControlModel(QC_COLUMNS, self)  # DA/ESA raters with BAD items
-        self.qc_table = _table(self.qc_model, "quality-control-table")
+        self.qc_table = table_view(self.qc_model, "quality-control-table")
         self.qc_table.setMinimumHeight(110)  # the header and three raters
 
         # The protocol whose agreement the pairs and repeats tables show: only those present.
@@ -612,6 +353,16 @@ class AgreementPanel(QWidget):
     def _pair_chosen(self, *_args) -> None:
         self._update_scatter()
 
+    def _axis_label(self, judge: str, quantity: str, label: str) -> str:
+        """The quantity a judge's values are: ``label`` (1-5 ratings), or a score-only
+        judge's imported scores (compared against adequacy and fluency) by their scale."""
+        project = self.session.project
+        if quantity in ("adequacy", "fluency") and judge in project.judges:
+            own = [j for j in project.judgments if j.judge == judge and not j.qc]
+            if own and all(j.adequacy is None and j.fluency is None for j in own):
+                return f"score ({score_scale(project, judge)})"
+        return f"{label} (1–5)" if quantity in ("adequacy", "fluency") else label
+
     def _update_scatter(self, *_args) -> None:
         protocol = self.current_protocol()
         pair = self.selected_pair()
@@ -628,11 +379,18 @@ class AgreementPanel(QWidget):
             if quantity not in pair.paired:
                 self.scatter.show_empty("No judge pair with shared items yet")
                 return
+            axes = (self._axis_label(pair.judges[0], quantity, label), self._axis_label(pair.judges[1], quantity, label))
             self.scatter.show_values(pair.judges, pair.paired[quantity], label, getattr(pair, quantity).spearman,
-                                     "ldc" if _one_to_five(pair.paired[quantity]) else "")
+                                     "ldc" if _one_to_five(pair.paired[quantity]) else "", axes)
             return
         self.scatter.show_values(pair.judges, pair.paired, label, pair.spearman,
                                  "percent" if protocol in ("da", "esa") and _in_percent(pair.paired) else "")
+
+
+def score_scale(project, judge: str) -> str:
+    """What a score-only judge's scores are: their scale ("da-z", "mqm"...) as imported."""
+    scales = {(j.scale or j.protocol).strip() for j in project.judgments if j.judge == judge and j.score is not None}
+    return ", ".join(sorted(s for s in scales if s)) or "score"
 
 
 def _one_to_five(paired: PairedValues) -> bool:

@@ -1,17 +1,17 @@
 """Undoable edits of the Judge workspace.
 
 Each command calls inverse pairs from the core: ``set_judge_queue`` (which
-returns the old state), ``apply_judgment``/``revert_judgment``,
-``move_judge_queue``/``record_queue_judgment`` and ``set_queue_option``. The queue position moves with a rating so that undo
-shows the item whose rating it took back.
+returns the old state), a submitted item's ``QueueEdit`` (``redo``/``undo``) and
+``set_queue_option``. The queue position moves with a rating so that undo shows the
+item whose rating it took back.
 """
 
 from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
-from mtworkbench.core.judging import apply_judgment, revert_judgment
-from mtworkbench.core.model import Judgment, Project
+from mtworkbench.core.judge_session import QueueEdit, RatingEdit
+from mtworkbench.core.model import Project
 from mtworkbench.core.queue_state import JudgeQueue
 
 
@@ -31,57 +31,26 @@ class StartQueueCommand(QUndoCommand):
 
 
 class QueueItemCommand(QUndoCommand):
-    """Store what queue item ``index`` produced (``_apply``/``_revert``), record its id
-    ``recorded`` in the queue and move the queue from ``before`` to ``after``.
+    """Submitting one queue item (``core.judge_session.QueueEdit``): redo does the whole
+    edit (note what the item produced in the queue, move the queue on, store the work),
+    undo reverses it exactly."""
 
-    The position is set before the judgments change, so views refreshing on
-    the judgment events already see the new position.
-    """
-
-    def __init__(self, text: str, project: Project, judge: str, recorded: str, index: int, before: int,
-                 after: int) -> None:
+    def __init__(self, text: str, edit: QueueEdit) -> None:
         super().__init__(text)
-        self.project, self.judge, self.recorded = project, judge, recorded
-        self.index, self.before, self.after = index, before, after
-
-    def _move_to(self, position: int) -> None:
-        state = self.project.judge_queues.get(self.judge)
-        if state is not None and 0 <= position <= len(state.items):
-            self.project.move_judge_queue(self.judge, position)
-            self.project.record_queue_judgment(self.judge, self.index, self.recorded)
-
-    def _apply(self) -> None:
-        raise NotImplementedError
-
-    def _revert(self) -> None:
-        raise NotImplementedError
+        self.edit = edit
 
     def redo(self) -> None:
-        self._move_to(self.after)
-        self._apply()
+        self.edit.redo()
 
     def undo(self) -> None:
-        self._move_to(self.before)
-        self._revert()
+        self.edit.undo()
 
 
 class RateItemCommand(QueueItemCommand):
-    """Add (or, for an item rated before, replace) the judgment of queue item
-    ``index`` and move the queue from ``before`` to ``after``."""
+    """Add (or, for an item rated before, replace) the judgment of a queue item and move the queue on."""
 
-    def __init__(
-        self, project: Project, judge: str, judgment: Judgment, index: int, before: int, after: int, replacing: bool
-    ) -> None:
-        super().__init__("Change rating" if replacing else "Rate item", project, judge, judgment.id, index, before,
-                         after)
-        self.judgment = judgment
-        self.replaced: Judgment | None = None
-
-    def _apply(self) -> None:
-        self.replaced = apply_judgment(self.project, self.judgment)
-
-    def _revert(self) -> None:
-        revert_judgment(self.project, self.judgment, self.replaced)
+    def __init__(self, edit: RatingEdit) -> None:
+        super().__init__("Change rating" if edit.replacing else "Rate item", edit)
 
 
 class SetQueueOptionCommand(QUndoCommand):

@@ -13,7 +13,10 @@ judge's queue has another protocol; the view offers it every key first.
   project's typology by its keys (``A`` then ``M``: Accuracy/Mistranslation) or, after
   ``/``, by name in a list filtered as you type (Enter picks); N marks the whole
   segment a Non-translation; at most ``max_errors`` spans, a refusal shown in red;
-  Enter submits without a score.
+  0 (or the "No errors" button) says the translation has none, an explicit choice as
+  in Anthea: Enter with no span and no such choice records nothing and says what to
+  do, so a second Enter never rates the next item unseen. The MQM score of the spans
+  marked so far is shown as they are marked. Enter submits without a score.
 
 Texts are plain (``PlainText`` labels, a read-only plain-text editor); the
 spans are drawn as extra selections, so no markup is built from the data.
@@ -23,14 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QSlider,
+    QPushButton,
     QTextEdit,
     QTreeWidget,
     QTreeWidgetItem,
@@ -40,7 +43,9 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.judging import JudgeSession, QueueItem
 from mtworkbench.core.model import ErrorSpan, Project, Segment
+from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, NON_TRANSLATION_CATEGORY, PickEntry, Typology
+from mtworkbench.gui.judge.score_slider import ScoreSlider
 
 # Background per severity: amber for minor, red for major, grey for neutral.
 SEVERITY_COLOURS = {"minor": "#fde68a", "major": "#fca5a5", "neutral": "#d4d4d8"}
@@ -54,75 +59,8 @@ HINTS = {
     "esa": "Shift+arrows select · 1 minor, 2 major · Delete removes the span at the cursor · "
            "↑/↓ ±1, PgUp/PgDn ±10 or type the score · Enter submit",
     "mqm": "Shift+arrows select · 1 minor, 2 major, 3 neutral, then the category's keys (A M: Accuracy/Mistranslation; "
-           "/ searches by name) · N non-translation · Delete removes the span at the cursor · Enter submit",
+           "/ searches by name) · N non-translation · 0 no errors · Delete removes the span at the cursor · Enter submit",
 }
-
-
-class ScoreSlider(QWidget):
-    """A 0-100 slider with its number; digits typed in a row set the number."""
-
-    changed = Signal(int)
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setObjectName("score-slider")
-        self.slider.setRange(0, 100)
-        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys belong to the rating view
-        self.slider.setMinimumHeight(28)
-        self.label = QLabel()
-        self.label.setObjectName("score-label")
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        font = QFont(self.label.font())
-        font.setPointSize(15)
-        self.label.setFont(font)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.label)
-        layout.addWidget(self.slider)
-        self._typed = ""
-        self._set = False
-        self.slider.valueChanged.connect(self._moved)
-        self.reset(None)
-
-    @property
-    def value(self) -> int | None:
-        return self.slider.value() if self._set else None
-
-    def reset(self, value: float | None) -> None:
-        self._typed = ""
-        self._set = value is not None
-        self.slider.blockSignals(True)
-        self.slider.setValue(50 if value is None else round(value))
-        self.slider.blockSignals(False)
-        self._show()
-
-    def _moved(self, _value: int) -> None:  # a mouse drag
-        self._set = True
-        self._typed = ""
-        self._show()
-
-    def type_digit(self, digit: int) -> None:
-        typed = self._typed + str(digit)
-        if int(typed) > 100:  # a fresh number starts
-            typed = str(digit)
-        self._typed = typed
-        self._put(int(typed))
-
-    def step(self, delta: int) -> None:
-        self._typed = ""
-        self._put(max(0, min(100, (self.slider.value() if self._set else 50) + delta)))
-
-    def _put(self, value: int) -> None:
-        self._set = True
-        self.slider.blockSignals(True)
-        self.slider.setValue(value)
-        self.slider.blockSignals(False)
-        self._show()
-
-    def _show(self) -> None:
-        self.label.setText(f"Score: {self.slider.value()} / 100" if self._set else "Score: not set (type 0–100)")
-        self.changed.emit(self.slider.value())
 
 
 class CategoryPicker(QDialog):
@@ -304,6 +242,7 @@ class ProtocolPanel(QWidget):
         self.max_errors = 5
         self.project: Project | None = None  # set by show_item: its typology is read at each pick
         self.spans: list[ErrorSpan] = []
+        self.no_errors = False  # MQM: the rater chose "no errors" for this item
         self.ask_category = ask_category
         self.context_before = context_label("context-before")
         self.translation = QPlainTextEdit()
@@ -323,6 +262,13 @@ class ProtocolPanel(QWidget):
         self.spans_label.setTextFormat(Qt.TextFormat.PlainText)
         self.spans_label.setWordWrap(True)
         self.score = ScoreSlider()
+        # No focus: the rating view keeps the keys (0 does the same as a click).
+        self.no_errors_button = QPushButton("No e&rrors  (0)")
+        self.no_errors_button.setObjectName("mqm-no-errors")
+        self.no_errors_button.setCheckable(True)
+        self.no_errors_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.no_errors_button.setToolTip("The translation has no errors (an explicit choice: Enter alone records nothing)")
+        self.no_errors_button.clicked.connect(lambda _checked: self.choose_no_errors())
         self.hints = QLabel()
         self.hints.setObjectName("protocol-hints")
         self.hints.setTextFormat(Qt.TextFormat.PlainText)
@@ -330,7 +276,8 @@ class ProtocolPanel(QWidget):
         self.hints.setStyleSheet("color:#3f3f46;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.context_before, self.translation, self.context_after, self.spans_label, self.score, self.hints):
+        for widget in (self.context_before, self.translation, self.context_after, self.spans_label,
+                       self.no_errors_button, self.score, self.hints):
             layout.addWidget(widget)
 
     @property
@@ -347,11 +294,13 @@ class ProtocolPanel(QWidget):
         self.translation.setVisible(spans)
         self.spans_label.setVisible(spans)
         self.score.setVisible(self.protocol != "mqm")
+        self.no_errors_button.setVisible(self.protocol == "mqm")
         self.hints.setText(HINTS.get(self.protocol, ""))
         if item is None:
             return
         stored = item.judgment
         self.spans = list(stored.errors) if stored is not None else []
+        self.no_errors = stored is not None and not stored.errors  # rated before, with no errors
         self.translation.setPlainText(item.candidate)
         self.score.reset(stored.score if stored is not None else None)
         before, after = document_context(queue.project, item)
@@ -383,7 +332,16 @@ class ProtocolPanel(QWidget):
             for span in self.spans
         ]
         limit = f" (at most {self.max_errors})" if self.protocol == "mqm" else ""
-        self.spans_label.setText(f"Errors marked{limit}: " + ("; ".join(lines) if lines else "none"))
+        text = f"Errors marked{limit}: " + ("; ".join(lines) if lines else "none")
+        if self.protocol == "mqm":
+            self.no_errors_button.setChecked(self.no_errors and not self.spans)
+            if self.spans:
+                text += f"  ·  MQM score {mqm_score(self.spans):g}"
+            elif self.no_errors:
+                text = "No errors: the translation is rated as having none (MQM score 0)."
+            else:
+                text += " yet: mark each error, or press 0 if there is none."
+        self.spans_label.setText(text)
         self.spans_label.setStyleSheet("")
 
     # --- keys ---------------------------------------------------------------------
@@ -415,6 +373,9 @@ class ProtocolPanel(QWidget):
                 return True
             if self.protocol == "mqm" and key == Qt.Key.Key_N:
                 self.mark_non_translation()
+                return True
+            if self.protocol == "mqm" and key == Qt.Key.Key_0:
+                self.choose_no_errors()
                 return True
         if self.protocol != "mqm" and key in DIGITS:
             self.score.type_digit(DIGITS[key])
@@ -448,6 +409,7 @@ class ProtocolPanel(QWidget):
                 return False
             category = chosen
         self.spans.append(ErrorSpan(start, end, severity, category))
+        self.no_errors = False
         self.spans.sort(key=lambda s: (s.start if s.start is not None else -1, s.end or 0))
         cursor.setPosition(end)
         self.translation.setTextCursor(cursor)
@@ -461,6 +423,17 @@ class ProtocolPanel(QWidget):
         category = next((c.name for c in self.typology.categories
                          if c.name.casefold().startswith(NON_TRANSLATION_CATEGORY.casefold())), NON_TRANSLATION_CATEGORY)
         self.spans = [ErrorSpan(0, len(text), "Major", category)]
+        self.no_errors = False
+        self._draw_spans()
+
+    def choose_no_errors(self) -> None:
+        """MQM: the rater says the translation has no errors (only while none is marked)."""
+        if self.spans:
+            self.no_errors_button.setChecked(False)
+            self.spans_label.setText("Errors are marked: delete them first (Delete at a span) to rate “no errors”.")
+            self.spans_label.setStyleSheet("color:#b91c1c; font-weight:bold;")
+            return
+        self.no_errors = True
         self._draw_spans()
 
     def remove_at_cursor(self) -> None:
@@ -476,11 +449,19 @@ class ProtocolPanel(QWidget):
         """What the rater still has to do before Enter submits ('' when ready)."""
         if self.protocol in ("da", "esa") and self.score.value is None:
             return "Set the score first (type 0–100, or the arrow keys)."
+        if self.protocol == "mqm" and not self.spans and not self.no_errors:
+            return ("Nothing recorded: mark the errors (select, then 1 minor, 2 major, 3 neutral) "
+                    "or press 0 for “no errors”, then Enter.")
         return ""
 
     def rating(self) -> tuple[float | None, tuple[ErrorSpan, ...]]:
         score = None if self.protocol == "mqm" or self.score.value is None else float(self.score.value)
         return score, tuple(self.spans) if self.protocol in ("esa", "mqm") else ()
+
+
+def mqm_score(spans: Sequence[ErrorSpan]) -> float:
+    """The MQM score of the marked spans under Google's weights (minus their sum)."""
+    return GOOGLE_WEIGHTS.score(spans)
 
 
 def context_label(name: str) -> QLabel:

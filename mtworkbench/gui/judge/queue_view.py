@@ -41,7 +41,7 @@ from mtworkbench.core.model import ModelError, Project, ProjectEvent
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.session import ProjectSession
 
-Submitted = TypeVar("Submitted")
+Edit = TypeVar("Edit")
 
 SUBMIT_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 BACK_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Left)
@@ -269,20 +269,19 @@ class JudgeQueueView(QWidget):
         """Record ``item`` (the current one; the queue and the judge are set)."""
         raise NotImplementedError
 
-    def _record(self, title: str, submit: Callable[[str, float], Submitted],
-                command: Callable[[Submitted, int, int], QUndoCommand]) -> None:
-        """Submit the current item with the comment and the time spent on it
-        (``submit(comment, seconds)`` moves the queue on) and push the undo
-        ``command(submitted, position before, position after)``; ``title`` heads the
-        error dialog when the project refuses it. The next item starts on the keys."""
+    def _record(self, title: str, prepare: Callable[[str, float], Edit],
+                command: Callable[[Edit], QUndoCommand]) -> None:
+        """Submit the current item with the comment and the time spent on it: push the undo
+        ``command(edit)`` of the edit ``prepare(comment, seconds)`` computes (the command's
+        redo records the item, moves the queue on and stores the work); ``title`` heads
+        the error dialog when the project refuses it. The next item starts on the keys."""
         assert self.queue is not None, "only with an item on screen"
-        before = self.queue.position
         try:
-            submitted = submit(self.comment.text().strip(), self.clock.seconds)
+            edit = prepare(self.comment.text().strip(), self.clock.seconds)
         except ModelError as exc:
             dialogs.error(self, title, str(exc))
             return
-        self.session.push(command(submitted, before, self.queue.position))
+        self.session.push(command(edit))
         self.setFocus()  # the next item starts on the keys, also after a comment
         self.refresh()
 

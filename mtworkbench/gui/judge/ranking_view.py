@@ -298,11 +298,7 @@ class RankingView(JudgeQueueView):
             missing = self.entry.missing
             self.status.setText(f"Rank every translation first: {missing} still without a rank (keys 1–5).")
             return
-        ranks, queue, judge = [int(r) for r in self.entry.ranks if r is not None], self.queue, self.judge
-        assert queue is not None and judge is not None, "submit() checked both"
-        self._record(
-            "Cannot record the ranking",
-            lambda comment, seconds: queue.submit_ranking(ranks, comment, seconds),
-            lambda ranking, before, after: RankItemCommand(self.session.project, judge, ranking, item.index, before,
-                                                           after, replacing=item.ranking is not None),
-        )
+        ranks, queue = [int(r) for r in self.entry.ranks if r is not None], self.queue
+        assert queue is not None, "submit() checked it"
+        self._record("Cannot record the ranking", lambda comment, seconds: queue.rank(ranks, comment, seconds),
+                     RankItemCommand)

@@ -14,7 +14,6 @@ the view only remembers what is on screen.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
@@ -47,7 +46,7 @@ from mtworkbench.core.judging import (
 from mtworkbench.core.model import Judgment, Project
 from mtworkbench.core.overlap import word_overlap
 from mtworkbench.gui.judge.commands import RateItemCommand
-from mtworkbench.gui.judge.protocol_rating import ProtocolPanel
+from mtworkbench.gui.judge.protocol_rating import ProtocolPanel, context_label, document_context
 from mtworkbench.gui.judge.queue_view import JudgeQueueView
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
@@ -213,9 +212,14 @@ class RatingView(JudgeQueueView):
         texts_layout = QVBoxLayout(texts)
         texts_layout.setContentsMargins(4, 4, 4, 4)
         texts_layout.setSpacing(12)
+        # The document around the item, as DA, ESA and MQM show it (dimmed: context, not the item).
+        self.context_before = context_label("ldc-context-before")
+        self.context_after = context_label("ldc-context-after")
+        texts_layout.addWidget(self.context_before)
         texts_layout.addWidget(self.candidate)
         texts_layout.addWidget(self.reference)
         texts_layout.addWidget(self.source)
+        texts_layout.addWidget(self.context_after)
         texts_layout.addStretch(1)
         self.texts_scroll = self._scroll_area(texts)
 
@@ -321,6 +325,11 @@ class RatingView(JudgeQueueView):
             self.reference.set_html(html.escape(reference, quote=False) if reference is not None else "<i>(no reference)</i>")
         self.source.setVisible(config.show_source)
         self.source.set_html(html.escape(item.source, quote=False))
+        before, after = ("", "") if self._protocol_active() else document_context(self.queue.project, item)
+        self.context_before.setText(f"Before, in the same document:\n{before}" if before else "")
+        self.context_after.setText(f"After, in the same document:\n{after}" if after else "")
+        self.context_before.setVisible(bool(before))
+        self.context_after.setVisible(bool(after))
         self._show_protocol(item)
         self._show_entry()
 
@@ -448,14 +457,8 @@ class RatingView(JudgeQueueView):
             return
         adequacy, fluency, queue = self.entry.adequacy, self.entry.fluency, self.queue
         assert queue is not None, "submit() checked it"
-        self._record_rating(item, lambda comment, seconds: queue.submit(adequacy, fluency, comment, seconds))
-
-    def _record_rating(self, item: QueueItem, submit: Callable[[str, float], Judgment]) -> None:
-        judge = self.judge
-        assert judge is not None, "submit() checked it"
-        self._record("Cannot record the rating", submit, lambda judgment, before, after: RateItemCommand(
-            self.session.project, judge, judgment, item.index, before, after, replacing=item.judgment is not None
-        ))
+        self._record("Cannot record the rating", lambda comment, seconds: queue.rate(adequacy, fluency, comment,
+                                                                                     seconds), RateItemCommand)
 
     def _submit_protocol(self, item: QueueItem) -> None:
         assert self.queue is not None and self.judge is not None, "submit() checked both"
@@ -465,4 +468,5 @@ class RatingView(JudgeQueueView):
             return
         score, errors = self.protocol_panel.rating()
         queue = self.queue
-        self._record_rating(item, lambda comment, seconds: queue.submit_scored(score, errors, comment, seconds))
+        self._record("Cannot record the rating",
+                     lambda comment, seconds: queue.rate_scored(score, errors, comment, seconds), RateItemCommand)

@@ -30,6 +30,7 @@ from mtworkbench.core.model import Judgment, ModelError, Project, ProjectEvent
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import AddJudgeCommand
 from mtworkbench.gui.judge import queue_dialog
+from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.judge.agreement_panel import AgreementPanel
 from mtworkbench.gui.judge.commands import SetQueueOptionCommand, StartQueueCommand
 from mtworkbench.gui.judge.judgments_table import JudgmentsPanel
@@ -115,10 +116,12 @@ class JudgeWorkspace(Workspace):
         layout.addWidget(self.tabs, 1)
 
         session.project_replaced.connect(self._on_project_replaced)
+        session.path_changed.connect(self._path_changed)
         session.project_changed.connect(self._on_project_changed)
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
             app.applicationStateChanged.connect(self._application_state_changed)
+        self._shown_project = self.session.project
         self._fill_judges()
 
     # --- identity ---------------------------------------------------------------------------
@@ -141,7 +144,14 @@ class JudgeWorkspace(Workspace):
     def select_judge(self, judge: str) -> None:
         self.judge_combo.setCurrentIndex(max(0, self.judge_combo.findData(judge)))
 
+    def _path_changed(self, path) -> None:  # saved under a new name: the choice goes with it
+        # (Opening another project changes the path too, before this workspace shows it.)
+        if self.judge is not None and self._shown_project is self.session.project:
+            remember("judge", path, self.judge)
+
     def _judge_chosen(self, *_args) -> None:
+        if self.judge is not None:
+            remember("judge", self.session.path, self.judge)
         self._route()
         self.notice.clear()
         self._update_controls()
@@ -238,10 +248,14 @@ class JudgeWorkspace(Workspace):
 
     # --- following the project ------------------------------------------------------------------
     def _on_project_replaced(self, _project: Project) -> None:
+        self._shown_project = _project
         self.judge_combo.blockSignals(True)
         self.judge_combo.setCurrentIndex(0)
         self.judge_combo.blockSignals(False)
         self._fill_judges()
+        mine = remembered("judge", self.session.path)  # who judged in this project last time
+        if mine and mine in self.session.project.judges:
+            self.select_judge(mine)
 
     def _on_project_changed(self, event: ProjectEvent) -> None:
         if type(event) in JUDGE_ROSTER:

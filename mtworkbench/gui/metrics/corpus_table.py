@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableView,
@@ -71,11 +72,16 @@ class CorpusTableModel(QAbstractTableModel):
         self.rows: list[CorpusRow] = []
         self.baseline: str | None = None
         self._sort: tuple[int, Qt.SortOrder] | None = None
+        # The system-level human score (mean over its rated segments), a last column when present.
+        self.human: dict[str, float] = {}
+        self.human_label = ""
 
     # --- content -------------------------------------------------------------------
-    def set_content(self, specs: list[str], rows: list[CorpusRow], baseline: str | None) -> None:
+    def set_content(self, specs: list[str], rows: list[CorpusRow], baseline: str | None,
+                    human: dict[str, float] | None = None, human_label: str = "") -> None:
         self.beginResetModel()
         self.specs, self.rows, self.baseline = list(specs), list(rows), baseline
+        self.human, self.human_label = dict(human or {}), human_label
         self.endResetModel()
         if self._sort is not None:
             self.sort(*self._sort)
@@ -95,9 +101,18 @@ class CorpusTableModel(QAbstractTableModel):
         return 0 if parent is not None and parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:
-        return 0 if parent is not None and parent.isValid() else 1 + len(self.specs)
+        return 0 if parent is not None and parent.isValid() else 1 + len(self.specs) + bool(self.human)
+
+    def is_human_column(self, column: int) -> bool:
+        return bool(self.human) and column == 1 + len(self.specs)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and self.is_human_column(section):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.human_label or "Human"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return tooltip(f"{self.human_label or 'Human'}: the system's mean over its rated segments")
+            return None
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
                 return "System" if section == 0 else self.specs[section - 1]
@@ -122,6 +137,18 @@ class CorpusTableModel(QAbstractTableModel):
                 return font
             if role == Qt.ItemDataRole.UserRole:
                 return row.system
+            return None
+        if self.is_human_column(col):
+            value = self.human.get(row.system, math.nan)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"{value:.4f}" if math.isfinite(value) else "–"
+            if role == Qt.ItemDataRole.UserRole:
+                return value
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return tooltip(f"{row.system} · {self.human_label}: " + (
+                    f"{value:.4f}" if math.isfinite(value) else "no rated segment"))
             return None
         spec = self.specs[col - 1]
         cell = row.cells.get(spec) or Cell()
@@ -182,6 +209,10 @@ class CorpusTableModel(QAbstractTableModel):
         self.layoutAboutToBeChanged.emit()
         if column == 0:
             self.rows.sort(key=lambda r: r.system, reverse=reverse)
+        elif self.is_human_column(column):
+            rated = [r for r in self.rows if math.isfinite(self.human.get(r.system, math.nan))]
+            rated.sort(key=lambda r: self.human[r.system], reverse=reverse)
+            self.rows = rated + [r for r in self.rows if r not in rated]
         elif 0 < column <= len(self.specs):
             spec = self.specs[column - 1]
             scored = [r for r in self.rows if math.isfinite((r.cells.get(spec) or Cell()).score)]
@@ -254,6 +285,9 @@ class CorpusTable(QWidget):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.horizontalHeader().setStretchLastSection(False)
         self.view.verticalHeader().setVisible(False)
+        # Rows as tall as a line of text: eight systems fit where five did.
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 8)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.caption = QLabel()
         self.caption.setTextFormat(Qt.TextFormat.PlainText)  # names the baseline system
         self.caption.setWordWrap(True)
@@ -261,11 +295,14 @@ class CorpusTable(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
-        layout.addWidget(self.caption)
+        self.caption_bar = QHBoxLayout()  # the caption and whatever the host puts beside it
+        self.caption_bar.addWidget(self.caption, 1)
+        layout.addLayout(self.caption_bar)
         self.model.modelReset.connect(self._update_caption)
 
-    def set_content(self, specs: list[str], rows: list[CorpusRow], baseline: str | None, note: str = "") -> None:
-        self.model.set_content(specs, rows, baseline)
+    def set_content(self, specs: list[str], rows: list[CorpusRow], baseline: str | None, note: str = "",
+                    human: dict[str, float] | None = None, human_label: str = "") -> None:
+        self.model.set_content(specs, rows, baseline, human, human_label)
         self._note = note
         self._update_caption()
 

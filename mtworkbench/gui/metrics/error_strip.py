@@ -75,13 +75,18 @@ class ErrorSpanStrip(QWidget):
             by_rater.setdefault(s.rater, []).append(Mark(s.start, s.end, severity_tint(s.severity), s.describe(),
                                                           underline=s.severity.lower() in ("major", "critical")))
         if not self.errors_visible or not by_rater:
-            note = "error spans hidden" if not self.errors_visible else (
-                "rated, no errors" if (system, segment) in index.rated else "not rated with spans")
+            note = "error spans hidden" if not self.errors_visible else self._why_no_spans(index, system, segment)
             self.blocks = [TextBlock(note, text)]
         else:
             self.blocks = [TextBlock(rater, text, tuple(marks)) for rater, marks in by_rater.items()]
         self.pane.set_title(f"Error spans: {system}, segment {segment}")
         self.pane.set_blocks(self.blocks)
+
+    @staticmethod
+    def _why_no_spans(index, system: str, segment: str) -> str:
+        if (system, segment) in index.scored_only:
+            return "scored, no spans recorded"
+        return "rated, no errors" if (system, segment) in index.rated else "not rated with spans"
 
     def _toggled(self, visible: bool) -> None:
         project, system, segment = self._shown

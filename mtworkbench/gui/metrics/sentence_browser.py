@@ -32,6 +32,7 @@ from mtworkbench.gui.metrics.formatting import format_score, metric_info
 from mtworkbench.gui.plain import tooltip
 
 LINK = QColor("#1a55c4")
+OUTPUT_WIDTH = 220  # the output column's start; the user widens it (it is the last to need room)
 
 
 @dataclass
@@ -172,7 +173,16 @@ class SentenceTableModel(QAbstractTableModel):
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         self._sort = (column, order)
         self.layoutAboutToBeChanged.emit()
+        # The view's current and selected rows are persistent indexes: they must follow
+        # their (segment, system) to its new row, or the highlight lands on another pair.
+        persistent = self.persistentIndexList()
+        flat_rows = [int(self.visible[i.row()]) if 0 <= i.row() < len(self.visible) else -1 for i in persistent]
         self.visible = self._order(np.nonzero(self._mask())[0])
+        position = np.full(self.n_rows, -1, dtype=np.int64)
+        position[self.visible] = np.arange(len(self.visible))
+        moved = [self.index(int(position[r]), i.column()) if r >= 0 and position[r] >= 0 else QModelIndex()
+                 for r, i in zip(flat_rows, persistent)]
+        self.changePersistentIndexList(persistent, moved)
         self.layoutChanged.emit()
 
     # --- Qt model -------------------------------------------------------------------------
@@ -183,13 +193,15 @@ class SentenceTableModel(QAbstractTableModel):
         return 0 if parent is not None and parent.isValid() else self.N_FIXED + len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Vertical:
+        if orientation == Qt.Orientation.Vertical or role not in (Qt.ItemDataRole.DisplayRole,
+                                                                    Qt.ItemDataRole.ToolTipRole):
             return None
         if section < self.N_FIXED:
-            return ("Segment", "System", "Output")[section]
-        return self.columns[section - self.N_FIXED].title
+            title = ("Segment", "System", "Output")[section]
+        else:
+            title = self.columns[section - self.N_FIXED].title
+        # The tooltip names a column whose header is narrower than its title.
+        return tooltip(title) if role == Qt.ItemDataRole.ToolTipRole else title
 
     def value(self, row: int, column: int) -> float:
         return float(self.columns[column - self.N_FIXED].values[self.visible[row]])
@@ -263,6 +275,7 @@ class SentenceBrowser(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setWordWrap(False)
+        self.view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(22)
         header = self.view.horizontalHeader()
@@ -308,6 +321,7 @@ class SentenceBrowser(QWidget):
             combo.currentIndexChanged.connect(self._delta_changed)
 
         top = QHBoxLayout()
+        self.top_bar = top  # the host may add a button at its end
         top.addWidget(self.text_filter, 1)
         top.addWidget(QLabel("System"))
         top.addWidget(self.system_filter)
@@ -395,8 +409,9 @@ class SentenceBrowser(QWidget):
         selected = self.selected()
         self.model.columns = columns
         self.apply_filter()
-        self.view.setColumnWidth(SentenceTableModel.OUTPUT, 200)
+        self.view.setColumnWidth(SentenceTableModel.OUTPUT, OUTPUT_WIDTH)
         self._fit_name_columns()
+        self._fit_score_columns()
         if selected is not None:
             self.select(*selected)
 
@@ -416,6 +431,16 @@ class SentenceBrowser(QWidget):
             widest = max([cell_metrics.horizontalAdvance(t) for t in texts] or [0])
             width = max(head_metrics.horizontalAdvance(title), min(widest, cap)) + pad
             self.view.setColumnWidth(column, width)
+
+    def _fit_score_columns(self) -> None:
+        """Each score column as wide as its title and a score ("-100.00"), so every column
+        shows what it holds; a long title (a delta's) up to 200 px, in full in its tooltip."""
+        header = self.view.horizontalHeader()
+        head_metrics = header.fontMetrics()
+        number = self.view.fontMetrics().horizontalAdvance("-100.0000") + 12
+        for c, column in enumerate(self.model.columns):
+            title = head_metrics.horizontalAdvance(column.title) + 28  # margins and the sort arrow
+            self.view.setColumnWidth(SentenceTableModel.N_FIXED + c, min(max(title, number), 200))
 
     def _delta_changed(self) -> None:
         self._rebuild_columns()

@@ -11,8 +11,8 @@ in a few event-loop turns (``_show_new_project``).
 
 from __future__ import annotations
 
-import time
 import traceback
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
@@ -20,14 +20,11 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -42,69 +39,43 @@ from mtworkbench.core.events import (
     SettingsChanged,
 )
 from mtworkbench.core.model import Project, ProjectEvent
-from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import SetSettingCommand
 from mtworkbench.gui.metrics.views import detail_views
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
+from mtworkbench.gui.metrics.detail_tabs import DetailTabs
 from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
+from mtworkbench.gui.metrics.scoring_controls import PreparingJob, ScoringControls
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
-from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog, scoring_scheduler
+from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
+from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.metrics.spec import parse_spec
 from mtworkbench.scoring.cache import cache_for
 from mtworkbench.scoring.job import (
     DEFAULT_CI_SAMPLES,
-    InputReader,
-    ScoringRequest,
-    run_scoring,
     segment_matrix,
 )
 
 RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
 AUTO_SCORE_DELAY_MS = 100
-PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
+MAX_CORPUS_ROWS = 10
 
 
-class DetailTabs(QTabWidget):
-    """The detail views, each in a scroll area of its own: a wide view (a long
-    METEOR alignment) scrolls inside its tab and never widens the window's
-    centre, so it never squeezes the docks (their sizes are the user's).
-    ``currentWidget``, ``widget`` and ``indexOf`` speak of the views themselves."""
+@dataclass
+class Deferred:
+    """What the workspace has yet to read or draw, left for later to keep the GUI responsive."""
 
-    def add_view(self, view: QWidget, title: str) -> int:
-        area = QScrollArea()
-        area.setObjectName(f"{view.objectName() or 'detail'}-scroll")
-        area.setWidgetResizable(True)
-        area.setFrameShape(QFrame.Shape.NoFrame)
-        area.setWidget(view)
-        return self.addTab(area, title)
-
-    @staticmethod
-    def _inner(widget: QWidget | None) -> QWidget | None:
-        return widget.widget() if isinstance(widget, QScrollArea) else widget
-
-    # Qt returns None when there is no tab, although the stub promises a QWidget.
-    def currentWidget(self) -> QWidget | None:  # type: ignore[override]  # noqa: N802 - Qt's name
-        return self._inner(super().currentWidget())
-
-    def widget(self, index: int) -> QWidget | None:
-        return self._inner(super().widget(index))
-
-    def indexOf(self, widget: QWidget) -> int:  # noqa: N802 - Qt's name
-        for i in range(self.count()):
-            if self.widget(i) is widget:
-                return i
-        return super().indexOf(widget)
-
-    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt's name
-        index = self.indexOf(widget)
-        if index >= 0:
-            self.setCurrentIndex(index)
+    texts: bool = True  # the sentence browser's texts
+    human_scores: bool = True  # the human-score column
+    spans_when_shown: bool = False  # judgments changed while hidden: error spans redrawn when shown
+    open_when_shown: bool = False  # a project opened while hidden: read and drawn when first shown
+    strip_follows: bool = False  # a new project: the error strip follows it at the next refresh
+    hold_details: bool = False  # a row selected now leaves its spans and detail view to a later turn
 
 
-class MetricsWorkspace(Workspace):
+class MetricsWorkspace(Workspace, ScoringControls):
     title = "Metrics"
 
     def __init__(self, session, parent=None) -> None:
@@ -118,18 +89,13 @@ class MetricsWorkspace(Workspace):
         self.unscored: dict[tuple[str, str], str] = {}
         self.worker: JobWorker | None = None
         self._restart_after_worker = False
-        self._texts_dirty = True
-        self._human_dirty = True
-        self._spans_dirty = False  # judgments changed while hidden: error spans redrawn when shown
-        self._open_pending = False  # a project opened while hidden: read and drawn when first shown
-        self._spans_pending = False  # a new project: the error strip follows it at the next refresh
-        self._hold_details = False  # a row selected now leaves its spans and detail view to a later turn
+        self.deferred = Deferred()
         self._stages: list = []  # what is left of showing a new project, one event-loop turn each
         self.human_label = ""
         self.human_matrix: np.ndarray | None = None
+        self.human_systems: dict[str, float] = {}  # system -> mean human score, for the corpus table
         self.last_outcome = None
-        # (request, systems still to read, inputs read so far, reader) while inputs are being read
-        self._preparing: tuple | None = None
+        self._preparing: PreparingJob | None = None  # a job whose inputs are being read
 
         # --- toolbar ------------------------------------------------------------------
         self.score_button = QPushButton("&Score")
@@ -181,27 +147,44 @@ class MetricsWorkspace(Workspace):
                 view.setTextFormat(Qt.TextFormat.PlainText)
                 view.setWordWrap(True)
             view.setObjectName(f"detail-{name}")
+            if hasattr(view, "grow_wide"):
+                view.grow_wide = False  # fits the pane's width; zoom or pop out for every label
             self.detail_views[name] = view
             self.detail_tabs.add_view(view, getattr(cls, "title", name))
 
         self.error_strip = ErrorSpanStrip()  # raters' error spans of the selected row
+        # Each view can pop out into a window of its own; the splitters give the room
+        # left to the others, and the user's sizes and windows are remembered.
+        self.corpus_pane = PopOutPane("corpus", "Corpus scores", self.corpus_table,
+                                      bar=self.corpus_table.caption_bar)
+        self.browser_pane = PopOutPane("browser", "Sentence browser", self.browser, bar=self.browser.top_bar)
+        self.detail_pane = PopOutPane("details", "Metric views", self.detail_tabs, bar=self.detail_tabs.corner_bar)
         browser_column = QSplitter(Qt.Orientation.Vertical)
-        browser_column.addWidget(self.browser)
+        browser_column.addWidget(self.browser_pane)
         browser_column.addWidget(self.error_strip)
         browser_column.setStretchFactor(0, 4)
         browser_column.setStretchFactor(1, 1)
+        browser_column.setChildrenCollapsible(False)
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(browser_column)
-        lower.addWidget(self.detail_tabs)
+        lower.addWidget(self.detail_pane)
         lower.setStretchFactor(0, 1)
         lower.setStretchFactor(1, 1)
+        lower.setChildrenCollapsible(False)
         lower.setSizes([620, 620])
         main = QSplitter(Qt.Orientation.Vertical)
-        main.addWidget(self.corpus_table)
+        main.addWidget(self.corpus_pane)
         main.addWidget(lower)
-        main.setStretchFactor(0, 1)
-        main.setStretchFactor(1, 4)
+        main.setStretchFactor(0, 0)  # the table keeps the rows it needs; the views take what is left
+        main.setStretchFactor(1, 1)
+        main.setChildrenCollapsible(False)
         main.setSizes([210, 560])
+        self.main_splitter, self.lower_splitter = main, lower
+        self.layout_memory = LayoutMemory("metrics", self)
+        for name, splitter in (("main", main), ("lower", lower), ("browser", browser_column)):
+            self.layout_memory.add_splitter(name, splitter)
+        for pane in (self.corpus_pane, self.browser_pane, self.detail_pane):
+            self.layout_memory.add_pane(pane)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(main)
@@ -257,10 +240,6 @@ class MetricsWorkspace(Workspace):
     def system_ids(self) -> list[str]:
         return [s.id for s in self.project.systems]
 
-    def is_scoring(self) -> bool:
-        """True from the start of a job until its last result has been taken in."""
-        return self._preparing is not None or self.worker is not None
-
     def export_widget(self) -> QWidget:
         """The detail view when the user works there, else the corpus table."""
         focus = QApplication.focusWidget()
@@ -269,145 +248,6 @@ class MetricsWorkspace(Workspace):
             if view is not None and hasattr(view, "export_widget"):
                 return view.export_widget()
         return self.corpus_table
-
-    # --- scoring -------------------------------------------------------------------------------
-    def request(self) -> ScoringRequest:
-        return ScoringRequest(
-            specs=tuple(self.specs),
-            systems=tuple(self.system_ids),
-            baseline=self.project.settings.baseline,
-            ci_samples=self.ci_samples,
-            paired_method=self.paired_method,
-            scheduler=scoring_scheduler(),
-        )
-
-    def start_scoring(self) -> None:
-        if not self.project.systems or not self.project.references or not self.specs:
-            self.status.setText("Nothing to score: the project needs systems, references and metrics.")
-            return
-        if self._preparing is not None:
-            self._stop_preparing()
-        elif self.worker is not None:  # scoring (not preparing)
-            self._restart_after_worker = True
-            self.worker.cancel()
-            return
-        self.rescore_timer.stop()
-        self._restart_after_worker = False
-        request = self.request()
-        # The texts are read here, on the GUI thread, a few systems per event-loop turn:
-        # that Python work in the worker thread would fight every repaint for the GIL.
-        self._preparing = (request, list(request.systems), {}, InputReader(self.project, self.cache))
-        self.progress.setRange(0, 0)
-        self.progress.show()
-        self.cancel_button.setEnabled(True)
-        self.status.setText("Reading the texts…")
-        self.prepare_timer.start()
-
-    def _prepare_slice(self) -> None:
-        if self._preparing is None:
-            self.prepare_timer.stop()
-            return
-        request, todo, prepared, reader = self._preparing
-        deadline = time.perf_counter() + PREPARE_SLICE_S
-        while todo and time.perf_counter() < deadline:
-            system = todo.pop(0)
-            prepared[system] = reader.read(system)
-        if not todo:
-            self._stop_preparing()
-            self._start_worker(request, prepared)
-
-    def _stop_preparing(self) -> None:
-        self.prepare_timer.stop()
-        self._preparing = None
-
-    def _start_worker(self, request: ScoringRequest, prepared: dict) -> None:
-        project, cache = self.project, self.cache
-
-        def job(progress, cancel, deliver):
-            return run_scoring(project, cache, request, progress=progress, cancel=cancel, deliver=deliver,
-                               prepared=prepared)
-
-        worker = JobWorker(job, project=project, cache=cache)
-        self.destroyed.connect(worker.cancel)  # the job outlives a closed workspace only briefly
-        worker.progress_changed.connect(self._on_progress)
-        worker.item_ready.connect(self._on_item)
-        worker.succeeded.connect(self._on_succeeded)
-        worker.failed.connect(self._on_failed)
-        worker.cancelled.connect(self._on_cancelled)
-        worker.finished.connect(self._on_worker_finished)
-        self.worker = worker
-        self.status.setText("Scoring…")
-        worker.start()
-
-    def cancel_scoring(self) -> None:
-        self._restart_after_worker = False
-        if self._preparing is not None:
-            self._stop_preparing()
-            self._scoring_stopped()
-            self.status.setText("Scoring cancelled.")
-        elif self.worker is not None:  # scoring (not preparing)
-            self.worker.cancel()
-            self.status.setText("Cancelling…")
-
-    def _on_progress(self, done: int, total: int) -> None:
-        if total > 0:
-            self.progress.setRange(0, 1000)
-            self.progress.setValue(int(1000 * done / total))
-
-    # A worker's signals all arrive before its ``finished``, and a new worker starts only
-    # after the old one finished, so every signal below comes from ``self.worker``.
-    # Results go to the job's own cache: after File > Open the job may belong to the old project.
-    def _on_item(self, item) -> None:
-        worker = self.worker
-        if worker is None:
-            return
-        worker.cache.store(item.system, item.spec, item.fingerprint, item.entry, item.generation)
-        if worker.project is self.project:
-            self.refresh_timer.start()
-
-    def _on_succeeded(self, outcome) -> None:
-        worker = self.worker
-        if worker is None:
-            return
-        for spec, (key, result) in outcome.paired.items():
-            worker.cache.store_paired(key, result)
-        if worker.project is not self.project:
-            return
-        self.last_outcome = outcome
-        for spec, (key, result) in outcome.paired.items():
-            self.paired[spec] = (key, result)
-        self.errors = dict(outcome.errors)
-        self.unscored = dict(outcome.unscored)
-        for spec, message in outcome.errors.items():
-            self.status.setText(f"{spec}: {message}")
-        if not outcome.errors:
-            where = "worker processes" if outcome.used_processes else "a background thread"
-            self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where})."
-                                + "".join(f" {why}." for why in dict.fromkeys(outcome.unscored.values())))
-        self.refresh()
-
-    def _on_failed(self, message: str) -> None:
-        self.status.setText("Scoring failed.")
-        dialogs.error(self, "Scoring failed", message)
-
-    def _on_cancelled(self) -> None:
-        self.status.setText("Scoring cancelled; results so far are kept.")
-        self.refresh()
-
-    def _on_worker_finished(self) -> None:
-        worker = self.worker
-        if worker is None:
-            return
-        self.worker = None
-        worker.deleteLater()
-        self._scoring_stopped()
-        if self._restart_after_worker:
-            self._restart_after_worker = False
-            self.start_scoring()
-
-    def _scoring_stopped(self) -> None:
-        self.progress.hide()
-        self.cancel_button.setEnabled(False)
 
     def needs_scoring(self) -> bool:
         """Results are missing: scores, or the paired tests against the current baseline."""
@@ -429,10 +269,12 @@ class MetricsWorkspace(Workspace):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._open_pending:  # before the first paint: the old project's rows never show
+        self.layout_memory.restore()
+        self._fit_corpus_table(len(self.system_ids))
+        if self.deferred.open_when_shown:  # before the first paint: the old project's rows never show
             self._show_new_project()
-        elif self._spans_dirty:
-            self._spans_dirty = False
+        elif self.deferred.spans_when_shown:
+            self.deferred.spans_when_shown = False
             self.errors_timer.start()
             self.refresh_timer.start()
         if self.needs_scoring() and not self.is_scoring():
@@ -481,18 +323,18 @@ class MetricsWorkspace(Workspace):
         self.cache = cache_for(project)
         self.paired.clear()
         self.errors.clear()
-        self._texts_dirty = self._human_dirty = self._spans_pending = True
-        self.human_matrix, self.human_label = None, ""  # the old project's
+        self.deferred.texts = self.deferred.human_scores = self.deferred.strip_follows = True
+        self.human_matrix, self.human_label, self.human_systems = None, "", {}  # the old project's
         self._detail_shown.clear()
         self._stages.clear()
         for timer in (self.refresh_timer, self.errors_timer, self.rescore_timer, self.stage_timer):
             timer.stop()
-        self._spans_dirty = False
+        self.deferred.spans_when_shown = False
         if not self.isVisible():
             # Reading every text and human score, indexing the error spans and drawing the
             # first row's GTM view took 30-90 ms of opening the TED import in the main
             # window (bench_judge_spans), for a tab the user may never open: done when shown.
-            self._open_pending = True
+            self.deferred.open_when_shown = True
             return
         self._show_new_project()
         self.rescore_timer.start(AUTO_SCORE_DELAY_MS)
@@ -502,12 +344,12 @@ class MetricsWorkspace(Workspace):
         import in bench_judge_spans): now, before the first paint, the rows, the metric
         scores and whether there are error spans (the strip takes its room at once); then
         the human scores; then the selected row's error spans and detail view."""
-        self._open_pending = False
-        self._hold_details = True
+        self.deferred.open_when_shown = False
+        self.deferred.hold_details = True
         try:
             self.refresh(human_scores=False)
         finally:
-            self._hold_details = False
+            self.deferred.hold_details = False
         self._stages = [self._stage_human_scores, self._stage_selected_row]
         self.stage_timer.start()
 
@@ -518,7 +360,7 @@ class MetricsWorkspace(Workspace):
             self.stage_timer.start()
 
     def _stage_human_scores(self) -> None:
-        if self._human_dirty:  # else a refresh meanwhile read them
+        if self.deferred.human_scores:  # else a refresh meanwhile read them
             self.refresh()
 
     def _stage_selected_row(self) -> None:
@@ -530,30 +372,30 @@ class MetricsWorkspace(Workspace):
     def _project_changed(self, event: ProjectEvent) -> None:
         if type(event) in QUEUE_EVENTS:
             return  # a judge's queue moving shows nowhere here
-        if self._open_pending:  # everything is read afresh when shown
+        if self.deferred.open_when_shown:  # everything is read afresh when shown
             if type(event) in AFFECTS_SCORES:
                 self.errors.clear()  # the inputs changed: a metric that failed may work now
             return
         # The cache hears the event itself (after this slot), so refresh a moment later.
         if type(event) in AFFECTS_JUDGMENTS:
-            self._human_dirty = True
+            self.deferred.human_scores = True
             if not self.isVisible():
                 # Re-reading every human score and re-indexing every span at each rating
                 # made judging stall (bench_judge_spans): done when the workspace is shown.
-                self._spans_dirty = True
+                self.deferred.spans_when_shown = True
                 return
             self.errors_timer.start()  # once after a burst (an import adds thousands)
         elif isinstance(event, SettingsChanged):
             if event.name in ("metrics", "baseline") and self.isVisible():
                 self.rescore_timer.start(RESCORE_DELAY_MS)
         elif type(event) in AFFECTS_SCORES:
-            self._texts_dirty = True
+            self.deferred.texts = True
             self._detail_shown.clear()
             self.errors.clear()  # the inputs changed: a metric that failed may work now
             if self.isVisible():
                 self.rescore_timer.start(RESCORE_DELAY_MS)
         if type(event) in MEMBERSHIP_EVENTS or isinstance(event, AnnotationsReset):
-            self._texts_dirty = True
+            self.deferred.texts = True
         self.refresh_timer.start()
 
     # --- drawing ---------------------------------------------------------------------------------
@@ -562,24 +404,23 @@ class MetricsWorkspace(Workspace):
         that need reading to a later refresh (the column shows them then)."""
         self.refresh_timer.stop()
         project = self.project
-        self._open_pending = False  # whatever was deferred is read now
-        if self._spans_pending:  # a new project: its error spans indexed before a row is selected
-            self._spans_pending = False
+        self.deferred.open_when_shown = False  # whatever was deferred is read now
+        if self.deferred.strip_follows:  # a new project: its error spans indexed before a row is selected
+            self.deferred.strip_follows = False
             self.error_strip.follow_project(project)
         systems = self.system_ids
         specs = self.specs
         self._fill_baseline_combo()
+        if self.deferred.human_scores and human_scores:
+            self.deferred.human_scores = False
+            self._load_human_scores()
         self.corpus_table.set_content(
             specs, corpus_rows(self.cache, systems, specs, self._valid_paired(), self.errors, self.unscored),
-            project.settings.baseline,
+            project.settings.baseline, human=self.human_systems, human_label=self.human_label,
         )
-        # Room for up to five systems without scrolling; more scroll inside the table.
-        table = self.corpus_table.view
-        rows_shown = max(1, min(len(systems), 5))
-        table.setMinimumHeight(table.horizontalHeader().sizeHint().height()
-                               + rows_shown * table.verticalHeader().defaultSectionSize() + 2 * table.frameWidth() + 2)
-        if self._texts_dirty:
-            self._texts_dirty = False
+        self._fit_corpus_table(len(systems))
+        if self.deferred.texts:
+            self.deferred.texts = False
             seg_ids = project.segment_ids
             hyps = [[s.texts.get(sid, "") for sid in seg_ids] for s in project.systems]
             seg_texts = [
@@ -587,9 +428,6 @@ class MetricsWorkspace(Workspace):
                 for seg in project.segments
             ]
             self.browser.set_texts(seg_ids, systems, hyps, seg_texts)
-        if self._human_dirty and human_scores:
-            self._human_dirty = False
-            self._load_human_scores()
         n_seg = len(project.segments)
         matrices = {spec: segment_matrix(self.cache, systems, spec, n_seg) for spec in specs}
         self.browser.set_scores(matrices, self.human_matrix, self.human_label or "Human")
@@ -600,6 +438,20 @@ class MetricsWorkspace(Workspace):
         missing = self.cache.missing(systems, specs)
         if not self.is_scoring() and not self.status.text():
             self.status.setText(f"{len(missing)} results to compute" if missing else "")
+
+    def _fit_corpus_table(self, n_systems: int) -> None:
+        """Every system's row in view (up to ten; more scroll inside the table), the
+        views below the rest: WMT projects have eight systems or more."""
+        table = self.corpus_table.view
+        rows_shown = max(1, min(n_systems, MAX_CORPUS_ROWS))
+        bar = table.horizontalScrollBar().sizeHint().height()
+        wanted = (table.horizontalHeader().sizeHint().height() + rows_shown * table.verticalHeader().defaultSectionSize()
+                  + 2 * table.frameWidth() + bar + 2)
+        table.setMinimumHeight(wanted)
+        sizes = self.main_splitter.sizes()
+        pane = self.corpus_pane.minimumSizeHint().height()
+        if len(sizes) == 2 and sum(sizes) > pane + 200 and sizes[0] != pane and "main" not in self.layout_memory.user_sized:
+            self.main_splitter.setSizes([pane, sum(sizes) - pane])
 
     def _fill_baseline_combo(self) -> None:
         combo = self.baseline_combo
@@ -625,7 +477,7 @@ class MetricsWorkspace(Workspace):
     def _load_human_scores(self) -> None:
         from mtworkbench.analysis.human_scores import collect_human_scores
 
-        self.human_matrix, self.human_label = None, ""
+        self.human_matrix, self.human_label, self.human_systems = None, "", {}
         if not self.project.judgments:
             return
         try:
@@ -634,11 +486,14 @@ class MetricsWorkspace(Workspace):
             return
         self.human_matrix = human.matrix
         self.human_label = f"Human ({human.field})"
+        with np.errstate(all="ignore"):  # a system without ratings has no mean (NaN, shown as –)
+            means = human.system_scores()
+        self.human_systems = {s: float(v) for s, v in zip(human.systems, means) if np.isfinite(v)}
 
     # --- selection and detail views ----------------------------------------------------------------
     def _row_selected(self, system: str, segment: str) -> None:
         self.session.set_current_segment(segment)
-        if self._hold_details:
+        if self.deferred.hold_details:
             return  # drawn in a later event-loop turn (_show_new_project)
         self._update_detail_view()
         self.error_strip.show_segment(self.project, system, segment)
@@ -657,7 +512,7 @@ class MetricsWorkspace(Workspace):
                 view.set_errors_visible(visible)
 
     def _current_segment_changed(self, segment: str) -> None:
-        if self._open_pending:  # the rows are the old project's; the new ones select it when shown
+        if self.deferred.open_when_shown:  # the rows are the old project's; the new ones select it when shown
             return
         selected = self.browser.selected()
         if not segment or (selected is not None and selected[1] == segment):

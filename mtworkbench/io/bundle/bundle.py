@@ -12,67 +12,46 @@ that turns a version-n dict into version n+1; old files are migrated on load.
 
 from __future__ import annotations
 
-import builtins
 import hashlib
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
-from mtworkbench.core.metric_files import file_options_in_spec
-from mtworkbench.core.campaign import campaign_from_json, campaign_to_json
-from mtworkbench.core.model import (
-    RATING_RANGE,
-    SYSTEM_KINDS,
-    Document,
-    EntitySpan,
-    EntityTypeStyle,
-    ErrorSpan,
-    Judgment,
-    ModelError,
-    Paragraph,
-    PROTOCOLS,
-    Project,
-    Reference,
-    Segment,
-    Settings,
-    System,
-)
-from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, typology_from_json
+from mtworkbench.core.json_reader import JsonReader
+from mtworkbench.core.model import ErrorSpan, Project, Settings, protocol_for_scale
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
 from mtworkbench.core.output import not_a_file_target, write_output
-from mtworkbench.core.queue_state import MQM_MAX_ERRORS, JudgeQueue, check_learned_model
-from mtworkbench.core.atomic import atomic_write_bytes, encode_text
+from mtworkbench.core.queue_state import MQM_MAX_ERRORS
 from mtworkbench.core.text_display import file_name_text
+from mtworkbench.core.atomic import atomic_write_bytes, encode_text
+from mtworkbench.io.bundle.bundle_read import read_project
 from mtworkbench.io.bundle.json_checks import parse_json
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
+from mtworkbench.io.scores.external_scores import bundle_value
+from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 
 FORMAT = "mtworkbench-project"
 FORMAT_VERSION = 2
 SUFFIX = ".mtwb.json"
-# The score cache a bundle names (``score_file``): a plain file name beside the bundle.
-SCORE_FILE_SUFFIX = ".scores.npz"
-# Names Windows keeps for devices whatever their extension (``NUL.scores.npz`` is the device).
-_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
-                           *(f"LPT{i}" for i in range(1, 10))})
 
 # Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
 FREE_FORM_FIELDS = ("judge_queues", "learned_model", "settings")
 
 def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 2 gives every judgment its protocol and error spans (issue 15).
+    """Version 2 gives every judgment its protocol and error spans (MQM, DA and the others).
 
     A version-1 judgment was LDC adequacy/fluency or a numeric score on a named
     scale; its protocol follows from that (``Judgment`` infers it the same way),
     and it has no error spans, no quality-control role and showed the system's
     output. Nothing is dropped: every version-1 field keeps its value.
     """
-    from mtworkbench.core.model import protocol_for_scale
-
     judgments = []
     for j in data.get("judgments", []):
         if isinstance(j, dict):
@@ -170,8 +149,6 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         **({"campaign": campaign_to_json(project.campaign)} if project.campaign is not None else {}),
     }
     if project.external_scores:  # optional: absent keeps older bundles byte-identical
-        from mtworkbench.io.scores.external_scores import bundle_value
-
         out["external_scores"] = bundle_value(project)
     return out
 
@@ -197,34 +174,6 @@ def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
 
 def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
     return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
-
-
-def default_score_file(bundle_path: str | Path) -> str:
-    """The score file a bundle without ``score_file`` uses: ``x.mtwb.json`` -> ``x.mtwb.scores.npz``."""
-    name = file_name_text(Path(bundle_path).name)  # stored in the bundle: text, even for a name not in UTF-8
-    return (name[: -len(".json")] if name.endswith(".json") else name) + SCORE_FILE_SUFFIX
-
-
-def score_file_problem(name: str) -> str | None:
-    """Why ``name`` is not a plain score file name beside the bundle; None when it is.
-
-    A bundle may come from anyone: the name it gives must not make mtworkbench read
-    or write anywhere but one ``*.scores.npz`` file in the bundle's own folder (no
-    folders, no ``..``, no drive or stream, no device, not the bundle itself).
-    """
-    if not name.endswith(SCORE_FILE_SUFFIX) or name == SCORE_FILE_SUFFIX:
-        return f"expected a file name ending in {SCORE_FILE_SUFFIX}"
-    if "/" in name or "\\" in name or name in (".", ".."):
-        return "expected a plain file name beside the bundle, not a path"
-    if ":" in name:
-        return "expected a plain file name beside the bundle, not a drive or stream (':')"
-    if any(ord(c) < 32 or ord(c) == 127 for c in name):
-        return "expected a file name without control characters"
-    if len(name.encode("utf-8", "surrogatepass")) > 255:
-        return "expected a file name of at most 255 bytes"
-    if name.split(".")[0].upper().rstrip(" ") in _DEVICE_NAMES:
-        return "expected a file name that is not a device name"
-    return None
 
 
 def _with_score_file(project: Project, path: str | Path) -> None:
@@ -337,8 +286,7 @@ def loads(text: str, file: str | None = None) -> Project:
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
     """Bring a bundle dict of any supported version up to ``FORMAT_VERSION``."""
-    r = _Reader(file)
-    r.obj(data, "$")
+    JsonReader(file).obj(data, "$")
     fmt = data.get("format")
     if fmt != FORMAT:
         raise BundleError(f"expected format {FORMAT!r}, found {fmt!r}: this is not an mtworkbench project", "$.format", file)
@@ -364,352 +312,15 @@ def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:
 
 
 def project_from_dict(data: Any, file: str | None = None) -> Project:
-    data = migrate(data, file)
-    r = _Reader(file)
-    r.keys(data, "$", required={"format", "format_version", "documents", "references", "systems"},
-           optional={"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
-                     "settings", "judge_queues", "learned_model", "external_scores",
-                     "campaign", "score_file"})
-
-    documents: list[Document] = []
-    seen_segments: dict[str, str] = {}
-    seen_docs: set[str] = set()
-    seen_pars: set[str] = set()
-    for di, d in enumerate(r.list(data["documents"], "$.documents")):
-        dp = f"$.documents[{di}]"
-        r.keys(d, dp, required={"id", "paragraphs"}, optional={"attributes"})
-        doc_id = r.ident(d["id"], f"{dp}.id")
-        if doc_id in seen_docs:
-            raise BundleError(f"duplicate document id {doc_id!r}", f"{dp}.id", file)
-        seen_docs.add(doc_id)
-        attributes = r.obj(d.get("attributes", {}), f"{dp}.attributes")
-        for k, v in attributes.items():
-            r.str(v, f"{dp}.attributes.{k}")
-        paragraphs = []
-        for pi, p in enumerate(r.list(d["paragraphs"], f"{dp}.paragraphs")):
-            pp = f"{dp}.paragraphs[{pi}]"
-            r.keys(p, pp, required={"id", "segments"})
-            par_id = r.ident(p["id"], f"{pp}.id")
-            if par_id in seen_pars:
-                raise BundleError(f"duplicate paragraph id {par_id!r}", f"{pp}.id", file)
-            seen_pars.add(par_id)
-            segments = []
-            for si, s in enumerate(r.list(p["segments"], f"{pp}.segments")):
-                sp = f"{pp}.segments[{si}]"
-                r.keys(s, sp, required={"id", "source"})
-                seg_id = r.ident(s["id"], f"{sp}.id")
-                if seg_id in seen_segments:
-                    raise BundleError(f"duplicate segment id {seg_id!r} (first at {seen_segments[seg_id]})", f"{sp}.id", file)
-                seen_segments[seg_id] = sp
-                segments.append(Segment(seg_id, r.str(s["source"], f"{sp}.source")))
-            paragraphs.append(Paragraph(par_id, segments))
-        documents.append(Document(doc_id, paragraphs, dict(attributes)))
-
-    def texts(value: Any, path: str, complete: bool) -> dict[str, str]:
-        obj = r.obj(value, path)
-        for seg_id, text in obj.items():
-            if seg_id not in seen_segments:
-                raise BundleError(f"text for unknown segment {seg_id!r}", f"{path}.{seg_id}", file)
-            r.str(text, f"{path}.{seg_id}")
-        if complete:
-            for seg_id in seen_segments:
-                if seg_id not in obj:
-                    raise BundleError(f"missing text for segment {seg_id!r}", path, file)
-        return dict(obj)
-
-    project = Project(
-        documents=documents,
-        name=r.str(data.get("name", ""), "$.name"),
-        source_language=r.str(data.get("source_language", ""), "$.source_language"),
-        target_language=r.str(data.get("target_language", ""), "$.target_language"),
-    )
-    for ri, ref in enumerate(r.list(data["references"], "$.references")):
-        rp = f"$.references[{ri}]"
-        r.keys(ref, rp, required={"id", "texts"}, optional={"translator"})
-        ref_id = r.ident(ref["id"], f"{rp}.id")
-        if project.has_reference(ref_id):
-            raise BundleError(f"duplicate reference id {ref_id!r}", f"{rp}.id", file)
-        project.add_reference(
-            Reference(ref_id, r.str(ref.get("translator", ""), f"{rp}.translator"),
-                      texts(ref["texts"], f"{rp}.texts", complete=False))
-        )
-    for si, sys_ in enumerate(r.list(data["systems"], "$.systems")):
-        sp = f"$.systems[{si}]"
-        r.keys(sys_, sp, required={"id", "texts"}, optional={"kind"})
-        sys_id = r.ident(sys_["id"], f"{sp}.id")
-        if project.has_system(sys_id):
-            raise BundleError(f"duplicate system id {sys_id!r}", f"{sp}.id", file)
-        kind = r.str(sys_.get("kind", "machine"), f"{sp}.kind")
-        if kind not in SYSTEM_KINDS:
-            raise BundleError(f"kind must be one of {', '.join(SYSTEM_KINDS)}, found {kind!r}", f"{sp}.kind", file)
-        project.add_system(System(sys_id, kind, texts(sys_["texts"], f"{sp}.texts", complete=True)))
-
-    _load_settings(r, project, data.get("settings", {}))
-
-    for ji, judge in enumerate(r.list(data.get("judges", []), "$.judges")):
-        jp = f"$.judges[{ji}]"
-        name = r.ident(judge, jp)
-        if name in project.judges:
-            raise BundleError(f"duplicate judge {name!r}", jp, file)
-        project.add_judge(name)
-
-    for i, s in enumerate(r.list(data.get("entity_spans", []), "$.entity_spans")):
-        p = f"$.entity_spans[{i}]"
-        r.keys(s, p, required={"id", "reference", "segment", "start", "end", "type", "annotator"})
-        span = EntitySpan(
-            id=r.ident(s["id"], f"{p}.id"),
-            reference=r.ref_to(s["reference"], f"{p}.reference", project.has_reference, "reference"),
-            segment=r.ref_to(s["segment"], f"{p}.segment", project.has_segment, "segment"),
-            start=r.int(s["start"], f"{p}.start"),
-            end=r.int(s["end"], f"{p}.end"),
-            type=r.str(s["type"], f"{p}.type"),
-            annotator=r.ident(s["annotator"], f"{p}.annotator"),
-        )
-        text = project.reference(span.reference).texts.get(span.segment)
-        if text is None:
-            raise BundleError(f"reference {span.reference!r} has no text for segment {span.segment!r}", p, file)
-        if not 0 <= span.start < span.end <= len(text):
-            raise BundleError(
-                f"span {span.start}-{span.end} is outside its text (length {len(text)})", f"{p}.end", file
-            )
-        _wrap(lambda: project.add_span(span), p, file)
-
-    rankings: dict[str, tuple[Judgment, set[str]]] = {}  # ranking id -> its first judgment, systems
-    for i, j in enumerate(r.list(data.get("judgments", []), "$.judgments")):
-        p = f"$.judgments[{i}]"
-        r.keys(j, p, required={"id", "judge", "system", "segment"},
-               optional={"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds", "comment",
-                         "protocol", "errors", "qc", "text", "ranking"})
-        protocol = r.str(j.get("protocol", ""), f"{p}.protocol")
-        if protocol and protocol not in PROTOCOLS:
-            r.fail(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}", f"{p}.protocol")
-        judgment = Judgment(
-            id=r.ident(j["id"], f"{p}.id"),
-            judge=r.ref_to(j["judge"], f"{p}.judge", lambda x: x in project.judges, "judge"),
-            system=r.ref_to(j["system"], f"{p}.system", project.has_system, "system"),
-            segment=r.ref_to(j["segment"], f"{p}.segment", project.has_segment, "segment"),
-            reference=None if j.get("reference") is None else r.ref_to(
-                j["reference"], f"{p}.reference", project.has_reference, "reference"),
-            adequacy=r.rating(j.get("adequacy"), f"{p}.adequacy"),
-            fluency=r.rating(j.get("fluency"), f"{p}.fluency"),
-            score=None if j.get("score") is None else r.number(j["score"], f"{p}.score"),
-            scale=None if j.get("scale") is None else r.str(j["scale"], f"{p}.scale"),
-            timestamp=r.str(j.get("timestamp", ""), f"{p}.timestamp"),
-            seconds=r.number(j.get("seconds", 0.0), f"{p}.seconds"),
-            comment=r.str(j.get("comment", ""), f"{p}.comment"),
-            protocol=protocol,
-            errors=tuple(_read_error(r, e, f"{p}.errors[{k}]")
-                         for k, e in enumerate(r.list(j.get("errors", []), f"{p}.errors"))),
-            qc=r.str(j.get("qc", ""), f"{p}.qc"),
-            text=None if j.get("text") is None else r.str(j["text"], f"{p}.text"),
-            ranking=r.str(j.get("ranking", ""), f"{p}.ranking"),
-        )
-        if judgment.ranking:
-            _check_ranking_judgment(r, judgment, p, rankings)
-        _wrap(lambda: project.add_judgment(judgment), p, file)
-
-    queues = r.obj(data.get("judge_queues", {}), "$.judge_queues")
-    for judge, queue in queues.items():
-        if judge not in project.judges:
-            raise BundleError(f"queue for unknown judge {judge!r}", f"$.judge_queues.{judge}", file)
-        project.set_judge_queue(judge, JudgeQueue.from_json(queue, f"$.judge_queues.{judge}", file))
-    learned = data.get("learned_model")
-    project.set_learned_model(None if learned is None else check_learned_model(learned, "$.learned_model", file))
-    if data.get("external_scores"):
-        from mtworkbench.io.scores.external_scores import check_bundle_value
-
-        project.external_scores = check_bundle_value(data["external_scores"], project, file)
-    if data.get("campaign") is not None:
-        project.campaign = campaign_from_json(data["campaign"], project, file)
-    if "score_file" in data:
-        project.score_file = r.str(data["score_file"], "$.score_file")
-        problem = score_file_problem(project.score_file)
-        if problem is not None:
-            r.fail(f"{problem}, found {project.score_file!r}", "$.score_file")
-    return project
-
-
-def _check_ranking_judgment(r: _Reader, j: Judgment, path: str, seen: dict[str, tuple[Judgment, set[str]]]) -> None:
-    """A relative-ranking judgment (core.ranking): protocol rank, a whole rank 1-5, and the same
-    judge, segment and reference as the other judgments of its ranking, each system once."""
-    from mtworkbench.core.model import RANK_RANGE
-
-    lo, hi = RANK_RANGE
-    if j.protocol != "rank":
-        r.fail(f"a judgment of ranking {j.ranking!r} needs protocol 'rank', found {j.protocol!r}", f"{path}.protocol")
-    if j.score is None or not lo <= j.score <= hi or j.score != int(j.score):
-        r.fail(f"expected the rank, a whole number from {lo} to {hi}, found {j.score!r}", f"{path}.score")
-    first, systems = seen.setdefault(j.ranking, (j, set()))
-    for name in ("judge", "segment", "reference"):
-        if getattr(j, name) != getattr(first, name):
-            r.fail(f"ranking {j.ranking!r}: {getattr(j, name)!r} differs from the {name} "
-                   f"{getattr(first, name)!r} of judgment {first.id!r} of the same ranking", f"{path}.{name}")
-    if j.system in systems:
-        r.fail(f"ranking {j.ranking!r} ranks system {j.system!r} twice", f"{path}.system")
-    systems.add(j.system)
-
-
-def _read_error(r: _Reader, e: Any, path: str) -> ErrorSpan:
-    r.keys(e, path, required={"start", "end", "severity"},
-           optional={"category", "comment", "source_start", "source_end"})
-
-    def offset(name: str) -> int | None:
-        value = e.get(name)
-        return None if value is None else r.int(value, f"{path}.{name}")
-
-    return ErrorSpan(
-        start=offset("start"),
-        end=offset("end"),
-        severity=r.str(e["severity"], f"{path}.severity"),
-        category=r.str(e.get("category", ""), f"{path}.category"),
-        comment=r.str(e.get("comment", ""), f"{path}.comment"),
-        source_start=offset("source_start"),
-        source_end=offset("source_end"),
-    )
-
-
-def _load_settings(r: _Reader, project: Project, value: Any) -> None:
-    r.keys(value, "$.settings", required=set(),
-           optional={"metrics", "baseline", "entity_types", "mqm_typology", "mqm_max_errors"})
-    settings = Settings()
-    if "mqm_typology" in value:
-        settings.mqm_typology = typology_from_json(value["mqm_typology"], "$.settings.mqm_typology", r.file)
-    if "mqm_max_errors" in value:
-        settings.mqm_max_errors = r.int(value["mqm_max_errors"], "$.settings.mqm_max_errors")
-        if settings.mqm_max_errors < 1:
-            r.fail(f"expected a positive integer, found {settings.mqm_max_errors}", "$.settings.mqm_max_errors")
-    if "metrics" in value:
-        settings.metrics = [r.str(m, f"$.settings.metrics[{i}]") for i, m in
-                            enumerate(r.list(value["metrics"], "$.settings.metrics"))]
-        for i, spec in enumerate(settings.metrics):
-            _refuse_file_options(spec, f"$.settings.metrics[{i}]", r.file)
-    baseline = value.get("baseline")
-    if baseline is not None:
-        settings.baseline = r.ref_to(baseline, "$.settings.baseline", project.has_system, "system")
-    if "entity_types" in value:
-        types = []
-        names: set[str] = set()
-        keys: set[str] = set()
-        for i, t in enumerate(r.list(value["entity_types"], "$.settings.entity_types")):
-            p = f"$.settings.entity_types[{i}]"
-            r.keys(t, p, required={"name", "key", "color"})
-            style = EntityTypeStyle(r.ident(t["name"], f"{p}.name"), r.str(t["key"], f"{p}.key"),
-                                    r.str(t["color"], f"{p}.color"))
-            if style.name in names:
-                raise BundleError(f"duplicate entity type {style.name!r}", f"{p}.name", r.file)
-            if len(style.key) != 1 or style.key.upper() in keys:
-                raise BundleError(f"key must be one character not used by another type, found {style.key!r}",
-                                  f"{p}.key", r.file)
-            names.add(style.name)
-            keys.add(style.key.upper())
-            types.append(style)
-        settings.entity_types = types
-    project.settings = settings
-
-
-def _refuse_file_options(spec: str, path: str, file: str | None) -> None:
-    """A bundle never makes the program open a path it names (``learned:model=PATH``).
-
-    Such options are for the command line and the app's settings dialog, where a
-    person types the path; in a bundle they are refused at load.
-    """
-    for option in file_options_in_spec(spec):
-        name = spec.strip().partition(":")[0].strip()
-        raise BundleError(
-            f"metric {spec!r} names a file ({option}=...); a bundle may not make mtworkbench open a path - "
-            f"remove the option from the bundle and give it on the command line "
-            f"(--metric '{name}:{option}=PATH') or in the Metrics settings",
-            path,
-            file,
-        )
-
-
-def _wrap(action: Callable[[], None], path: str, file: str | None) -> None:
-    try:
-        action()
-    except ModelError as exc:
-        raise BundleError(str(exc), path, file) from None
-
-
-class _Reader:
-    """Type checks that name the JSON path of whatever is wrong."""
-
-    def __init__(self, file: str | None) -> None:
-        self.file = file
-
-    def fail(self, message: str, path: str) -> NoReturn:
-        raise BundleError(message, path, self.file)
-
-    def obj(self, value: Any, path: str) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(f"expected an object, found {_kind(value)}", path)
-        return value
-
-    def list(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(f"expected a list, found {_kind(value)}", path)
-        return value
-
-    def str(self, value: Any, path: str) -> str:
-        if not isinstance(value, str):
-            self.fail(f"expected a string, found {_kind(value)}", path)
-        return value
-
-    def ident(self, value: Any, path: builtins.str) -> builtins.str:
-        text = self.str(value, path)
-        if not text.strip():
-            self.fail("expected a non-empty id", path)
-        return text
-
-    def int(self, value: Any, path: builtins.str) -> builtins.int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"expected an integer, found {_kind(value)}", path)
-        return value
-
-    def number(self, value: Any, path: builtins.str) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(f"expected a number, found {_kind(value)}", path)
-        try:
-            return float(value)
-        except OverflowError:
-            self.fail(f"number of {len(str(value))} digits is too large for a float", path)
-
-    def rating(self, value: Any, path: builtins.str) -> builtins.int | None:
-        if value is None:
-            return None
-        lo, hi = RATING_RANGE
-        rating = self.int(value, path)
-        if not lo <= rating <= hi:
-            self.fail(f"rating out of range: expected {lo} to {hi}, found {rating}", path)
-        return rating
-
-    def ref_to(self, value: Any, path: builtins.str, exists: Callable[[builtins.str], bool], what: builtins.str) -> builtins.str:
-        ident = self.ident(value, path)
-        if not exists(ident):
-            self.fail(f"unknown {what} {ident!r}", path)
-        return ident
-
-    def keys(self, value: Any, path: builtins.str, required: set[builtins.str], optional: set[builtins.str] | frozenset[builtins.str] = frozenset()) -> None:
-        obj = self.obj(value, path)
-        for key in sorted(required):
-            if key not in obj:
-                self.fail(f"missing field {key!r}", path)
-        unknown = sorted(set(obj) - required - set(optional))
-        if unknown:
-            self.fail(f"unknown field {unknown[0]!r}", f"{path}.{unknown[0]}")
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    """The project a bundle dict of any supported version describes (``BundleError`` otherwise)."""
+    return read_project(migrate(data, file), file)
 
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "MIGRATIONS",
+    "SCORE_FILE_SUFFIX",
     "SUFFIX",
     "BundleChangedOnDisk",
     "BundleLocked",

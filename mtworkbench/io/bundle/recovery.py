@@ -21,6 +21,10 @@ from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import dumps, load_bundle, project_to_dict
 
 RECOVERY_SUFFIX = ".recovery"
+# Beside the recovery copy: the bundle's bytes as they were when the edits began (the
+# base). Restored over a bundle that changed since (another program's save), the edits
+# are merged onto it three-way, as a work package is, instead of replacing it.
+BASE_SUFFIX = ".base"
 UNTITLED_RECOVERY = "untitled.mtwb.recovery"
 
 # Bundle lists whose entries have ids: compared entry by entry.
@@ -34,6 +38,12 @@ def recovery_path(bundle: str | Path | None, untitled_folder: str | Path) -> Pat
         return Path(untitled_folder) / UNTITLED_RECOVERY
     bundle = Path(bundle)
     return bundle.with_name(f".{bundle.name}{RECOVERY_SUFFIX}")
+
+
+def base_path(recovery: str | Path) -> Path:
+    """Where the base of the recovery copy ``recovery`` is kept."""
+    recovery = Path(recovery)
+    return recovery.with_name(recovery.name + BASE_SUFFIX)
 
 
 def write_recovery(project: Project, target: str | Path) -> None:
@@ -107,6 +117,7 @@ class RecoveryOffer:
     project: Project  # the recovered state
     diff: ProjectDiff  # from the bundle on disk (or an empty project) to the recovered state
     bundle_missing: bool = False
+    base_data: bytes | None = None  # the bundle as the edits began (None: not known)
 
 
 def find_recovery(bundle: str | Path | None, untitled_folder: str | Path) -> RecoveryOffer | None:
@@ -120,6 +131,10 @@ def find_recovery(bundle: str | Path | None, untitled_folder: str | Path) -> Rec
     if not target.is_file():
         return None
     recovered = load_bundle(target)
+    try:
+        base_data: bytes | None = base_path(target).read_bytes()
+    except OSError:
+        base_data = None
     recovered_dict = project_to_dict(recovered)
     if bundle is None:
         return RecoveryOffer(target, None, recovered, diff_dicts({}, recovered_dict))
@@ -127,10 +142,11 @@ def find_recovery(bundle: str | Path | None, untitled_folder: str | Path) -> Rec
     try:
         on_disk = project_to_dict(load_bundle(bundle))
     except FileNotFoundError:
-        return RecoveryOffer(target, bundle, recovered, diff_dicts({}, recovered_dict), bundle_missing=True)
+        return RecoveryOffer(target, bundle, recovered, diff_dicts({}, recovered_dict), bundle_missing=True,
+                             base_data=base_data)
     except DataError:
         # The bundle itself is broken: the recovery copy is all there is; offer it whole.
         return RecoveryOffer(target, bundle, recovered, diff_dicts({}, recovered_dict))
     if on_disk == recovered_dict:
         return None
-    return RecoveryOffer(target, bundle, recovered, diff_dicts(on_disk, recovered_dict))
+    return RecoveryOffer(target, bundle, recovered, diff_dicts(on_disk, recovered_dict), base_data=base_data)

@@ -144,15 +144,15 @@ def import_tsv_corpus(
 
 def export_plain_corpus(project: Project, out: str | Path) -> list[Path]:
     """One file per text stream; names from ``sgml``'s scheme (unsafe or colliding ids changed)."""
-    from mtworkbench.io.corpora.sgml import _file_stems
+    from mtworkbench.io.corpora.sgml import file_stems
 
     folder = Path(out)
     ids = project.segment_ids
     files: list[tuple[str, list[str]]] = [("source", [s.source for s in project.segments])]
     taken = {"source"}
-    ref_stems = _file_stems("ref-", [r.id for r in project.references], taken)
+    ref_stems = file_stems("ref-", [r.id for r in project.references], taken)
     files += [(stem, [r.texts.get(sid, "") for sid in ids]) for r, stem in zip(project.references, ref_stems)]
-    sys_stems = _file_stems("sys-", [s.id for s in project.systems], taken)
+    sys_stems = file_stems("sys-", [s.id for s in project.systems], taken)
     files += [(stem, [s.texts[sid] for sid in ids]) for s, stem in zip(project.systems, sys_stems)]
     for stem, lines in files:  # every refusal before the first file is written
         plaintext.check_writable_lines(folder / f"{stem}.txt", lines)

@@ -365,7 +365,7 @@ def render_set(project: Project, kind: str, label: str | None, texts: dict[str, 
 MAX_STEM_BYTES = 200
 
 
-def _file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
+def file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
     """File names made from ids: unsafe characters replaced, collisions numbered.
 
     ``taken`` holds lower-cased stems, so names also differ on case-insensitive file systems.
@@ -374,7 +374,7 @@ def _file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
     for item in ids:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in item)
         if len(safe.encode("utf-8")) > MAX_STEM_BYTES:  # file names are at most 255 bytes
-            digest = hashlib.sha1(item.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            digest = hashlib.sha1(item.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()[:10]
             safe = safe.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "-" + digest
         safes.append(safe)
     stems = []
@@ -402,10 +402,10 @@ def export_sgml(project: Project, folder: str | Path) -> list[Path]:
 
     taken = {"source"}
     write("source", render_set(project, "srcset", None, None))
-    ref_stems = _file_stems("ref-", [r.id for r in project.references], taken)
+    ref_stems = file_stems("ref-", [r.id for r in project.references], taken)
     for ref, stem in zip(project.references, ref_stems):
         write(stem, render_set(project, "refset", ref.id, ref.texts))
-    sys_stems = _file_stems("sys-", [s.id for s in project.systems], taken)
+    sys_stems = file_stems("sys-", [s.id for s in project.systems], taken)
     for system, stem in zip(project.systems, sys_stems):
         write(stem, render_set(project, "tstset", system.id, system.texts))
     return written

@@ -59,8 +59,6 @@ errors ("rated, no errors").
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import re
@@ -70,6 +68,7 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, ErrorSpan, Judgment, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.mqm_typology import UNBABEL_SCALE
 from mtworkbench.io.judgments.mqm_markers import CLOSE, OPEN, field_markers, insert_markers, strip_markers
 from mtworkbench.io.judgments.mqm_records import split_records
 
@@ -91,9 +90,6 @@ QUOTING_ATTRIBUTE = "mqm_quoting"
 DOC_IDS_ATTRIBUTE = "mqm_doc_ids"
 NO_ERROR_ATTRIBUTE = "mqm_no_error"  # "category<TAB>severity" when not spelled No-error/No-error
 HUMAN_SYSTEM = re.compile(r"^(ref|human)", re.IGNORECASE)
-# The scale of MQM judgments whose score came with the ratings rather than from the errors
-# (Unbabel's misc scores); mt-metrics-eval names those scores of WMT22 en-ru ``mqm.unb``.
-UNBABEL_SCALE = "mqm.unb"
 
 
 @dataclass(frozen=True)
@@ -204,7 +200,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
             )
 
         def get(name: str) -> str:
-            return fields[index[name]] if name in index else ""
+            return fields[index[name]] if name in index else ""  # noqa: B023 - used in this iteration only
 
         stray = next((k for k, f in enumerate(fields) if "\r" in f), None) if not quoted else None
         if stray is not None:
@@ -448,105 +444,3 @@ def import_mqm_judgments(project: Project, path: str | Path):
     plan = plan_mqm_judgments(project, read_mqm_file(path))
     apply_import(project, plan)
     return plan
-
-
-# --- writing -----------------------------------------------------------------------------------
-def _layout(project: Project) -> tuple[list[str], str, tuple[str, str]]:
-    """Columns, quoting (``""``, ``"csv"`` or ``"csv-all"``) and the No-error spelling of
-    the file the project came from."""
-    for doc in project.documents:
-        keys = (COLUMNS_ATTRIBUTE, QUOTING_ATTRIBUTE, NO_ERROR_ATTRIBUTE)
-        if any(k in doc.attributes for k in keys):
-            columns = doc.attributes.get(COLUMNS_ATTRIBUTE)
-            category, _, severity = doc.attributes.get(NO_ERROR_ATTRIBUTE, f"{NO_ERROR}\t{NO_ERROR}").partition("\t")
-            return ((columns.split(",") if columns else list(DEFAULT_COLUMNS)),
-                    doc.attributes.get(QUOTING_ATTRIBUTE, ""), (category, severity))
-    return list(DEFAULT_COLUMNS), "", (NO_ERROR, NO_ERROR)
-
-
-def _doc_ids(project: Project) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for doc in project.documents:
-        segments = [s for p in doc.paragraphs for s in p.segments]
-        stored = dict(item.split("=", 1) for item in doc.attributes.get(DOC_IDS_ATTRIBUTE, "").split() if "=" in item)
-        for k, seg in enumerate(segments, 1):
-            out[seg.id] = stored.get(seg.id, str(k))
-    return out
-
-
-def _misc(j: Judgment) -> str:
-    """A misc field for a file with both a comment and a misc column (whose misc texts are
-    not kept): the judgment's Unbabel score."""
-    return json.dumps({"mqm": j.score}) if j.score is not None and j.scale == UNBABEL_SCALE else ""
-
-
-def mqm_rows(project: Project) -> list[dict[str, str]]:
-    """One dict per row (column -> text), markers reinserted, judgments in project order.
-    ``comment`` is the row's note (the comment, or Unbabel's misc text); ``misc`` the misc
-    text derived from the score, for a file that had both columns."""
-    doc_ids = _doc_ids(project)
-    no_error_category, no_error_severity = _layout(project)[2]
-    rows = []
-    for j in project.judgments:
-        if j.protocol != "mqm" or j.qc:
-            continue
-        target = j.text if j.text is not None else project.system_text(j.system, j.segment)
-        source = project.segment(j.segment).source
-        base = {"system": j.system, "doc": project.document_of(j.segment), "doc_id": doc_ids[j.segment],
-                "seg_id": j.segment, "rater": j.judge, MISC: _misc(j), UNNAMED: _misc(j)}
-        if not j.errors:
-            rows.append(dict(base, source=source, target=target, category=no_error_category,
-                             severity=no_error_severity, comment=j.comment))
-        for e in j.errors:
-            span = (e.start, e.end)
-            source_span = (e.source_start, e.source_end)
-            rows.append(dict(base, source=insert_markers(source, source_span), target=insert_markers(target, span),
-                             category=e.category, severity=e.severity, comment=e.comment))
-    return rows
-
-
-def _canonical(column: str) -> str:
-    return ALIASES.get(column.lower(), column.lower())
-
-
-def _keys(columns: list[str]) -> list[str]:
-    """The row key of each column: the note (comment or Unbabel's misc text) goes to the
-    comment column, else to the misc or unnamed last one."""
-    canonical = [_canonical(c) for c in columns]
-    note = next((c for c in ("comment", MISC, UNNAMED) if c in canonical), None)
-    return ["comment" if c == note else c for c in canonical]
-
-
-def mqm_table(project: Project, rows: list[dict[str, str]] | None = None) -> str:
-    columns, quoting, _ = _layout(project)
-    rows = mqm_rows(project) if rows is None else rows
-    keys = _keys(columns)
-    header = list(columns)
-    while header and header[-1] == UNNAMED:  # a column the file's header did not name
-        header.pop()
-    if quoting:
-        out = io.StringIO(newline="")
-        writer = csv.writer(out, delimiter="\t", lineterminator="\n", quotechar='"',
-                            quoting=csv.QUOTE_ALL if quoting == "csv-all" else csv.QUOTE_MINIMAL)
-        writer.writerow(header)
-        writer.writerows([row[k] for k in keys] for row in rows)
-        return out.getvalue()
-    lines = ["\t".join(header)]
-    for row in rows:
-        for c, k in zip(map(_canonical, columns), keys):
-            if "\t" in row[k] or "\n" in row[k] or "\r" in row[k]:
-                raise DataError(
-                    f"segment {row['seg_id']!r} of {row['system']!r}: the {c or 'last'} column has a tab or line "
-                    "break, which Google's unquoted MQM TSV cannot hold"
-                )
-        lines.append("\t".join(row[k] for k in keys))
-    return "\n".join(lines) + "\n"
-
-
-def export_mqm(project: Project, path: str | Path) -> int:
-    """Write the project's MQM judgments as Google's TSV; returns the number of rows."""
-    from mtworkbench.core.output import write_output
-
-    rows = mqm_rows(project)
-    write_output(path, mqm_table(project, rows))
-    return len(rows)

@@ -54,7 +54,7 @@ def parse_errors(text: str, where: str) -> tuple[ErrorSpan, ...]:
     return tuple(out)
 
 
-def _number(value: str, where: str, column: str, lo: float | None = None, hi: float | None = None) -> float:
+def parse_number(value: str, where: str, column: str, lo: float | None = None, hi: float | None = None) -> float:
     try:
         number = float(value.strip())
     except ValueError:
@@ -109,9 +109,9 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
             plan.judges.append(rater)
         plan.judgments.append(Judgment(
             fresh_id(lambda: project.new_id("j"), taken), rater, system, segment, reference,
-            score=_number(get["score"], where, "score", *SCORE_RANGE), scale=protocol, protocol=protocol,
+            score=parse_number(get["score"], where, "score", *SCORE_RANGE), scale=protocol, protocol=protocol,
             errors=errors, qc=qc, text=shown,
-            seconds=_number(get["seconds"], where, "seconds", 0.0) if get.get("seconds", "").strip() else 0.0,
+            seconds=parse_number(get["seconds"], where, "seconds", 0.0) if get.get("seconds", "").strip() else 0.0,
             timestamp=get.get("timestamp", "").strip(), comment=get.get("comment", ""),
         ))
     return plan
@@ -120,7 +120,7 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
 def protocol_table(project: Project, protocol: str, raw: bool = False) -> str:
     """The project's judgments of ``protocol`` (``esa`` or ``da``) as CSV text, project order;
     cells a spreadsheet would run as formulas are guarded unless ``raw`` (``core.spreadsheet``)."""
-    from mtworkbench.io.judgments.judgments import _number as seconds_text  # 60 for 60.0, repr otherwise
+    from mtworkbench.io.judgments.judgments_export import number_text as seconds_text  # 60 for 60.0, repr otherwise
 
     required, all_optional = COLUMNS[protocol]
     optional: tuple[str, ...] = all_optional

@@ -41,7 +41,7 @@ def shown_orders(project: Project) -> dict[str, list[str]]:
 def ranking_table(project: Project, raw: bool = False) -> str:
     """Every ranking of the project as CSV text, in the order of their first judgment; cells a
     spreadsheet would run as formulas are guarded unless ``raw`` (``core.spreadsheet``)."""
-    from mtworkbench.io.judgments.judgments import _number as number_text  # 60 for 60.0, repr otherwise
+    from mtworkbench.io.judgments.judgments_export import number_text  # 60 for 60.0, repr otherwise
 
     rankings = rankings_of(project, shown_orders(project))
     width = max([2, *(len(r.systems) for r in rankings)])
@@ -67,7 +67,7 @@ def plan_ranking_file(project: Project, path: str | Path):
     """The judges and judgments a rankings CSV adds (nothing is changed yet)."""
     from mtworkbench.io.judgments.judgments import JudgmentImport, fresh_id, numbered_rows, read_csv_header
     from mtworkbench.io.judgments.judgments import row_rater, row_segment_and_reference
-    from mtworkbench.io.judgments.protocol_csv import _number
+    from mtworkbench.io.judgments.protocol_csv import parse_number
 
     reader, header = read_csv_header(path)
     expected = f"{','.join(REQUIRED)},system1,rank1,system2,rank2,... (optionally {','.join(OPTIONAL)})"
@@ -127,7 +127,7 @@ def plan_ranking_file(project: Project, path: str | Path):
             id=ranking_id, judge=rater, segment=segment, reference=reference, systems=tuple(systems),
             ranks=tuple(ranks), judgment_ids=tuple(ids),
             timestamp=get.get("timestamp", "").strip(),
-            seconds=_number(seconds, where, "seconds", 0.0) if seconds else 0.0,
+            seconds=parse_number(seconds, where, "seconds", 0.0) if seconds else 0.0,
             comment=get.get("comment", ""),
         )
         plan.judgments.extend(ranking.judgments())

@@ -3,7 +3,7 @@
 Options (spec ``meteor:key=value,...``):
 
 - ``preset``: ``meteor-1.x-XX`` = Meteor 1.4's defaults for ``-l XX``
-  (SPECS.md's table: modules, weights, alpha/beta/gamma/delta, the Snowball
+  (Meteor's language table: modules, weights, alpha/beta/gamma/delta, the Snowball
   stemmer and function-word list of language XX; Meteor's language-independent
   defaults, with a notice, for a language Meteor does not know). The default
   ``meteor-1.x-en`` is Meteor 1.x's English ranking task: alpha 0.85, beta
@@ -423,21 +423,14 @@ class Meteor(Metric):
         self._chosen = (weakref.ref(data), np.asarray(chosen, dtype=int))
         return stats
 
-    def aggregate(self, totals: np.ndarray) -> np.ndarray | float:
-        import numpy as np
+    def score_formula(self, t: Sequence[Any], m: Any) -> Any:
+        """Meteor's score of summed rows, one formula for both paths (``scoring.meteor_parts``)."""
+        parts = scoring.meteor_parts(t, m, self.alpha, self.beta, self.gamma, self.delta, self.weights,
+                                     self.modules)
+        return parts["score"]
 
-        score = self.formula(totals)["score"]
-        return float(score) if np.ndim(score) == 0 else score
-
-    # --- the plain-Python path (score on files; no numpy) ---------------------------
+    # statistics_row needs no numpy: the plain-Python path (score on files) serves Meteor.
     lean = True
-
-    def corpus_value(self, totals: Sequence[float]) -> float:
-        """Meteor's score of summed rows with ``math`` (``meteor_score_scalar``: the
-        operations of ``meteor_formula`` one by one)."""
-        return scoring.meteor_score_scalar(
-            list(totals), self.alpha, self.beta, self.gamma, self.delta, self.weights, self.modules
-        )
 
     def extras(self, data: ScoringInput, stats: np.ndarray) -> dict[str, Any]:
         import numpy as np

@@ -9,9 +9,10 @@ gives the same score as Meteor's own "frag = 0 when test = ref" rule.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from mtworkbench.metrics.formula import ARRAY, SCALAR, columns
 
 if TYPE_CHECKING:  # numpy loads with the first array: `score --metric meteor` on files needs none
     import numpy as np
@@ -90,6 +91,61 @@ def statistics_row(
     return [float(x) for x in row]
 
 
+def meteor_parts(
+    t: Sequence[Any],
+    m: Any,
+    alpha: float,
+    beta: float,
+    gamma: float,
+    delta: float,
+    weights: dict[str, float],
+    module_order: Sequence[str],
+) -> dict[str, Any]:
+    """Precision, recall, Fmean, frag, penalty and score from (summed) rows, written once
+    for both paths (``metrics.formula``: ``t[i]`` a float or an array over leading axes).
+
+    The arithmetic follows Meteor's ``computeMetrics`` operation by operation (same
+    order of additions, IEEE division), and 0/0 cases give 0 as there (NaN -> 0,
+    score clipped at 0).
+    """
+    tst_len, ref_len, tst_fw, ref_fw = t[0], t[1], t[2], t[3]
+    tst_wlen = delta * (tst_len - tst_fw) + (1.0 - delta) * tst_fw
+    ref_wlen = delta * (ref_len - ref_fw) + (1.0 - delta) * ref_fw
+    cols = [slot_column(module) for module in module_order]
+    tst_wm: Any = 0.0
+    ref_wm: Any = 0.0
+    for module, c in zip(module_order, cols):
+        tst_wm = tst_wm + t[c] * weights[module] * delta
+    for module, c in zip(module_order, cols):
+        ref_wm = ref_wm + t[c + 1] * weights[module] * delta
+    for module, c in zip(module_order, cols):
+        tst_wm = tst_wm + t[c + 2] * weights[module] * (1.0 - delta)
+    for module, c in zip(module_order, cols):
+        ref_wm = ref_wm + t[c + 3] * weights[module] * (1.0 - delta)
+    tst_total: Any = 0.0
+    ref_total: Any = 0.0
+    for c in cols:
+        tst_total = tst_total + t[c] + t[c + 2]
+        ref_total = ref_total + t[c + 1] + t[c + 3]
+    precision = m.ieee_div(tst_wm, tst_wlen)
+    recall = m.ieee_div(ref_wm, ref_wlen)
+    fmean = m.ieee_div(1.0, m.ieee_div(1.0 - alpha, precision) + m.ieee_div(alpha, recall))
+    chunks = t[CHUNKS] - t[PERFECT]
+    perfect = (tst_total == tst_len) & (ref_total == ref_len) & (chunks == 1)
+    frag = m.where(perfect, 0.0, m.ieee_div(chunks, (t[TST_WORDS] + t[REF_WORDS]) / 2))
+    penalty = gamma * m.pow(frag, beta)
+    score = fmean * (1.0 - penalty)
+    score = m.where(score != score, 0.0, m.maximum(score, 0.0))
+    return {
+        "precision": precision,
+        "recall": recall,
+        "fmean": fmean,
+        "frag": frag,
+        "penalty": penalty,
+        "score": score,
+    }
+
+
 def meteor_formula(
     totals: np.ndarray,
     alpha: float,
@@ -99,53 +155,8 @@ def meteor_formula(
     weights: dict[str, float],
     module_order: Sequence[str],
 ) -> dict[str, np.ndarray]:
-    """Precision, recall, Fmean, frag, penalty and score from (summed) rows.
-
-    Vectorised over leading axes; the arithmetic follows Meteor's
-    ``computeMetrics`` operation by operation (same order of additions), and
-    0/0 cases give 0 as there (NaN -> 0, score clipped at 0).
-    """
-    import numpy as np
-
-    t = np.asarray(totals, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        tst_len, ref_len = t[..., 0], t[..., 1]
-        tst_fw, ref_fw = t[..., 2], t[..., 3]
-        tst_wlen = delta * (tst_len - tst_fw) + (1.0 - delta) * tst_fw
-        ref_wlen = delta * (ref_len - ref_fw) + (1.0 - delta) * ref_fw
-        tst_wm = np.zeros(t.shape[:-1])
-        ref_wm = np.zeros(t.shape[:-1])
-        tst_total = np.zeros(t.shape[:-1])
-        ref_total = np.zeros(t.shape[:-1])
-        cols = [slot_column(m) for m in module_order]
-        for m, c in zip(module_order, cols):
-            tst_wm = tst_wm + t[..., c] * weights[m] * delta
-        for m, c in zip(module_order, cols):
-            ref_wm = ref_wm + t[..., c + 1] * weights[m] * delta
-        for m, c in zip(module_order, cols):
-            tst_wm = tst_wm + t[..., c + 2] * weights[m] * (1.0 - delta)
-        for m, c in zip(module_order, cols):
-            ref_wm = ref_wm + t[..., c + 3] * weights[m] * (1.0 - delta)
-        for c in cols:
-            tst_total = tst_total + t[..., c] + t[..., c + 2]
-            ref_total = ref_total + t[..., c + 1] + t[..., c + 3]
-        precision = tst_wm / tst_wlen
-        recall = ref_wm / ref_wlen
-        fmean = 1.0 / (((1.0 - alpha) / precision) + (alpha / recall))
-        chunks = t[..., CHUNKS] - t[..., PERFECT]
-        perfect = (tst_total == tst_len) & (ref_total == ref_len) & (chunks == 1)
-        frag = np.where(perfect, 0.0, chunks / ((t[..., TST_WORDS] + t[..., REF_WORDS]) / 2))
-        penalty = gamma * np.power(frag, beta)
-        score = fmean * (1.0 - penalty)
-        score = np.where(np.isnan(score), 0.0, np.maximum(score, 0.0))
-    return {
-        "precision": precision,
-        "recall": recall,
-        "fmean": fmean,
-        "frag": frag,
-        "penalty": penalty,
-        "score": score,
-    }
+    """``meteor_parts`` of rows, vectorised over leading axes."""
+    return meteor_parts(columns(totals), ARRAY, alpha, beta, gamma, delta, weights, module_order)
 
 
 def meteor_score_scalar(
@@ -157,48 +168,8 @@ def meteor_score_scalar(
     weights: dict[str, float],
     module_order: Sequence[str],
 ) -> float:
-    """The score of one row with plain floats (same operations as ``meteor_formula``).
-
-    Used to pick the best reference, where numpy's per-call overhead would
-    dominate the run time, and for corpus scores (``Meteor.corpus_value``). It
-    differs from ``meteor_formula`` only where ``math.pow`` and numpy's vectorised
-    power differ, in the last bit.
-    """
-    tst_len, ref_len, tst_fw, ref_fw = row[0], row[1], row[2], row[3]
-    tst_wlen = delta * (tst_len - tst_fw) + (1.0 - delta) * tst_fw
-    ref_wlen = delta * (ref_len - ref_fw) + (1.0 - delta) * ref_fw
-    cols = [slot_column(m) for m in module_order]
-    tst_wm = ref_wm = 0.0
-    for m, c in zip(module_order, cols):
-        tst_wm += row[c] * weights[m] * delta
-    for m, c in zip(module_order, cols):
-        ref_wm += row[c + 1] * weights[m] * delta
-    for m, c in zip(module_order, cols):
-        tst_wm += row[c + 2] * weights[m] * (1.0 - delta)
-    for m, c in zip(module_order, cols):
-        ref_wm += row[c + 3] * weights[m] * (1.0 - delta)
-    tst_total = sum(row[c] + row[c + 2] for c in cols)
-    ref_total = sum(row[c + 1] + row[c + 3] for c in cols)
-    chunks = row[CHUNKS] - row[PERFECT]
-    precision = _ieee_div(tst_wm, tst_wlen)
-    recall = _ieee_div(ref_wm, ref_wlen)
-    fmean = _ieee_div(1.0, _ieee_div(1.0 - alpha, precision) + _ieee_div(alpha, recall))
-    if tst_total == tst_len and ref_total == ref_len and chunks == 1:
-        frag = 0.0
-    else:
-        frag = _ieee_div(chunks, (row[TST_WORDS] + row[REF_WORDS]) / 2)
-    penalty = gamma * math.pow(frag, beta)
-    score = fmean * (1.0 - penalty)
-    if score != score:
-        return 0.0
-    return max(score, 0.0)
-
-
-def _ieee_div(a: float, b: float) -> float:
-    """``a / b`` as IEEE 754 (and Java, and numpy) divide: x/0 is an infinity, 0/0 NaN,
-    where Python raises (the empty and matchless segments)."""
-    if b == 0:
-        if a == 0 or a != a:
-            return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
-    return a / b
+    """The score of one row with plain floats (``meteor_parts``, bit for bit as
+    ``meteor_formula``). Used to pick the best reference, where numpy's per-call
+    overhead would dominate the run time, and for corpus scores (``Meteor.corpus_value``)."""
+    parts = meteor_parts(row, SCALAR, alpha, beta, gamma, delta, weights, module_order)
+    return float(parts["score"])

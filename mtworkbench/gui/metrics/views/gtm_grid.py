@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QDoubleSpinBox,
+    QFrame,
     QGraphicsPathItem,
     QGraphicsRectItem,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -100,6 +102,7 @@ def maximal_run(hits: set[tuple[int, int]], i: int, j: int) -> tuple[int, int, i
 
 VIEW_EXTRA_HEIGHT = 480  # controls, numbers, legend, hint and the two text panes
 MAX_GRID_PIXELS = 3800  # within the render command's largest canvas (4000)
+NARROW_VIEW_WIDTH = 320  # the least a pane keeps for the view when the grid scrolls inside it
 PAN_KEYS = {
     Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
     Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1),
@@ -112,6 +115,10 @@ class GTMGridView(MetricDetailView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # True: the view widens for a label on every reference token (exports, the render
+        # command). A workspace pane sets False: the view keeps the pane's width and the
+        # grid alone scrolls sideways, so the options and numbers above it stay in view.
+        self.grow_wide = True
         self.cells: GridCells | None = None
         self.selected_cell: tuple[int, int] | None = None
 
@@ -122,13 +129,17 @@ class GTMGridView(MetricDetailView):
         self.exponent_box.setDecimals(2)
         self.exponent_box.setValue(2.0)
         self.exponent_box.setToolTip("GTM exponent e >= 1: higher rewards longer runs")
-        self.exact_box = QCheckBox("E&xact maximum (instead of GTM 1.4's greedy)")
+        self.exact_box = QCheckBox("E&xact maximum")
+        self.exact_box.setToolTip("The exact maximum matching, instead of GTM 1.4's greedy choice of runs")
         self.reset_button = QPushButton("Fit &grid")  # Alt+F is the File menu
         self.reset_button.setToolTip("Show the whole grid (0 or Home); + and − zoom, arrow keys pan, "
                                      "the mouse wheel zooms and dragging pans")
         self.scores_label = QLabel()
         self.scores_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.cap_label = QLabel()
+        # Lines wrap in a narrow pane rather than run out of it (and out of sight).
+        self.scores_label.setWordWrap(True)
+        self.cap_label.setWordWrap(True)
         controls = QHBoxLayout()
         exponent_label = QLabel("&Exponent e:")
         exponent_label.setBuddy(self.exponent_box)  # also leaves exported figures with its box
@@ -144,6 +155,7 @@ class GTMGridView(MetricDetailView):
             f'<span style="color:{GREY}">▮</span> barrier between references &nbsp; '
             f'<span style="color:{INK}">▢</span> selected'
         )
+        self.legend.setWordWrap(True)
 
         # The grid.
         self.x_axis = TokenAxis("bottom")
@@ -154,7 +166,11 @@ class GTMGridView(MetricDetailView):
             axis.setPen(pg.mkPen(INK))
             axis.setTextPen(pg.mkPen(INK))
         self.plot.setLabel("bottom", "reference tokens (references joined, ‖ = barrier)")
-        self.plot.setLabel("left", "candidate tokens")
+        # Named in a line above the grid, not along the left axis: a grid taller than its
+        # pane would scroll half of a vertical title out of sight ("ndidate tokens").
+        self.axes_label = QLabel("Rows: candidate tokens, top to bottom · columns: reference tokens")
+        self.axes_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.axes_label.setWordWrap(True)
         self.plot.invertY(True)  # the first candidate token at the top, as text reads
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -206,7 +222,14 @@ class GTMGridView(MetricDetailView):
         top_layout.addWidget(self.scores_label)
         top_layout.addWidget(self.cap_label)
         top_layout.addWidget(self.legend)
-        top_layout.addWidget(self.plot, 1)
+        top_layout.addWidget(self.axes_label)
+        self.grid_area = QScrollArea()
+        self.grid_area.setObjectName("gtm-grid-area")
+        self.grid_area.setWidgetResizable(True)
+        self.grid_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.grid_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the tab scrolls down
+        self.grid_area.setWidget(self.plot)
+        top_layout.addWidget(self.grid_area, 1)
         top_layout.addWidget(self.hover_label)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(top)
@@ -309,7 +332,10 @@ class GTMGridView(MetricDetailView):
         self.plot.setMinimumSize(plot_w, plot_h)
         # Said explicitly on the view too (with room for the rows above and below the
         # grid and the text panes): the scroll area of its tab honours it at once.
-        self.setMinimumSize(plot_w + 16, plot_h + VIEW_EXTRA_HEIGHT)
+        bar = self.grid_area.horizontalScrollBar().sizeHint().height()
+        self.grid_area.setMinimumHeight(plot_h + (0 if self.grow_wide else bar))
+        self.setMinimumSize(plot_w + 16 if self.grow_wide else NARROW_VIEW_WIDTH,
+                            plot_h + (0 if self.grow_wide else bar) + VIEW_EXTRA_HEIGHT)
 
     # --- zoom and pan with the keyboard (the mouse wheel zooms, dragging pans) ----------
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name

@@ -65,6 +65,8 @@ def _fit(view: QGraphicsView, min_scale: float, vertical: bool) -> None:
     view.scale(max(scale, min_scale), max(scale, min_scale))
 
 
+MIN_STRIP_HEIGHT = 170
+
 class ClickableView(QGraphicsView):
     """A graphics view that reports the link under a click."""
 
@@ -110,12 +112,16 @@ class MeteorAlignmentView(MetricDetailView):
         self.link_items: dict[int, list[QGraphicsItem]] = {}  # per view: "alignment", "matrix"
         self.reference_box = QComboBox()
         self.reference_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.reference_box.setMinimumContentsLength(30)
+        self.reference_box.setMinimumContentsLength(16)
         self.reference_box.setToolTip("Which reference to show; ★ marks the one that scored best")
         self.scores_label = QLabel()
         self.scores_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.legend = QLabel(self._legend_html())
+        # Lines wrap in a narrow pane rather than widen the view past its frame.
+        self.scores_label.setWordWrap(True)
+        self.legend.setWordWrap(True)
         self.selection_label = QLabel("Click a link (or a cell of the matrix) to find its words below.")
+        self.selection_label.setWordWrap(True)
         self.selection_label.setTextFormat(Qt.TextFormat.PlainText)  # quotes tokens of the texts
         top = QHBoxLayout()
         top.addWidget(QLabel("Reference:"))
@@ -131,6 +137,7 @@ class MeteorAlignmentView(MetricDetailView):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.alignment_view, "Alignment")
         self.tabs.addTab(self.matrix_view, "Matrix")
+        self.tabs.setMinimumHeight(MIN_STRIP_HEIGHT)  # the alignment strip, its links and both token rows
         self._alignment_items: dict[int, list[QGraphicsItem]] = {}
         self._matrix_items: dict[int, list[QGraphicsItem]] = {}
 
@@ -155,6 +162,7 @@ class MeteorAlignmentView(MetricDetailView):
         splitter.addWidget(panes)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self.content)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)

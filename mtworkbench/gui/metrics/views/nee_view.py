@@ -85,8 +85,10 @@ class NEEView(MetricDetailView):
         self.table.setModel(self.table_model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        # Columns as wide as their contents ("0.6667", a type's name), never "0...."; the
+        # last one takes what is left.
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
         texts = QWidget()
         texts_layout = QVBoxLayout(texts)
         texts_layout.setContentsMargins(0, 0, 0, 0)

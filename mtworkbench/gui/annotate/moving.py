@@ -1,0 +1,143 @@
+"""Moving through the reference in the Annotate workspace: next and previous segment, the next
+segment without entities, find, and "annotate every occurrence" of what was found."""
+
+from __future__ import annotations
+
+from mtworkbench.core.annotation import (
+    find_in_reference,
+    next_unannotated_segment,
+    plan_every_occurrence,
+    step_segment,
+)
+from mtworkbench.core.model import ModelError, Project
+from mtworkbench.gui.annotate.commands import AddSpansCommand, check_new_spans
+from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.annotate.text_view import EntityTextView
+from mtworkbench.gui.session import ProjectSession
+
+
+class MovingAndFinding:
+    """Mixed into the Annotate workspace after its QWidget base (whose methods win)."""
+
+    # Set up by the workspace that mixes this in.
+    session: ProjectSession
+    view: EntityTextView
+    find_bar: FindBar
+    reference: str
+    annotator: str
+
+    # The workspace's own (AnnotateWorkspace defines them).
+    @property
+    def project(self) -> Project:
+        raise NotImplementedError
+
+    def say(self, message: str, problem: bool = False) -> None:
+        raise NotImplementedError
+
+    def _go_to(self, segment_id: str | None, message: str = "") -> None:
+        if not segment_id:
+            self.say(message or "No such segment.", True)
+            return
+        self.session.set_current_segment(segment_id)
+        if self.view.shows(segment_id):
+            self.view.place_caret(segment_id, 0)
+            self.view.scroll_to_segment(segment_id)
+        self.view.setFocus()
+
+    def next_segment(self) -> None:
+        self._step(1)
+
+    def previous_segment(self) -> None:
+        self._step(-1)
+
+    def _step(self, delta: int) -> None:
+        if not self.reference:
+            return
+        current = self.session.current_segment or None
+        target = step_segment(self.project, self.reference, current, delta)
+        if target == current:
+            self.say("This is the " + ("last" if delta > 0 else "first") + " segment with reference text.")
+            return
+        self._go_to(target)
+        if target:
+            self.say(f"Segment {target}.")
+
+    def next_unannotated(self) -> None:
+        if not self.reference or not self.annotator:
+            return
+        target = next_unannotated_segment(self.project, self.reference, self.annotator, self.session.current_segment or None)
+        self._go_to(target, f"Every segment has entities by {self.annotator}.")
+        if target:
+            self.say(f"Segment {target}: no entities by {self.annotator} yet.")
+
+    def open_find(self) -> None:
+        selected = self.view.textCursor().selectedText() if self.view.has_selection() else ""
+        self.find_bar.open(selected if "\u2029" not in selected else "")
+
+    def _hits(self) -> list[tuple[str, int, int]]:
+        needle = self.find_bar.needle.text()
+        if not needle or not self.reference:
+            return []
+        return find_in_reference(
+            self.project, self.reference, needle,
+            self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
+        )
+
+    def find_next(self, backwards: bool = False) -> None:  # (not find: that is QWidget's static method)
+        hits = self._hits()
+        needle = self.find_bar.needle.text()
+        if not self.reference:
+            self.say("No reference to search: open a project with a reference first.", True)
+            return
+        if not needle:
+            self.say("Type what to find.", True)
+            return
+        if not hits:
+            self.say(f"“{needle}” is not in reference {self.reference}.", True)
+            return
+        position = self.project.segment_position
+        here = self.view.selection_start()
+        if here is None:
+            anchor = (-1, -1)
+        else:
+            segment, offset = here
+            if self.view.has_selection() and not backwards:
+                offset += 1  # the match selected now is not the next one
+            anchor = (position(segment), offset)
+        keyed = [((position(s), a), (s, a, b)) for s, a, b in hits]
+        if backwards:
+            before = [h for k, h in keyed if k < anchor]
+            chosen = before[-1] if before else keyed[-1][1]
+        else:
+            after = [h for k, h in keyed if k >= anchor]
+            chosen = after[0] if after else keyed[0][1]
+        segment, start, end = chosen
+        self.session.set_current_segment(segment)
+        if self.view.shows(segment):
+            self.view.select_range(segment, start, end)
+        number = [h for _, h in keyed].index(chosen) + 1
+        self.say(f"“{needle}”: match {number} of {len(hits)} (segment {segment}).")
+
+    def annotate_every_occurrence(self, entity_type: str) -> None:
+        needle = self.find_bar.needle.text()
+        if not needle:
+            self.say("Type the string to annotate in the find bar.", True)
+            return
+        if not self.annotator or not self.reference:
+            self.say("Choose a reference and type your annotator name first.", True)
+            return
+        try:
+            plan = plan_every_occurrence(
+                self.project, self.reference, needle, entity_type, self.annotator,
+                self.find_bar.whole_words.isChecked(), self.find_bar.case_sensitive.isChecked(),
+            )
+            check_new_spans(self.project, plan.spans)
+        except ModelError as exc:
+            self.say(f"Not tagged: {exc}.", True)
+            return
+        skipped = f"; {len(plan.skipped)} skipped (they overlap other entities)" if plan.skipped else ""
+        if not plan.spans:
+            self.say(f"Nothing to tag: no untagged “{needle}”{skipped}.", bool(plan.skipped))
+            return
+        self.session.push(AddSpansCommand(self.project, plan.spans, f"Tag every “{needle}” as {entity_type}"))
+        self.say(f"Tagged {len(plan.spans)} occurrences of “{needle}” as {entity_type}{skipped}.")
