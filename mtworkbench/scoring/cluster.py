@@ -27,6 +27,7 @@ import hashlib
 import pickle
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import replace
@@ -178,6 +179,15 @@ class DaskExecutor:
         self.client, self.address = client, address
         self._scattered: dict[str, Any] = {}  # content digest -> the future of its scattered blob
         self._sides: dict[bytes, tuple[str, list[str]]] = {}  # a system's input -> (side digest, hypotheses)
+        self._resubmit: dict[Any, tuple[Any, tuple, dict]] = {}  # future -> how to submit it again
+        self._cancelling = False
+        # keys are global on a scheduler: two clients' jobs must never share one
+        self._token = uuid.uuid4().hex
+
+    def _submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        future = self.client.submit(fn, *args, pure=False, retries=RETRIES, **kwargs)
+        self._resubmit[future] = (fn, args, kwargs)
+        return future
 
     def _scatter(self, blob: bytes) -> tuple[str, Any]:
         """The blob as a task of its own: it reaches the scheduler once, and each worker that
@@ -188,7 +198,7 @@ class DaskExecutor:
         future = self._scattered.get(digest)
         if future is None:
             future = self._scattered[digest] = self.client.submit(
-                _blob, blob, key=f"mtwb-data-{digest}-{time.monotonic_ns()}", pure=False, retries=RETRIES)
+                _blob, blob, key=f"mtwb-data-{self._token}-{digest}", pure=False, retries=RETRIES)
         return digest, future
 
     def _split(self, data_blob: bytes) -> tuple[str, Any, list[str]]:
@@ -215,18 +225,16 @@ class DaskExecutor:
     def submit_score(self, task: ScoreTask) -> Any:
         metric_digest, metric_future = self._scatter(task.metric_blob)
         side_digest, side_future, hypotheses = self._split(task.data_blob)
-        return self.client.submit(
+        return self._submit(
             dask_score, metric_digest, metric_future, side_digest, side_future, hypotheses,
-            task.ci_samples, task.seed, task.system,
-            pure=False, retries=RETRIES, resources=self._resources(task.metric),
-            key=f"mtwb-score-{task.job_id}-{task.spec}-{task.system}-{time.monotonic_ns()}",
+            task.ci_samples, task.seed, task.system, resources=self._resources(task.metric),
+            key=f"mtwb-score-{self._token}-{task.job_id}-{task.spec}-{task.system}",
         )
 
     def submit_paired(self, job_id, spec, metric, metric_blob, systems, method, n_samples, seed) -> Any:
         digest, future = self._scatter(metric_blob)
-        return self.client.submit(dask_paired, digest, future, systems, method, n_samples, seed, pure=False,
-                                  retries=RETRIES, resources=self._resources(metric),
-                                  key=f"mtwb-paired-{job_id}-{spec}-{time.monotonic_ns()}")
+        return self._submit(dask_paired, digest, future, systems, method, n_samples, seed,
+                            resources=self._resources(metric), key=f"mtwb-paired-{self._token}-{job_id}-{spec}")
 
     def wait(self, pending: set[Any], timeout: float) -> tuple[set[Any], set[Any]]:
         ready = {f for f in pending if f.done()}
@@ -236,9 +244,25 @@ class DaskExecutor:
         return ready, pending - ready
 
     def result(self, handle: Any) -> Any:
+        """The task's result; a task the cluster gave up on (its worker died more often than
+        the scheduler allows, or its result was lost with a worker) is submitted again."""
+        from concurrent.futures import CancelledError
+
+        from distributed.scheduler import KilledWorker
+
+        for _attempt in range(RETRIES):
+            try:
+                return handle.result()
+            except (CancelledError, KilledWorker):
+                if self._cancelling or handle not in self._resubmit:
+                    raise
+                fn, args, kwargs = self._resubmit[handle]
+                kwargs = {**kwargs, "key": f"{kwargs['key']}-again-{time.monotonic_ns()}"}
+                handle = self._submit(fn, *args, **kwargs)
         return handle.result()
 
     def cancel(self, job_id: int, handles: Iterable[Any]) -> None:
+        self._cancelling = True
         futures = list(handles)
         if futures:
             try:
