@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from mtworkbench.core.jobs import CancelCheck, Cancelled
 from mtworkbench.metrics.base import Metric
 
 
@@ -50,3 +51,14 @@ class ScoringExecutor(Protocol):
     def cancel(self, job_id: int, handles: Iterable[Any]) -> None: ...
 
     def describe(self) -> dict[str, Any]: ...
+
+
+def wait_for(executor: ScoringExecutor, job_id: int, handle: Any, cancel: CancelCheck | None) -> Any:
+    """One task's result, checking Cancel while it runs (a cancelled job cancels the task)."""
+    while True:
+        if cancel is not None and cancel():
+            executor.cancel(job_id, [handle])
+            raise Cancelled()
+        finished, _ = executor.wait({handle}, 0.05)
+        if finished:
+            return executor.result(handle)

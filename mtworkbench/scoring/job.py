@@ -24,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -47,7 +48,7 @@ from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
-from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor
+from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor, wait_for
 from mtworkbench.scoring.store import (
     InputDigests,
     Key,
@@ -190,6 +191,9 @@ _IN_CHILD_CANCEL: Any = None
 def _init_child(cancelled_up_to: Any) -> None:
     global _IN_CHILD_CANCEL
     _IN_CHILD_CANCEL = cancelled_up_to
+    # Ctrl+C reaches every process of the terminal's group: the parent alone handles it
+    # (it cancels the job through the shared flag); a worker would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:  # background work: let the GUI process win any contest for a CPU
         os.nice(10)
     except OSError:
@@ -323,6 +327,7 @@ class _Job:
     deliver: Callable[[ScoredItem], None] | None
     total: int = 0  # scoring tasks plus one paired test per metric, once known
     executor: ScoringExecutor | None = None  # worker processes or a cluster; None: this thread
+    finished: list[ScoredItem] = field(default_factory=list)  # scored as the job goes: a Ctrl+C keeps them
 
     def hand_over(self, item: ScoredItem) -> None:
         if self.deliver is not None:
@@ -380,40 +385,68 @@ def run_scoring(
         todo = _restore_from_store(job, store, todo, stored_keys)
 
     n_segments = len(project.segments)
-    job.total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
+    # scoring tasks, then one paired test per metric where there is a baseline to test against
+    paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
+    job.total = len(todo) + (len(request.specs) if paired else 0)
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    if todo:  # the size of the job is known before its first task ends (a bar shows 0%, not nothing)
+        report(progress, 0, 1000 * job.total)
     results: list[ScoredItem] = []
-    if request.scheduler:
-        from mtworkbench.scoring.cluster import cluster_executor
+    try:
+        if request.scheduler:
+            from mtworkbench.scoring.cluster import cluster_executor
 
-        # A cluster that cannot be reached is an error, not a quiet fall-back to this machine.
-        job.executor = cluster_executor(request.scheduler)
-        results = _score_with(job, todo)
-    elif use_processes:
-        from mtworkbench.scoring.process_executor import ProcessExecutor
-
-        try:
-            job.executor = ProcessExecutor(min(request.jobs, len(todo)) if request.jobs else None)
+            # A cluster that cannot be reached is an error, not a quiet fall-back to this machine.
+            job.executor = cluster_executor(request.scheduler)
             results = _score_with(job, todo)
-            outcome.used_processes = True
-        except (BrokenProcessPool, OSError, pickle.PicklingError):
-            shutdown_pool()
-            job.executor = None
-    if job.executor is None:
-        results = _score_in_thread(job, todo)
-    else:
-        outcome.backend = job.executor.describe()
+        elif use_processes:
+            from mtworkbench.scoring.process_executor import ProcessExecutor
+
+            try:
+                job.executor = ProcessExecutor(min(request.jobs, len(todo)) if request.jobs else None)
+                results = _score_with(job, todo)
+                outcome.used_processes = True
+            except (BrokenProcessPool, OSError, pickle.PicklingError):
+                shutdown_pool()
+                job.executor = None
+                job.finished.clear()
+        if job.executor is None:
+            results = _score_in_thread(job, todo)
+        else:
+            outcome.backend = job.executor.describe()
+    except KeyboardInterrupt as exc:  # Ctrl+C: what finished is worth keeping; say how much was
+        _keep(store, job.finished, stored_keys)
+        asked = len(request.specs) * len(request.systems)
+        in_file = len(outcome.restored) + len(job.finished)
+        raise ScoringInterrupted(
+            f"{in_file} of {asked} scores kept in the score file {store.path}; nothing else written"
+            if store is not None and not store.in_memory and in_file else f"0 of {asked} scores kept; nothing written"
+        ) from exc
     outcome.items.extend(results)
-    if store is not None and results:
-        for item in results:
-            key = stored_keys.get((item.system, item.spec))
-            if key is not None:
-                store.put(key, item.entry.score)
-        store.save()
+    _keep(store, results, stored_keys)
 
     _paired_tests(job, len(todo))
-    report(progress, job.total, job.total)
+    done = 1000 * max(job.total, 1)  # thousandths of a task, as every report above; never 0 of 0
+    report(progress, done, done)
     return outcome
+
+
+class ScoringInterrupted(KeyboardInterrupt):
+    """Ctrl+C during scoring, after the finished scores were saved; ``kept`` says what was."""
+
+    def __init__(self, kept: str) -> None:
+        super().__init__(kept)
+        self.kept = kept
+
+
+def _keep(store: ScoreStore | None, results: list[ScoredItem], stored_keys: dict[tuple[str, str], Key]) -> None:
+    if store is None or not results:
+        return
+    for item in results:
+        key = stored_keys.get((item.system, item.spec))
+        if key is not None:
+            store.put(key, item.entry.score)
+    store.save()
 
 
 def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]],
@@ -458,7 +491,7 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
 
 def _score_in_thread(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
     request, outcome, progress, cancel, total = job.request, job.outcome, job.progress, job.cancel, job.total
-    done: list[ScoredItem] = []
+    done = job.finished
     for k, (system, spec) in enumerate(todo):
         check_cancel(cancel)
         if spec in outcome.errors:
@@ -494,7 +527,7 @@ def _score_with(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
         task = ScoreTask(job_id, spec, outcome.metrics[spec], metric_blobs[spec], job.inputs[system][0],
                          request.ci_samples, request.seed, system)
         handles[executor.submit_score(task)] = (system, spec)
-    done_items: list[ScoredItem] = []
+    done_items = job.finished
     pending = set(handles)
     finished = 0
     try:
@@ -546,23 +579,13 @@ def _paired_tests(job: _Job, done_tasks: int) -> None:
                 if job.executor is not None:
                     job_id = next(_JOB_IDS)
                     handle = job.executor.submit_paired(job_id, spec, metric, pickle.dumps(metric), *args)
-                    result = _wait_for(job.executor, job_id, handle, cancel)
+                    result = wait_for(job.executor, job_id, handle, cancel)
                 else:
                     result = paired_one(metric, *args, cancel=cancel)
             except MetricError as exc:
                 outcome.fail(spec, exc)
                 continue
         outcome.paired[spec] = (key, result)
-
-
-def _wait_for(executor: ScoringExecutor, job_id: int, handle: Any, cancel: CancelCheck | None) -> Any:
-    while True:
-        if cancel is not None and cancel():
-            executor.cancel(job_id, [handle])
-            raise Cancelled()
-        finished, _ = executor.wait({handle}, 0.05)
-        if finished:
-            return executor.result(handle)
 
 
 def segment_matrix(cache: ScoreCache, systems: Sequence[str], spec: str, n_segments: int) -> np.ndarray:

@@ -9,6 +9,7 @@ from itertools import combinations
 
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
+from mtworkbench.cli.progress import cli_progress
 
 
 def _lengths(text: str) -> list[int]:
@@ -71,10 +72,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.docs < 2:
         raise UsageError("--docs must be at least 2")
-    project = load_project(args.bundle)  # with its persisted scores
+    with cli_progress(args, "Reading"):
+        project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
-    scored = score_project(project, args.metric, rated, scheduler=chosen_scheduler(args))
+    with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
+        scored = score_project(project, args.metric, rated, progress=progress,
+                               scheduler=chosen_scheduler(args))
     metrics = [MetricStats(s.spec, s.metric.aggregate, s.stats) for s in scored]
     result = reliability(
         metrics, human, lengths=args.lengths, n_docs=args.docs, seed=args.seed, mode=args.mode,
