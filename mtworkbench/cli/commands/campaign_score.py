@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 
 SUMMARY_JSON = "campaign.json"
@@ -62,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         for lp in pairs:
             project, bundle = open_pair(args.directory, lp, out)
-            bar = _progress_bar(lp)
-            summary = score_pair(project, bundle, lp, specs, scheduler=scheduler, jobs=args.jobs, progress=bar)
+            # one bar per pair on a terminal; nothing on a pipe or with --quiet
+            with cli_progress(args, f"{lp}: scoring", unit="metrics", scale=1000) as bar:
+                summary = score_pair(project, bundle, lp, specs, scheduler=scheduler, jobs=args.jobs, progress=bar)
             summaries.append(summary)
             atomic_write_text(out / f"{lp}.scores.tsv", pair_tsv(summary, specs), keep_backup=False)
     finally:
@@ -84,20 +85,6 @@ def run(args: argparse.Namespace) -> int:
                   f"{s.restored} from the score file -> {out / s.bundle}")
         print(f"summary: {out / SUMMARY_MD}, {out / SUMMARY_JSON}")
     return 0
-
-
-def _progress_bar(lp: str):
-    """A per-pair progress bar on a terminal; nothing on a pipe."""
-    if not sys.stderr.isatty():
-        return None
-    import importlib
-
-    try:  # the command line's progress bars, where this version has them
-        progress = importlib.import_module("mtworkbench.cli.progress")
-    except ImportError:
-        return None
-    make = getattr(progress, "progress_bar", None)
-    return make(lp) if callable(make) else None
 
 
 def _cell(x) -> str:
