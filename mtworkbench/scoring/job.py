@@ -77,8 +77,7 @@ class ScoringRequest:
     use_processes: bool | None = None
     # Worker processes at most (None: all cores, up to 4 for the app); 1 scores in this process.
     jobs: int | None = None
-    # A dask.distributed scheduler ("tcp://host:8786", or "local:N" for N local workers):
-    # every task goes there, whatever the job's size (scoring/cluster.py).
+    # a dask.distributed scheduler (tcp://host:8786, local:N): every task goes there (scoring/cluster.py)
     scheduler: str | None = None
 
 
@@ -388,31 +387,35 @@ def run_scoring(
     # scoring tasks, then one paired test per metric where there is a baseline to test against
     paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
     job.total = len(todo) + (len(request.specs) if paired else 0)
-    use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    # a metric holding a large model (neural metrics) is scored here, its model loaded once for every system
+    here = [t for t in todo if getattr(outcome.metrics.get(t[1]), "single_process", False)]
+    pooled = [t for t in todo if t not in here]
+    use_processes = bool(pooled) and _wants_processes(request, n_segments, len(pooled))
     if todo:  # the size of the job is known before its first task ends (a bar shows 0%, not nothing)
         report(progress, 0, 1000 * job.total)
     results: list[ScoredItem] = []
     try:
         if request.scheduler:
             from mtworkbench.scoring.cluster import cluster_executor
-
             # A cluster that cannot be reached is an error, not a quiet fall-back to this machine.
             job.executor = cluster_executor(request.scheduler)
             results = _score_with(job, todo)
         elif use_processes:
             from mtworkbench.scoring.process_executor import ProcessExecutor
-
             try:
-                job.executor = ProcessExecutor(min(request.jobs, len(todo)) if request.jobs else None)
-                results = _score_with(job, todo)
+                job.executor = ProcessExecutor(min(request.jobs, len(pooled)) if request.jobs else None)
+                results = _score_with(job, pooled)
                 outcome.used_processes = True
             except (BrokenProcessPool, OSError, pickle.PicklingError):
                 shutdown_pool()
                 job.executor = None
                 job.finished.clear()
         if job.executor is None:
-            results = _score_in_thread(job, todo)
-        else:
+            results = _score_in_thread(job, pooled)
+        if here and not request.scheduler:  # on a cluster they went to its (GPU) workers
+            _score_in_thread(job, here, len(pooled))
+            results = list(job.finished)
+        if job.executor is not None:
             outcome.backend = job.executor.describe()
     except KeyboardInterrupt as exc:  # Ctrl+C: what finished is worth keeping; say how much was
         _keep(store, job.finished, stored_keys)
@@ -489,10 +492,11 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
     return rest
 
 
-def _score_in_thread(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
+def _score_in_thread(job: _Job, todo: list[tuple[str, str]], first: int = 0) -> list[ScoredItem]:
+    """``todo`` scored in this process; ``first``: tasks already done before these (for progress)."""
     request, outcome, progress, cancel, total = job.request, job.outcome, job.progress, job.cancel, job.total
     done = job.finished
-    for k, (system, spec) in enumerate(todo):
+    for k, (system, spec) in enumerate(todo, first):
         check_cancel(cancel)
         if spec in outcome.errors:
             continue
@@ -527,7 +531,6 @@ def _score_with(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
         task = ScoreTask(job_id, spec, outcome.metrics[spec], metric_blobs[spec], job.inputs[system][0],
                          request.ci_samples, request.seed, system)
         handles[executor.submit_score(task)] = (system, spec)
-    done_items = job.finished
     pending = set(handles)
     finished = 0
     try:
@@ -543,15 +546,14 @@ def _score_with(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
                 except MetricError as exc:
                     outcome.fail(spec, exc)
                     continue
-                _blob, fp, generation = job.inputs[system]
-                item = ScoredItem(system, spec, fp, generation, entry)
-                done_items.append(item)
+                item = ScoredItem(system, spec, job.inputs[system][1], job.inputs[system][2], entry)
+                job.finished.append(item)
                 job.hand_over(item)
                 report(job.progress, 1000 * finished, 1000 * job.total)
     except BaseException:  # Cancel, Ctrl+C or a failure: nothing queued keeps running
         executor.cancel(job_id, pending)
         raise
-    return done_items
+    return job.finished
 
 
 def _paired_tests(job: _Job, done_tasks: int) -> None:
