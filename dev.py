@@ -24,7 +24,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".mtworkbench-installed"
-EXTRAS = "test,neural,annotate"
+EXTRAS = "test,neural,annotate,cluster"
 
 
 def run(cmd: list[str | Path], **kwargs) -> None:
