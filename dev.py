@@ -24,7 +24,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".mtworkbench-installed"
-EXTRAS = "test,neural,annotate"
+EXTRAS = "test,neural,annotate,cluster"
 
 
 def run(cmd: list[str | Path], **kwargs) -> None:
@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
     setup()
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
-            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,neural,build]"])
+            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[{EXTRAS},build]"])
         return subprocess.call([str(PYTHON), str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     env = dict(os.environ)
     if command == "app":

@@ -32,6 +32,7 @@ _COMMANDS_PACKAGE = "mtworkbench.cli.commands"
 # what each module's register() says: a test checks the two agree.
 COMMAND_HELP: dict[str, tuple[str, str]] = {
     "agreement": ("agreement", "agreement between human judges"),
+    "campaign-score": ("campaign_score", "score every language pair, system and metric of an mt-metrics-eval test set"),
     "compare": ("compare", "paired significance tests between systems"),
     "correlate": ("correlate", "correlation between metrics and human scores"),
     "entities": ("entities", "import, export, list and compare named-entity annotations"),

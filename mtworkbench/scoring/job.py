@@ -27,7 +27,7 @@ import pickle
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -48,6 +48,7 @@ from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
+from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor, wait_for
 from mtworkbench.scoring.store import (
     InputDigests,
     Key,
@@ -76,6 +77,8 @@ class ScoringRequest:
     use_processes: bool | None = None
     # Worker processes at most (None: all cores, up to 4 for the app); 1 scores in this process.
     jobs: int | None = None
+    # a dask.distributed scheduler (tcp://host:8786, local:N): every task goes there (scoring/cluster.py)
+    scheduler: str | None = None
 
 
 @dataclass
@@ -101,6 +104,8 @@ class ScoringOutcome:
     # spec -> the metric instance that scored every system (bound to the project)
     metrics: dict[str, Metric] = field(default_factory=dict)
     used_processes: bool = False
+    # where the tasks ran: {"kind": "thread" | "processes" | "dask", ...} (never part of a score)
+    backend: dict[str, Any] = field(default_factory=lambda: {"kind": "thread"})
     # (system, spec) pairs read back from the project's score file instead of computed
     restored: list[tuple[str, str]] = field(default_factory=list)
     # (system, spec) -> why the pair has no score (a system that is the only reference)
@@ -320,6 +325,7 @@ class _Job:
     cancel: CancelCheck | None
     deliver: Callable[[ScoredItem], None] | None
     total: int = 0  # scoring tasks plus one paired test per metric, once known
+    executor: ScoringExecutor | None = None  # worker processes or a cluster; None: this thread
     finished: list[ScoredItem] = field(default_factory=list)  # scored as the job goes: a Ctrl+C keeps them
 
     def hand_over(self, item: ScoredItem) -> None:
@@ -389,19 +395,28 @@ def run_scoring(
         report(progress, 0, 1000 * job.total)
     results: list[ScoredItem] = []
     try:
-        if use_processes:
+        if request.scheduler:
+            from mtworkbench.scoring.cluster import cluster_executor
+            # A cluster that cannot be reached is an error, not a quiet fall-back to this machine.
+            job.executor = cluster_executor(request.scheduler)
+            results = _score_with(job, todo)
+        elif use_processes:
+            from mtworkbench.scoring.process_executor import ProcessExecutor
             try:
-                results = _score_in_processes(job, pooled)
+                job.executor = ProcessExecutor(min(request.jobs, len(pooled)) if request.jobs else None)
+                results = _score_with(job, pooled)
                 outcome.used_processes = True
             except (BrokenProcessPool, OSError, pickle.PicklingError):
                 shutdown_pool()
-                use_processes = False
+                job.executor = None
                 job.finished.clear()
-        if not use_processes:
+        if job.executor is None:
             results = _score_in_thread(job, pooled)
-        if here:  # both paths collect into job.finished: it then holds every result
+        if here and not request.scheduler:  # on a cluster they went to its (GPU) workers
             _score_in_thread(job, here, len(pooled))
             results = list(job.finished)
+        if job.executor is not None:
+            outcome.backend = job.executor.describe()
     except KeyboardInterrupt as exc:  # Ctrl+C: what finished is worth keeping; say how much was
         _keep(store, job.finished, stored_keys)
         asked = len(request.specs) * len(request.systems)
@@ -504,48 +519,41 @@ def _score_in_thread(job: _Job, todo: list[tuple[str, str]], first: int = 0) -> 
     return done
 
 
-def _score_in_processes(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
-    request, outcome, cancel = job.request, job.outcome, job.cancel
-    pool = process_pool(min(request.jobs, len(todo)) if request.jobs else None)
+def _score_with(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
+    """The tasks on the job's executor (worker processes or a cluster), results as they finish."""
+    request, outcome, cancel, executor = job.request, job.outcome, job.cancel, job.executor
+    assert executor is not None
     job_id = next(_JOB_IDS)
-    # Each metric is pickled once, bound as it is; every process unpickles it once per job.
+    # Each metric is pickled once, bound as it is; every worker unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
-    futures: dict[Future, tuple[str, str]] = {}
+    handles: dict[Any, tuple[str, str]] = {}
     for system, spec in todo:
-        blob = job.inputs[system][0]
-        future = pool.submit(_child_score, job_id, spec, metric_blobs[spec], blob, request.ci_samples, request.seed,
-                             system)
-        futures[future] = (system, spec)
-    done_items = job.finished
-    pending = set(futures)
+        task = ScoreTask(job_id, spec, outcome.metrics[spec], metric_blobs[spec], job.inputs[system][0],
+                         request.ci_samples, request.seed, system)
+        handles[executor.submit_score(task)] = (system, spec)
+    pending = set(handles)
     finished = 0
     try:
         while pending:
             if cancel is not None and cancel():
                 raise Cancelled()
-            ready, pending = wait(pending, timeout=0.05, return_when=FIRST_COMPLETED)
-            for future in ready:
-                system, spec = futures[future]
+            ready, pending = executor.wait(pending, 0.05)
+            for handle in ready:
+                system, spec = handles[handle]
                 finished += 1
                 try:
-                    entry = future.result()
+                    entry = executor.result(handle)
                 except MetricError as exc:
                     outcome.fail(spec, exc)
                     continue
-                _blob, fp, generation = job.inputs[system]
-                item = ScoredItem(system, spec, fp, generation, entry)
-                done_items.append(item)
+                item = ScoredItem(system, spec, job.inputs[system][1], job.inputs[system][2], entry)
+                job.finished.append(item)
                 job.hand_over(item)
                 report(job.progress, 1000 * finished, 1000 * job.total)
-    except (Cancelled, KeyboardInterrupt):
-        # Running tasks see the shared flag at their next cancel check; queued ones never start.
-        with _POOL_LOCK:
-            if _CANCELLED_UP_TO is not None:
-                _CANCELLED_UP_TO.value = job_id
-        for future in pending:
-            future.cancel()
+    except BaseException:  # Cancel, Ctrl+C or a failure: nothing queued keeps running
+        executor.cancel(job_id, pending)
         raise
-    return done_items
+    return job.finished
 
 
 def _paired_tests(job: _Job, done_tasks: int) -> None:
@@ -570,25 +578,16 @@ def _paired_tests(job: _Job, done_tasks: int) -> None:
             args = (systems, request.paired_method, request.paired_samples, request.seed)
             metric = outcome.metrics[spec]
             try:
-                if outcome.used_processes:
-                    blob = pickle.dumps(metric)
-                    result = _wait_for(process_pool().submit(_child_paired, next(_JOB_IDS), spec, blob, *args), cancel)
+                if job.executor is not None:
+                    job_id = next(_JOB_IDS)
+                    handle = job.executor.submit_paired(job_id, spec, metric, pickle.dumps(metric), *args)
+                    result = wait_for(job.executor, job_id, handle, cancel)
                 else:
                     result = paired_one(metric, *args, cancel=cancel)
             except MetricError as exc:
                 outcome.fail(spec, exc)
                 continue
         outcome.paired[spec] = (key, result)
-
-
-def _wait_for(future: Future, cancel: CancelCheck | None) -> Any:
-    while True:
-        if cancel is not None and cancel():
-            future.cancel()
-            raise Cancelled()
-        finished, _ = wait([future], timeout=0.05)
-        if finished:
-            return future.result()
 
 
 def segment_matrix(cache: ScoreCache, systems: Sequence[str], spec: str, n_segments: int) -> np.ndarray:

@@ -40,15 +40,18 @@ def score_project(
     systems: Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     cancel: CancelCheck | None = None,
+    scheduler: str | None = None,
 ) -> list[SystemScores]:
     """Score ``systems`` (default: all) of the project with each metric spec.
 
+    ``scheduler``: a dask.distributed cluster to score on (the same numbers).
     Raises the first metric's error (``MetricSpecError`` for a bad spec,
     ``MetricError`` for input the metric cannot score).
     """
     all_systems = [s.id for s in project.systems]
     wanted = tuple(all_systems if systems is None else systems)
-    request = ScoringRequest(specs=tuple(specs), systems=wanted, ci_samples=0, use_processes=False)
+    request = ScoringRequest(specs=tuple(specs), systems=wanted, ci_samples=0, use_processes=False,
+                             scheduler=scheduler)
     outcome = run_scoring(project, ScoreCache(), request, progress=progress, cancel=cancel)
     for spec in specs:
         if spec in outcome.failures:

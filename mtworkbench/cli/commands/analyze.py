@@ -9,6 +9,7 @@ from pathlib import Path
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ngrams", type=int, default=20, metavar="N", help="n-grams listed per direction")
     p.add_argument("--sentences", type=int, default=5, metavar="N", help="sentences per metric and direction")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler_argument(p)
     p.add_argument("--html", metavar="OUT.html", help="also write a self-contained HTML report")
     p.set_defaults(func=run)
 
@@ -51,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         if not project.has_system(s):
             raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
     with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
-        scored = score_project(project, metrics, args.system, progress=progress)
+        scored = score_project(project, metrics, args.system, progress=progress,
+                               scheduler=chosen_scheduler(args))
     frequencies = None
     if args.freq_file:
         from mtworkbench.analysis.compare_systems import WordFrequencies

@@ -10,6 +10,7 @@ from itertools import combinations
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 
 LEVELS = ("segment", "system")
 STATS = ("pearson", "spearman", "kendall", "pairwise-accuracy", "acc-eq", "spa")
@@ -64,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also BLEU's system-level prediction error 1 - R^2 for max n-gram orders 1..N "
                         "(as Papineni et al. 2002 study; N <= 16)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler_argument(p)
     p.set_defaults(func=run)
 
 
@@ -111,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     _note_unscored(project, rated)
     rows = [human.systems.index(s) for s in rated]
     with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
-        scored = score_project(project, args.metric, rated, progress=progress)
+        scored = score_project(project, args.metric, rated, progress=progress,
+                               scheduler=chosen_scheduler(args))
     if meta or args.clusters:
         return _run_meta(args, human, rows, rated, scored)
     results = []

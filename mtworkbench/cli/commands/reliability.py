@@ -8,6 +8,7 @@ import math
 from itertools import combinations
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 from mtworkbench.cli.progress import cli_progress
 
 
@@ -59,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "labels a spreadsheet would run as formulas get a leading ' (see --raw)")
     p.add_argument("--raw", action="store_true", help="--csv: write cells unchanged (no leading ' on =, +, -, @)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_scheduler_argument(p)
     p.set_defaults(func=run)
 
 
@@ -75,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
     with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
-        scored = score_project(project, args.metric, rated, progress=progress)
+        scored = score_project(project, args.metric, rated, progress=progress,
+                               scheduler=chosen_scheduler(args))
     metrics = [MetricStats(s.spec, s.metric.aggregate, s.stats) for s in scored]
     result = reliability(
         metrics, human, lengths=args.lengths, n_docs=args.docs, seed=args.seed, mode=args.mode,

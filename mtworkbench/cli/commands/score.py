@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 from mtworkbench.cli.progress import Progress, cli_progress
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
@@ -44,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--jobs", type=int, default=0, metavar="N",
                    help="with a bundle: worker processes for systems x metrics (default: all cores; 1: none)")
+    add_scheduler_argument(p)
     p.set_defaults(func=run)
 
 
@@ -51,12 +53,15 @@ def run(args: argparse.Namespace) -> int:
     if args.bundle and (args.hyp or args.ref or args.src):
         raise UsageError("give either a bundle or --hyp/--ref/--src files, not both")
     metric_specs = list(args.metric)
+    backend: dict = {}  # where the work ran (with --scheduler)
     if args.bundle:
         if args.jobs < 0:
             raise UsageError("--jobs must be 1 or more (0: all cores)")
         with cli_progress(args, "Reading") as progress:
-            scores, n_segments = _score_bundle(args, metric_specs, progress)
+            scores, n_segments = _score_bundle(args, metric_specs, progress, backend)
     else:
+        if args.scheduler:
+            raise UsageError("--scheduler scores a bundle's systems; give a bundle")
         if not args.hyp:
             raise UsageError("give a bundle, or --hyp and at least one --ref")
         if not metric_specs:
@@ -87,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
-        out = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
+        out: dict = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
+        if backend and args.scheduler:  # which cluster did the work; no score depends on it
+            out["backend"] = backend
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
@@ -95,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: Progress
+def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: Progress, backend: dict
                   ) -> tuple[list[MetricScore], int]:
     from mtworkbench.scoring.store import load_project
 
@@ -112,24 +119,33 @@ def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: P
             )
     progress.stage("Scoring", unit="scores", scale=1000)  # the service counts thousandths of a score
     scores = score_bundle_systems(project, metric_specs, systems, jobs=args.jobs or os.cpu_count() or 1,
-                                  progress=progress)
+                                  progress=progress, scheduler=chosen_scheduler(args), backend=backend)
     return scores, len(project.segments)
 
 
 def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: int = 1,
-                         progress: ProgressCallback | None = None) -> list[MetricScore]:
+                         progress: ProgressCallback | None = None, scheduler: str | None = None,
+                         backend: dict | None = None) -> list[MetricScore]:
     """Every system with every metric through the scoring service; with ``jobs`` > 1
     the (system, metric) pairs not in the project's score file are spread over
-    that many processes when the work is large enough to pay for starting them."""
+    that many processes when the work is large enough to pay for starting them;
+    with ``scheduler``, over a dask.distributed cluster. ``backend`` receives where
+    the work ran."""
     from mtworkbench.scoring.cache import ScoreCache
     from mtworkbench.scoring.job import ScoringRequest, run_scoring, shutdown_pool
 
     request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0,
-                             use_processes=None if jobs > 1 else False, jobs=jobs)
+                             use_processes=None if jobs > 1 else False, jobs=jobs, scheduler=scheduler)
     try:
         outcome = run_scoring(project, ScoreCache(), request, progress=progress)
     finally:
         shutdown_pool()
+        if scheduler:
+            from mtworkbench.scoring.cluster import shutdown_clusters
+
+            shutdown_clusters()
+    if backend is not None:
+        backend.update(outcome.backend)
     for spec in specs:
         if spec in outcome.failures:
             raise outcome.failures[spec]

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.worker import JobWorker
+from mtworkbench.gui.metrics.settings_dialog import scoring_scheduler
 from mtworkbench.scoring.cache import ScoreCache
 from mtworkbench.scoring.job import InputReader, PreparedInput, ScoringRequest, run_scoring
 
@@ -84,6 +85,7 @@ class ScoringControls:
             baseline=self.project.settings.baseline,
             ci_samples=self.ci_samples,
             paired_method=self.paired_method,
+            scheduler=scoring_scheduler(),
         )
 
     def start_scoring(self) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
@@ -25,6 +26,15 @@ from mtworkbench.metrics.external import PREFIX as EXT_PREFIX
 from mtworkbench.metrics.external import is_external
 from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
 from mtworkbench.gui.plain import tooltip
+from mtworkbench.scoring.cluster import ClusterError, parse_scheduler
+
+SCHEDULER_KEY = "metrics/scheduler"
+
+
+def scoring_scheduler() -> str | None:
+    """The dask.distributed scheduler the app scores on (None: this computer), as last saved."""
+    value = QSettings().value(SCHEDULER_KEY, "")
+    return str(value).strip() or None if isinstance(value, str) else None
 
 
 def parse_metric_list(text: str, external: Sequence[str] = ()) -> list[str]:
@@ -91,6 +101,11 @@ class MetricSettingsDialog(QDialog):
         self.paired_method.setObjectName("paired-method")
         self.paired_method.addItems(["paired-bs", "paired-ar"])
         self.paired_method.setCurrentText(paired_method)
+        self.scheduler = QLineEdit(scoring_scheduler() or "")
+        self.scheduler.setObjectName("scoring-scheduler")
+        self.scheduler.setPlaceholderText("this computer  (or tcp://host:8786, local:4)")
+        self.scheduler.setToolTip("A dask.distributed scheduler to score on: tcp://HOST:PORT, or local:N for N "
+                                  "worker processes here. Needs: pip install 'mtworkbench[cluster]'")
         self.message = QLabel()
         self.message.setObjectName("settings-message")
         self.message.setWordWrap(True)
@@ -102,6 +117,7 @@ class MetricSettingsDialog(QDialog):
         form.addRow("", add)
         form.addRow("Bootstrap samples (95% interval)", self.ci_samples)
         form.addRow("Paired test against the baseline", self.paired_method)
+        form.addRow("Score on a Dask cluster", self.scheduler)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -126,4 +142,12 @@ class MetricSettingsDialog(QDialog):
         except MetricError as exc:
             self.message.setText(str(exc))  # shown in the dialog; the user fixes the line
             return
+        address = self.scheduler.text().strip()
+        try:
+            if address:
+                parse_scheduler(address)
+        except ClusterError as exc:
+            self.message.setText(str(exc))
+            return
+        QSettings().setValue(SCHEDULER_KEY, address)
         super().accept()
