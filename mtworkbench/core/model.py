@@ -121,28 +121,23 @@ class Project(LayeredSpans):
             listener(event)
 
     # --- structure ------------------------------------------------------------
-    def _reindex(self) -> None:
-        self._segments: list[Segment] = []
-        self._segment_index: dict[str, int] = {}
-        self._segment_doc: list[str] = []
-        self._segment_par: list[str] = []
-        seen_docs: set[str] = set()
-        seen_pars: set[str] = set()
-        for doc in self.documents:
-            if doc.id in seen_docs:
-                raise ModelError(f"duplicate document id {doc.id!r}")
-            seen_docs.add(doc.id)
-            for par in doc.paragraphs:
-                if par.id in seen_pars:
-                    raise ModelError(f"duplicate paragraph id {par.id!r}")
-                seen_pars.add(par.id)
-                for seg in par.segments:
-                    if seg.id in self._segment_index:
-                        raise ModelError(f"duplicate segment id {seg.id!r}")
-                    self._segment_index[seg.id] = len(self._segments)
-                    self._segments.append(seg)
-                    self._segment_doc.append(doc.id)
-                    self._segment_par.append(par.id)
+    def _reindex(self) -> None:  # comprehensions (a big project opens fast); a repeated id: named below
+        pars = [(doc.id, par) for doc in self.documents for par in doc.paragraphs]
+        self._segments = [seg for _, par in pars for seg in par.segments]
+        self._segment_index = {seg.id: i for i, seg in enumerate(self._segments)}
+        self._segment_doc = [doc_id for doc_id, par in pars for _ in par.segments]
+        self._segment_par = [par.id for _, par in pars for _ in par.segments]
+        ids = len(self._segment_index) + len({p.id for _, p in pars}) + len({d.id for d in self.documents})
+        if ids < len(self._segments) + len(pars) + len(self.documents):
+            self._reindex_naming_duplicates()
+
+    def _reindex_naming_duplicates(self) -> None:
+        seen: set[tuple[str, str]] = set()  # in document order: each document, its paragraphs, their segments
+        for kind, ident in (item for doc in self.documents for item in [("document", doc.id)] + [
+                x for par in doc.paragraphs for x in [("paragraph", par.id)] + [("segment", s.id) for s in par.segments]]):
+            if (kind, ident) in seen:
+                raise ModelError(f"duplicate {kind} id {ident!r}")
+            seen.add((kind, ident))
 
     @property
     def segments(self) -> list[Segment]:
@@ -330,13 +325,13 @@ class Project(LayeredSpans):
         return old
 
     def _check_texts(self, owner: str, texts: dict[str, str], complete: bool) -> None:
-        unknown = [k for k in texts if k not in self._segment_index]
-        if unknown:
-            raise ModelError(f"{owner} has text for unknown segment {unknown[0]!r}")
+        if not texts.keys() <= self._segment_index.keys():  # a set operation in C: a big project loads fast
+            unknown = next(k for k in texts if k not in self._segment_index)
+            raise ModelError(f"{owner} has text for unknown segment {unknown!r}")
         if complete and len(texts) != len(self._segments):
             missing = next(s.id for s in self._segments if s.id not in texts)
             raise ModelError(f"{owner} has no text for segment {missing!r}")
-        for k, v in texts.items():
+        for k, v in texts.items() if not set(map(type, texts.values())) <= {str} else ():
             if not isinstance(v, str):
                 raise ModelError(f"{owner}: text of segment {k!r} must be a string")
 

@@ -14,6 +14,7 @@ from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.disk_watch import BundleWatcher, base_project, read_state
 from mtworkbench.gui.recovery_writer import RecoveryWriter
+from mtworkbench.gui.save_worker import run_painting
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.io.bundle import locking
 from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, dumps, save_bundle
@@ -98,8 +99,11 @@ class BundleOnDisk:
             # older one names its default file from now on (set here so `written` is what is saved)
             project.score_file = default_score_file(path)
         try:
-            written = dumps(self.session.project).encode("utf-8")
-            new_hash = save_bundle(self.session.project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S)
+            def encode_and_write() -> tuple[bytes, str]:
+                written = dumps(project).encode("utf-8")
+                return written, save_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S)
+
+            written, new_hash = run_painting(encode_and_write)  # the window paints, input waits
         except BundleChangedOnDisk:
             project.score_file = score_file
             self.watcher.resume()

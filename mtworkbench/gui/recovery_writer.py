@@ -18,7 +18,6 @@ Untitled projects write to a per-user folder (``recovery_folder``).
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
 import threading
@@ -31,6 +30,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from mtworkbench.core.atomic import atomic_write_bytes
 from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import dumps, project_to_dict
+from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.recovery import base_path, recovery_path
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,10 @@ def project_items(project: Project) -> int:
 
 
 def encode(document: dict) -> bytes:
-    """The bytes ``bundle.dumps`` writes for the ``project_to_dict`` document (a test keeps them equal)."""
-    return (json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+    """The bytes ``bundle.dumps`` writes for the ``project_to_dict`` document (a test keeps them equal):
+    msgspec's encoder where it writes them exactly, else the standard library's."""
+    data = fast_dumps(document)
+    return dumps_text(document).encode("utf-8") if data is None else data
 
 
 class _QueuesApart:

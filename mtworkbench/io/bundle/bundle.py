@@ -13,7 +13,6 @@ that turns a version-n dict into version n+1; old files are migrated on load.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,7 +32,8 @@ from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.io.bundle.bundle_read import read_project
 from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
 from mtworkbench.io.bundle.suggestions_json import decisions_to_json
-from mtworkbench.io.bundle.json_checks import parse_json
+from mtworkbench.io.bundle.json_checks import parse_json, parse_json_bytes
+from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
 from mtworkbench.io.scores.external_scores import bundle_value
@@ -76,6 +76,7 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 
 # --- saving ---------------------------------------------------------------------------
 def project_to_dict(project: Project) -> dict[str, Any]:
+    ids = project.segment_ids
     out = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -94,11 +95,11 @@ def project_to_dict(project: Project) -> dict[str, Any]:
             for doc in project.documents
         ],
         "references": [
-            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(project, r.texts)}
+            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(ids, r.texts)}
             for r in project.references
         ],
         "systems": [
-            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(project, s.texts)} for s in project.systems
+            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(ids, s.texts)} for s in project.systems
         ],
         "judges": list(project.judges),
         "entity_spans": [span_to_json(s) for s in project.spans],
@@ -167,8 +168,12 @@ def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
     return out
 
 
-def _ordered_texts(project: Project, texts: dict[str, str]) -> dict[str, str]:
-    return {sid: texts[sid] for sid in project.segment_ids if sid in texts}
+def _ordered_texts(ids: list[str], texts: dict[str, str]) -> dict[str, str]:
+    """``texts`` in the order of the segment ``ids``: a fresh dict (a snapshot the project's edits
+    do not reach), copied in C where they are in that order already, as loaded or imported."""
+    if len(texts) == len(ids) and list(texts) == ids:
+        return dict(texts)
+    return {sid: texts[sid] for sid in ids if sid in texts}
 
 
 def _with_score_file(project: Project, path: str | Path) -> None:
@@ -182,7 +187,16 @@ def _with_score_file(project: Project, path: str | Path) -> None:
 
 
 def dumps(project: Project) -> str:
-    return json.dumps(project_to_dict(project), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    value = project_to_dict(project)
+    data = fast_dumps(value)
+    return dumps_text(value) if data is None else data.decode("utf-8")
+
+
+def dumps_bytes(project: Project, path: str | Path) -> bytes:
+    """``dumps`` as the UTF-8 bytes written to ``path`` (named by the error for text that is not UTF-8)."""
+    value = project_to_dict(project)
+    data = fast_dumps(value)
+    return encode_text(dumps_text(value), path) if data is None else data
 
 
 def content_hash(data: bytes) -> str:
@@ -201,27 +215,34 @@ def disk_hash(path: str | Path) -> str | None:
 def save_bundle(
     project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
 ) -> str:
+    """``write_bundle``, returning only the content hash of what was written."""
+    return write_bundle(project, path, expected_hash, timeout)[0]
+
+
+def write_bundle(
+    project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
+) -> tuple[str, bytes]:
     """Write atomically under the bundle's lock; the previous file is kept as ``<path>.bak``.
 
     With ``expected_hash`` (from ``read_bundle``), refuse with ``BundleChangedOnDisk``
     and write nothing when the file on disk is no longer what was loaded.
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
-    Returns the content hash of what was written (the next ``expected_hash``).
+    Returns the content hash of what was written (the next ``expected_hash``) and the bytes.
     """
     if not_a_file_target(path):
         # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
-        data = encode_text(dumps(project), path)
+        data = dumps_bytes(project, path)
         write_output(path, data)
-        return content_hash(data)
+        return content_hash(data), data
     _with_score_file(project, path)
-    data = encode_text(dumps(project), path)
+    data = dumps_bytes(project, path)
     with bundle_lock(path, timeout):
         if expected_hash is not None:
             actual = disk_hash(path)
             if actual != expected_hash:
                 raise BundleChangedOnDisk(str(path), expected_hash, actual)
         atomic_write_bytes(path, data, keep_backup=True, locked=True)
-    return content_hash(data)
+    return content_hash(data), data
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -238,8 +259,10 @@ def read_bundle(path: str | Path) -> LoadedBundle:
     """Load a bundle and remember the hash of the bytes read."""
     path = Path(path)
     data = read_regular_bytes(path)  # a FIFO or a device is refused, not waited on
-    text = decode_utf8(data, path, strip_bom=True)  # JSON itself has no BOM
-    return LoadedBundle(loads(text, file=str(path)), content_hash(data), path)
+    sha256 = content_hash(data)
+    tree = _parse_bytes(data, path)
+    del data  # the bytes go before the project is built: the peak is the tree and the project
+    return LoadedBundle(_project_from_tree(tree, str(path)), sha256, path)
 
 
 def load_bundle(path: str | Path) -> Project:
@@ -260,12 +283,12 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
     with bundle_lock(path, timeout):
         path = Path(path)
         data = read_regular_bytes(path)
-        project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+        project = _project_from_tree(_parse_bytes(data, path), str(path))
         yield project
-        after = encode_text(dumps(project), path)
+        after = dumps_bytes(project, path)
         if after != data and not project.score_file:  # written anyway: name the score file too
             _with_score_file(project, path)
-            after = encode_text(dumps(project), path)
+            after = dumps_bytes(project, path)
         # Compared with the bytes read: a file saved by mtworkbench is byte-identical when
         # nothing changed (a hand-formatted one is rewritten in the standard layout).
         if after != data:
@@ -273,7 +296,22 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
 
 
 def loads(text: str, file: str | None = None) -> Project:
-    project = project_from_dict(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file=file)
+    return _project_from_tree(parse_json(text, file=file, free_form=FREE_FORM_FIELDS), file)
+
+
+def loads_bytes(data: bytes, file: str | None = None) -> Project:
+    """``loads`` of a file's bytes: the fast decoder for a valid file, the same messages for any other."""
+    return _project_from_tree(_parse_bytes(data, file), file)
+
+
+def _parse_bytes(data: bytes, file: str | Path | None) -> Any:
+    """The decoded tree of a bundle file's bytes (JSON itself has no BOM: a UTF-8 one is skipped)."""
+    return parse_json_bytes(data, lambda raw: decode_utf8(raw, file or "<bundle>", strip_bom=True),
+                            file=None if file is None else str(file), free_form=FREE_FORM_FIELDS)
+
+
+def _project_from_tree(tree: Any, file: str | None) -> Project:
+    project = project_from_dict(tree, file=file)
     if file and project.score_file:
         project.score_file_bundle = file_name_text(Path(file).name)
     return project
@@ -326,11 +364,14 @@ __all__ = [
     "default_score_file",
     "disk_hash",
     "dumps",
+    "dumps_bytes",
     "load_bundle",
     "loads",
+    "loads_bytes",
     "read_bundle",
     "project_from_dict",
     "project_to_dict",
     "save_bundle",
+    "write_bundle",
     "score_file_problem",
 ]

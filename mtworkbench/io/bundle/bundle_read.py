@@ -75,7 +75,7 @@ def read_project(data: Any, file: str | None = None) -> Project:
 # --- texts ------------------------------------------------------------------------------
 def read_documents(r: JsonReader, value: Any) -> list[Document]:
     documents: list[Document] = []
-    seen_segments: dict[str, str] = {}  # segment id -> the path where it first appeared
+    seen_segments: set[str] = set()
     seen_docs: set[str] = set()
     seen_pars: set[str] = set()
     for di, d in enumerate(r.list(value, "$.documents")):
@@ -98,32 +98,55 @@ def read_documents(r: JsonReader, value: Any) -> list[Document]:
             seen_pars.add(par_id)
             segments = []
             for si, s in enumerate(r.list(p["segments"], f"{pp}.segments")):
+                # The common case in a few type checks; anything unusual takes the checks below
+                # that name the problem (the path strings cost more than the checks themselves).
+                if type(s) is dict and len(s) == 2 and "id" in s and "source" in s:
+                    seg_id, source = s["id"], s["source"]
+                    if (type(seg_id) is str and type(source) is str and seg_id not in seen_segments
+                            and seg_id.strip()):
+                        seen_segments.add(seg_id)
+                        segments.append(Segment(seg_id, source))
+                        continue
                 sp = f"{pp}.segments[{si}]"
                 r.keys(s, sp, {"id", "source"})
                 seg_id = r.ident(s["id"], f"{sp}.id")
                 if seg_id in seen_segments:
-                    r.fail(f"duplicate segment id {seg_id!r} (first at {seen_segments[seg_id]})", f"{sp}.id")
-                seen_segments[seg_id] = sp
+                    first = _first_at(value, seg_id)
+                    r.fail(f"duplicate segment id {seg_id!r} (first at {first})", f"{sp}.id")
+                seen_segments.add(seg_id)
                 segments.append(Segment(seg_id, r.str(s["source"], f"{sp}.source")))
             paragraphs.append(Paragraph(par_id, segments))
         documents.append(Document(doc_id, paragraphs, dict(attributes)))
     return documents
 
 
-def _texts(r: JsonReader, value: Any, path: str, project: Project, complete: bool) -> dict[str, str]:
-    """A reference's or system's texts by segment id; a system (``complete``) has every segment."""
+def _first_at(documents: list[Any], seg_id: str) -> str:
+    """The path of the first segment with the id ``seg_id`` (read, so every level is well-formed)."""
+    return next(f"$.documents[{di}].paragraphs[{pi}].segments[{si}]"
+                for di, d in enumerate(documents) for pi, p in enumerate(d["paragraphs"])
+                for si, s in enumerate(p["segments"]) if s["id"] == seg_id)
+
+
+def _texts(r: JsonReader, value: Any, path: str, project: Project, known: set[str],
+           complete: bool) -> dict[str, str]:
+    """A reference's or system's texts by segment id (``known``: every segment's); a system
+    (``complete``) has every segment."""
     obj = r.obj(value, path)
-    for seg_id, text in obj.items():
-        if not project.has_segment(seg_id):
-            r.fail(f"text for unknown segment {seg_id!r}", f"{path}.{seg_id}")
-        r.str(text, f"{path}.{seg_id}")
-    if complete and len(obj) < len(project.segment_ids):
-        missing = next(seg_id for seg_id in project.segment_ids if seg_id not in obj)
+    # Checked in C first (a key view against the index, the set of the values' types); only a
+    # section that fails is walked entry by entry to name its first problem.
+    if not (obj.keys() <= known and set(map(type, obj.values())) <= {str}):
+        for seg_id, text in obj.items():
+            if seg_id not in known:
+                r.fail(f"text for unknown segment {seg_id!r}", f"{path}.{seg_id}")
+            r.str(text, f"{path}.{seg_id}")
+    if complete and len(obj) < len(known):
+        missing = next(seg.id for seg in project.segments if seg.id not in obj)
         r.fail(f"missing text for segment {missing!r}", path)
     return dict(obj)
 
 
 def read_references(r: JsonReader, value: Any, project: Project) -> None:
+    known = {seg.id for seg in project.segments}
     for ri, ref in enumerate(r.list(value, "$.references")):
         rp = f"$.references[{ri}]"
         r.keys(ref, rp, {"id", "texts"}, {"translator"})
@@ -131,10 +154,11 @@ def read_references(r: JsonReader, value: Any, project: Project) -> None:
         if project.has_reference(ref_id):
             r.fail(f"duplicate reference id {ref_id!r}", f"{rp}.id")
         project.add_reference(Reference(ref_id, r.str(ref.get("translator", ""), f"{rp}.translator"),
-                                        _texts(r, ref["texts"], f"{rp}.texts", project, complete=False)))
+                                        _texts(r, ref["texts"], f"{rp}.texts", project, known, complete=False)))
 
 
 def read_systems(r: JsonReader, value: Any, project: Project) -> None:
+    known = {seg.id for seg in project.segments}
     for si, sys_ in enumerate(r.list(value, "$.systems")):
         sp = f"$.systems[{si}]"
         r.keys(sys_, sp, {"id", "texts"}, {"kind"})
@@ -144,7 +168,7 @@ def read_systems(r: JsonReader, value: Any, project: Project) -> None:
         kind = r.str(sys_.get("kind", "machine"), f"{sp}.kind")
         if kind not in SYSTEM_KINDS:
             r.fail(f"kind must be one of {', '.join(SYSTEM_KINDS)}, found {kind!r}", f"{sp}.kind")
-        project.add_system(System(sys_id, kind, _texts(r, sys_["texts"], f"{sp}.texts", project, complete=True)))
+        project.add_system(System(sys_id, kind, _texts(r, sys_["texts"], f"{sp}.texts", project, known, complete=True)))
 
 
 # --- settings and people ----------------------------------------------------------------

@@ -1,0 +1,59 @@
+"""Save encodes and writes on a worker thread; the window keeps painting, input waits."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from mtworkbench.gui.commands import SetTextCommand
+from mtworkbench.gui.main_window import MainWindow
+from mtworkbench.io.bundle.bundle import load_bundle
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def edit_reference(window, text, segment="1"):
+    window.session.push(SetTextCommand(window.session.project, "reference", "ref-1", segment, text))
+
+
+def test_save_runs_off_the_gui_thread_while_the_window_paints(qtbot, window, demo_copy, monkeypatch):
+    from mtworkbench.gui import bundle_on_disk
+
+    assert window.open_path(demo_copy)
+    edit_reference(window, "Übersetzung 翻訳 перевод ترجمة")
+    real_save = bundle_on_disk.save_bundle
+    threads = []
+    inside = []  # when the save was under way
+
+    def slow_save(*args, **kwargs):
+        threads.append(threading.current_thread())
+        start = time.monotonic()
+        time.sleep(1.0)  # a big project's encoding and write
+        inside.append((start, time.monotonic()))
+        return real_save(*args, **kwargs)
+
+    monkeypatch.setattr(bundle_on_disk, "save_bundle", slow_save)
+    qtbot.wait(1500)  # the window's first paints and the edit's own work are done
+    ticks = []
+    timer = QTimer(window)
+    timer.setInterval(20)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start()
+    assert window.save()
+    timer.stop()
+    assert threads and threads[0] is not threading.main_thread()
+    # The event loop ran while the save was under way: the window was not frozen.
+    assert any(inside[0][0] < tick < inside[0][1] for tick in ticks)
+    assert not window.isWindowModified()
+    assert load_bundle(demo_copy).reference("ref-1").texts["1"] == "Übersetzung 翻訳 перевод ترجمة"
