@@ -95,6 +95,9 @@ def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | N
     from mtworkbench.resources import demo_project_path
 
     window = MainWindow()
+    from mtworkbench.gui import start_probe
+
+    start_probe.install(window)
     window.show()
     settle_heap()
     target = bundle or (str(demo_project_path()) if demo else None)
