@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import traceback
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
@@ -30,6 +28,7 @@ from mtworkbench.gui.commands import SetTargetLanguageCommand
 from mtworkbench.gui.navigator_model import NavigatorModel
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.workspace_tabs import WorkspaceTabs
 from mtworkbench.gui.disk_watch import BundleWatcher, read_state
 from mtworkbench.gui.recovery_restore import restore_onto
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
@@ -100,9 +99,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("workspaces")
         self.tabs.setDocumentMode(True)
-        self.workspaces: dict[str, QWidget] = {}
-        for target in WORKSPACES:
-            self._add_workspace(target)
+        # The first workspace now, the others after the first paint (or when asked for).
+        self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES)
+        self.workspaces = self.workspace_tabs.workspaces
         self.setCentralWidget(self.tabs)
 
         self.status_label = QLabel()
@@ -151,21 +150,6 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self._update_status()
 
     # --- building -------------------------------------------------------------------
-    def _add_workspace(self, target: str) -> None:
-        module_name, class_name = target.split(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-            widget = cls(self.session)
-            title = cls.title
-        except Exception:  # a broken workspace must not take the app down
-            widget = QLabel(f"This workspace could not be loaded:\n\n{traceback.format_exc(limit=3)}")
-            widget.setTextFormat(Qt.TextFormat.PlainText)
-            widget.setWordWrap(True)
-            title = class_name.replace("Workspace", "")
-        widget.setObjectName(f"workspace-{title.lower()}")
-        self.workspaces[title] = widget
-        self.tabs.addTab(widget, title)
-
     def _build_menus(self) -> None:
         menu = self.menuBar().addMenu("&File")
         self.action_new = self._action(menu, "&New project from files…", self.new_project_from_files, QKeySequence.StandardKey.New)
@@ -339,6 +323,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         if not self.maybe_save():
             event.ignore()
             return
+        self.workspace_tabs.stop()
         self.recovery.discard(self.session.path)
         self._release_open_marker()
         self.watcher.watch(None, None)
