@@ -66,7 +66,9 @@ class Workspaces(dict):
 def _import_all(modules: list[str], done: set[str]) -> None:
     for name in modules:
         try:
-            importlib.import_module(name)
+            module = importlib.import_module(name)
+            for extra in getattr(module, "PRELOAD_MODULES", ()):
+                importlib.import_module(extra)
         except Exception:  # noqa: BLE001 - the GUI thread's import reports it in the tab
             pass
         done.add(name)
