@@ -1,4 +1,4 @@
-"""Rebuild the README's meta-evaluation results from ../shared/data.
+"""Rebuild the meta-evaluation results of docs/benchmarks.md from ../shared/data.
 
 Run from the project root:
 

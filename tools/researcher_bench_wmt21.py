@@ -1,4 +1,4 @@
-"""The README's worked example: the researcher's bench on WMT21 en-de with MQM.
+"""The worked example of docs/benchmarks.md: the researcher's bench on WMT21 en-de with MQM.
 
 Run from the project root:
 

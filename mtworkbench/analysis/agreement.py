@@ -4,7 +4,7 @@ Quantities: LDC ``adequacy`` and ``fluency`` (1-5), and numeric ``score``s
 imported from other scales (DA z-scores, MQM) for pseudo-judges.
 
 * Items are (system, segment) pairs. Two judges share an item when both rated
-  it, whatever reference each was shown (seed 000's judges rated one candidate
+  it, whatever reference each was shown (Turian, Shen & Melamed 2003's judges rated one candidate
   against different references).
 * A judge who rated an item more than once (the queue's repeats) enters the
   inter-judge statistics with their first rating, in the order given; the
@@ -30,7 +30,7 @@ imported from other scales (DA z-scores, MQM) for pseudo-judges.
   score), MQM span judgments without a score of their own, and the DA/ESA/MQM scores
   of a judge who also gave 1-5 ratings (``ldc_part``); quality-control (BAD) copies
   take part nowhere.
-* Per-judge z-scores (seed 000): each judge's ratings minus their mean,
+* Per-judge z-scores (Turian, Shen & Melamed 2003): each judge's ratings minus their mean,
   divided by their standard deviation with ddof=0 ("zero mean and unit
   variance"); a judge whose ratings are all equal carries no ranking
   information and gets 0 (as ``human_scores`` does when pooling).
@@ -397,7 +397,7 @@ def judge_summary(judgments: JudgmentsLike, judge: str, counted: JudgmentsLike |
 
 
 def z_scores(judgments: JudgmentsLike, quantity: str) -> dict[str, float]:
-    """Judgment id -> the judge's z-transformed ``quantity`` (seed 000).
+    """Judgment id -> the judge's z-transformed ``quantity`` (Turian, Shen & Melamed 2003).
 
     Every judgment with a value is included, repeats too. A judge whose values
     are all equal has no spread to divide by: their judgments map to 0.
@@ -545,7 +545,7 @@ def agreement(judgments: JudgmentsLike, weights: MqmWeights = GOOGLE_WEIGHTS) ->
 
 def jitter(values: np.ndarray, amount: float = 0.2, seed: int = 0) -> np.ndarray:
     """Values plus uniform noise in [-amount, amount], seeded, so a scatter of
-    1-5 ratings shows its density (seed 000, figure 3 adds 0.20)."""
+    1-5 ratings shows its density (Turian, Shen & Melamed 2003, figure 3, adds 0.20)."""
     rng = np.random.default_rng(seed)
     values = np.asarray(values, dtype=float)
     return values + rng.uniform(-amount, amount, size=values.shape)

@@ -182,7 +182,7 @@ def correlate(
 ) -> CorrelationResult:
     """Correlation over the pairs where both scores exist, with an interval.
 
-    ``interval`` is ``fisher`` (Fisher z; seed 001), ``bootstrap`` (percentile,
+    ``interval`` is ``fisher`` (Fisher z, as Kulesza & Shieber 2004), ``bootstrap`` (percentile,
     seeded, resampling pairs) or ``none``.
     """
     if interval not in INTERVALS:
@@ -267,7 +267,7 @@ def williams_from_scores(
     return williams_test(m[0, 1], m[0, 2], m[1, 2], n, two_tailed)
 
 
-# --- Wilcoxon signed-rank between correlations across samples (seed 000) --------------
+# --- Wilcoxon signed-rank between correlations across samples (Turian, Shen & Melamed 2003) --------------
 
 
 @dataclass
@@ -289,7 +289,7 @@ def wilcoxon_correlations(
 ) -> WilcoxonResult:
     """Wilcoxon signed-rank test on paired per-sample correlations.
 
-    In seed 000 the samples are pseudo-documents: each yields one Spearman
+    In Turian, Shen & Melamed 2003 the samples are pseudo-documents: each yields one Spearman
     correlation per metric, and two metrics are compared over the same samples.
     Samples where either correlation is undefined are dropped.
     """

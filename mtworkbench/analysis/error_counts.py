@@ -1,6 +1,6 @@
 """How many errors raters marked per system, by category and severity (MQM, ESA).
 
-The table behind "seeing the errors" (issue 15): for each system, the number of
+The table that lets a reader see where a system's errors are: for each system, the number of
 errors in each (category, severity) cell, counting every rater's errors on the
 system's rated segments (DA quality-control copies left out). Categories can be
 cut to their top level (``Accuracy/Mistranslation`` -> ``Accuracy``); severities

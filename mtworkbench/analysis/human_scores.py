@@ -18,7 +18,7 @@ otherwise the whole text is the name (``a:b``). A name that ends in
 
 Several judgments of one item are averaged; with ``z=True`` each judge's values
 are first z-transformed over all that judge's selected judgments (zero mean,
-unit population variance; seed 000). A judge who rated the same item twice
+unit population variance; Turian, Shen & Melamed 2003). A judge who rated the same item twice
 (intra-judge repeats) counts once for that item, with the mean of the repeats,
 so the per-item entries are distinct judges (what judge-vs-judge sampling needs).
 
@@ -245,7 +245,7 @@ def select_judgments(project: Project, spec: HumanSpec, protocol: str | None = N
 
 
 def z_transform(judge_idx: np.ndarray, values: np.ndarray, n_judges: int) -> np.ndarray:
-    """Each value as a z-score within its judge (seed 000): population sd; a judge
+    """Each value as a z-score within its judge (Turian, Shen & Melamed 2003): population sd; a judge
     whose values are all equal maps to 0. ``judge_idx[i]`` is value i's judge."""
     counts = np.bincount(judge_idx, minlength=n_judges).astype(float)
     sums = np.bincount(judge_idx, values, minlength=n_judges)

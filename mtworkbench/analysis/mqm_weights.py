@@ -1,4 +1,4 @@
-"""MQM error weights and a rater's segment score (SPECS "MQM, ESA and DA").
+"""MQM error weights and a rater's segment score (Freitag et al. 2021).
 
 Google's weights (Freitag et al. 2021): Major 5, Minor 1, Neutral 0, except a
 Minor ``Fluency/Punctuation`` error 0.1 and any Non-translation error 25. A

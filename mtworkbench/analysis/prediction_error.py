@@ -1,5 +1,6 @@
 """BLEU's prediction error 1 - R^2 against human scores by maximum n-gram order
-(seed 004, figures 8-9), at system level.
+(Papineni et al. 2002, "Corpus-based Comprehensive and Diagnostic
+MT Evaluation", figures 8-9), at system level.
 
 For each maximum order N = 1..16, each system's corpus BLEU with orders 1..N
 (uniform weights) is correlated (Pearson R) with the system's human score, and

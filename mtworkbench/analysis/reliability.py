@@ -1,4 +1,4 @@
-"""Reliability by document length with pseudo-documents (seed 000, figure 4).
+"""Reliability by document length with pseudo-documents (Turian, Shen & Melamed 2003, figure 4).
 
 A pseudo-document of length n is n segments drawn at random (without
 replacement). For every system its metric score is the metric's ``aggregate``
@@ -8,7 +8,7 @@ chosen judgment per segment. For each n, ``n_docs`` pseudo-documents are drawn.
 
 Two ways to correlate, chosen by ``mode``:
 
-* ``systems`` (seed 000): per pseudo-document, Spearman across the systems
+* ``systems`` (Turian, Shen & Melamed 2003): per pseudo-document, Spearman across the systems
   (needs >= 3 rated systems); the curve is the mean over pseudo-documents, and
   the per-document values are the paired samples for the Wilcoxon test.
 * ``documents``: one Spearman across all (system, pseudo-document) pairs. This

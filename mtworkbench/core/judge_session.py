@@ -318,7 +318,7 @@ class JudgeSession:
 
         Used after the last item, to come back round to what an undo left undone.
         """
-        for i in [*range(index + 1, self.total), *range(0, index)]:
+        for i in [*range(index + 1, self.total), *range(index)]:
             if not self.is_done(i):
                 return i
         return self.total

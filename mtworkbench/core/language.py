@@ -1,5 +1,5 @@
 """What a target language changes: the one table every metric default, view and
-label reads (SPECS.md, "Target languages").
+label reads, so that no default assumes English.
 
 ``language_profile("zh")`` answers, for one target language:
 
@@ -49,7 +49,7 @@ SNOWBALL: dict[str, str] = {
 
 @dataclass(frozen=True)
 class MeteorDefaults:
-    """Meteor 1.4's defaults for one ``-l`` setting (SPECS.md's table)."""
+    """Meteor 1.4's defaults for one ``-l`` setting (Meteor's language table)."""
 
     row: str  # Meteor's language row: en, de, fr, es, cz, ar or other
     modules: tuple[str, ...]  # in Meteor's order, paraphrase included where Meteor has it

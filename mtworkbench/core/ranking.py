@@ -227,7 +227,7 @@ class RankingSession(JudgeSession):
         flags = self.done_flags()
         if not all(flags[index + 1:]):
             return index + 1
-        return next((i for i in [*range(index + 1, self.total), *range(0, index)] if not flags[i]), self.total)
+        return next((i for i in [*range(index + 1, self.total), *range(index)] if not flags[i]), self.total)
 
     def ranking_item(self, index: int) -> RankingItem:
         raw = self.state.items[index]

@@ -1,4 +1,5 @@
-"""Text from a bundle or a file is shown as text, never as markup (issue 20).
+"""Text from a bundle or a file is shown as text, never as markup: a bundle is
+data, so nothing in it may format the window or make Qt load a file.
 
 Qt guesses: a QLabel, a tooltip or a message box whose text looks like HTML
 (``mightBeRichText``) is rendered as rich text, so an id ``<h1>REF2</h1>``

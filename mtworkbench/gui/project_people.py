@@ -21,7 +21,7 @@ def _key(kind: str, path: Path | None) -> str | None:
     except OSError:
         where = str(path)
     # A hash: a path's slashes and colons would be read as settings groups.
-    return f"people/{kind}/{hashlib.sha1(where.encode('utf-8')).hexdigest()}"
+    return f"people/{kind}/{hashlib.sha1(where.encode('utf-8'), usedforsecurity=False).hexdigest()}"
 
 
 def remembered(kind: str, path: Path | None) -> str:

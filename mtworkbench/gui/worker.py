@@ -79,7 +79,7 @@ class JobWorker(QThread):
         app = QCoreApplication.instance()
         if app is not None and not getattr(app, "_mtwb_stop_workers", False):
             app.aboutToQuit.connect(stop_all_workers)
-            setattr(app, "_mtwb_stop_workers", True)  # hook aboutToQuit once per application
+            setattr(app, "_mtwb_stop_workers", True)  # noqa: B010 - QCoreApplication declares no such attribute; hook aboutToQuit once
         _RUNNING.add(self)
         self.finished.connect(self._release)
         super().start()

@@ -1,6 +1,6 @@
 """Edit-distance metrics: WER, PER (ours) and TER, chrF, chrF++ (sacrebleu's).
 
-WER and PER (SPECS.md "WER, PER, TER, chrF"), rates where 0 is perfect and
+WER and PER (as Kulesza & Shieber 2004 use them), rates where 0 is perfect and
 lower is better (WER exceeds 1 when insertions outnumber reference words):
 
 - Tokens: whitespace split of the text by default (``tokenize=none``), so the

@@ -1,6 +1,6 @@
 """GTM: precision, recall and F-measure of the maximum matching on a bitext grid.
 
-Default behaviour is GTM 1.4 exactly (SPECS.md, GTM): whitespace tokens split
+Default behaviour is GTM 1.4 exactly: whitespace tokens split
 as Java's StringTokenizer splits them, case-sensitive, references concatenated
 with barriers, GTM 1.4's greedy run selection with the budget
 ``min(|hyp|, mean reference length)``, and ``MMS = (sum len ** e) ** (1/e)``.

@@ -16,7 +16,7 @@ Features of a hypothesis against its references (9 values):
 * ``len_ratio_min``, ``len_ratio_max``: hypothesis length / reference length,
   minimum and maximum over the references (references of length 0 skipped;
   0 when all are empty);
-* ``wer_min``, ``per_min``: WER and PER (SPECS definitions: errors over the
+* ``wer_min``, ``per_min``: WER and PER (Kulesza & Shieber's definitions: errors over the
   reference length), minimum over the references; a reference of length 0
   gives 0 without errors and 1 otherwise (sacrebleu TER's convention).
 

@@ -9,7 +9,7 @@ For a hypothesis of c words and a reference of r words:
   same on both sides) are preferred, and among those (or among all, when no
   context agrees) the nearest position ``|i - j|`` wins, the leftmost on ties.
   Several hypothesis words may align to the same reference word, as in the
-  Perl script (the SPECS.md vector needs three "the" on one reference "the");
+  Perl script (the script's own example needs three "the" aligned to one reference "the");
 - NPD = (1/c) * sum |i/c - a_i/r| over aligned hypothesis words (1-based
   positions), NPosPenal = exp(-NPD);
 - P, R from clipped word matches (sum over word forms of min(count in hyp,

@@ -1,9 +1,10 @@
-"""NEE, the Named Entity translation Evaluator (Reeder et al. 2001; seed 004).
+"""NEE, the Named Entity translation Evaluator (Reeder et al. 2001; Papineni et al.
+2002, "Corpus-based Comprehensive and Diagnostic MT Evaluation").
 
 For each unit (segment, paragraph or document) the unique entities annotated in
 the reference are looked up in the system output of the same unit; an entity is
 found when its normalised token sequence occurs in the normalised output. The
-score is found / total, micro-averaged over units (SPECS.md, NEE).
+score is found / total, micro-averaged over units, as Papineni et al. define it.
 
 Choices made here (the paper leaves them open):
 

@@ -1,5 +1,5 @@
 """Text normalisation for NEE: tokens with character offsets, then the four
-switchable steps of Reeder et al. (SPECS.md, NEE): diacritics, case, numbers
+switchable steps of Reeder et al. 2001: diacritics, case, numbers
 below 100, possessives.
 
 Tokens keep the ``[start, end)`` characters they came from, so a match in the
@@ -212,13 +212,13 @@ def _french() -> dict[int, list[tuple[str, ...]]]:
         for u in range(2, 10):
             out[base + u] = [word + (units[u],)]
     # 70-79: soixante-dix..., 80: quatre-vingts, 90-99: quatre-vingt-dix...
-    for u in range(0, 10):
+    for u in range(10):
         out[70 + u] = [("soixante",) + _french_teen(u, units)]
     out[71].append(("soixante", "et", "onze"))
     out[80] = [("quatre", "vingts"), ("quatre", "vingt")]
     for u in range(1, 10):
         out[80 + u] = [("quatre", "vingt", units[u])]
-    for u in range(0, 10):
+    for u in range(10):
         out[90 + u] = [("quatre", "vingt") + _french_teen(u, units)]
     # Belgian and Swiss tens.
     for base, regional in ((70, "septante"), (80, "huitante"), (80, "octante"), (90, "nonante")):

@@ -1,7 +1,7 @@
 """Translation edit rate of one tokenised segment pair, equal to sacrebleu 2.6's
 ``lib_ter.translation_edit_rate`` edit for edit, and far faster.
 
-sacrebleu's algorithm (a Tercom variant; SPECS.md "TER"), restated:
+sacrebleu's algorithm (a Tercom variant), restated:
 
 1. The edit cost of a hypothesis is a Levenshtein distance restricted to a beam:
    row ``i`` (hypothesis word ``i``) only fills columns ``j`` with

@@ -206,7 +206,7 @@ def tokenizer_signature(name: str) -> str:
 def pretokenize(text: str, tokenizer: str) -> str:
     """``text`` as a word-level metric sees it before splitting on whitespace:
     unchanged for ``none``, else sacrebleu's tokenizer output (for languages
-    written without spaces, SPECS.md "Target languages")."""
+    written without spaces: sacrebleu's ``zh``, ``ja-mecab``, ``ko-mecab``)."""
     if tokenizer == "none":
         return text
     return sacrebleu_tokenizer(tokenizer)(text.rstrip())

@@ -4,7 +4,7 @@
 service's ``run_scoring``, the one the Metrics workspace uses, so results already in the project's score cache are
 reused and new ones are shared back), then correlates every metric with the
 human score at the chosen level, builds the scatter summaries and, on request,
-the reliability curves (seed 000, figure 4). It reports ``progress(done, total)``
+the reliability curves (Turian, Shen & Melamed 2003, figure 4). It reports ``progress(done, total)``
 in thousandths of the whole job and honours ``cancel()`` like every core job.
 
 The human scores are collected on the GUI thread before the job starts

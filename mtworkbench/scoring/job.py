@@ -150,7 +150,7 @@ def score_one(
     from mtworkbench.analysis.significance import bootstrap_ci
 
     if isinstance(data, bytes):
-        data = pickle.loads(data)
+        data = pickle.loads(data)  # noqa: S301 - bytes this process pickled for its own worker processes
     score = metric.score(data, progress=progress, cancel=cancel, system=system)
     ci = None
     if ci_samples > 0 and data.n_segments > 0:
@@ -215,7 +215,7 @@ def _child_metric(job_id: int, spec: str, blob: bytes) -> Metric:
     if metric is None:
         if any(k[0] != job_id for k in _CHILD_METRICS):
             _CHILD_METRICS.clear()  # an earlier job's metrics (and their reference caches) go
-        metric = _CHILD_METRICS[key] = pickle.loads(blob)
+        metric = _CHILD_METRICS[key] = pickle.loads(blob)  # noqa: S301 - bytes this process pickled for its own worker processes
     return metric
 
 
@@ -412,7 +412,7 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
         metric = outcome.metrics[spec]
         blob, fp, generation = job.inputs[system]
         if system not in digests:
-            digests[system] = InputDigests(pickle.loads(blob))
+            digests[system] = InputDigests(pickle.loads(blob))  # noqa: S301 - pickled by pack_input here
         key = (system, spec, metric_fingerprint(metric, digests[system]))
         # An entry must fit this project's segments (a file can be edited by hand).
         found = store.get(key, metric, n_segments=len(digests[system].data.hypotheses))

@@ -1,4 +1,4 @@
-"""The README's meta-evaluation command runs end to end on MLQE (slow: trains the SVM)."""
+"""The meta-evaluation command of docs/benchmarks.md runs end to end on MLQE (slow: trains the SVM)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def test_meta_eval_report_on_mlqe(shared_dir, project_root, tmp_path):
     spec = importlib.util.spec_from_file_location("meta_eval_report", project_root / "tools" / "meta_eval_report.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
-    # The fast metrics only (TER alone takes ~10 s here); the full run is the README's.
+    # The fast metrics only (TER alone takes ~10 s here); the full run is the one docs/benchmarks.md reports.
     only = ["--only", "BLEU", "--only", "GTM e=1", "--only", "chrF", "--only", "learned"]
     assert tool.main(["--shared", str(shared_dir), "--corpus", "mlqe", "--docs", "20", "--out", str(tmp_path)]
                      + only) == 0

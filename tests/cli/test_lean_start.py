@@ -81,7 +81,7 @@ def test_help_table_matches_each_commands_own_help():
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
     registered = {action.dest: action.help for action in sub._choices_actions}
     assert registered == {name: help_text for name, (_, help_text) in COMMAND_HELP.items()}
-    for name, (module, _) in COMMAND_HELP.items():
+    for module, _ in COMMAND_HELP.values():
         assert sys.modules[f"mtworkbench.cli.commands.{module}"]  # the table names real modules
 
 

@@ -29,7 +29,7 @@ def test_split_evenly_uses_fewest_groups_of_nearly_equal_size():
     assert [len(g) for g in split_evenly(list("abcdefg"), 5)] == [4, 3]
     assert [len(g) for g in split_evenly(list("abcdef"), 5)] == [3, 3]
     assert [len(g) for g in split_evenly(list("abcde"), 5)] == [5]
-    assert sum(split_evenly(list("abcdefghijk"), 3), []) == list("abcdefghijk")
+    assert [x for g in split_evenly(list("abcdefghijk"), 3) for x in g] == list("abcdefghijk")
 
 
 def test_queue_groups_every_segments_systems_in_a_seeded_order():
@@ -41,7 +41,7 @@ def test_queue_groups_every_segments_systems_in_a_seeded_order():
     for segment in project.segment_ids:
         groups = [it.systems for it in state.items if it.segment == segment]
         assert sorted(len(g) for g in groups) == [3, 4]
-        assert sorted(sum(groups, [])) == list(SEVEN)
+        assert sorted(x for g in groups for x in g) == list(SEVEN)
     for it in state.items:
         assert it.system == it.systems[0] and len(set(it.systems)) == len(it.systems)
     # The display order is drawn, not the project's order, and differs between segments.

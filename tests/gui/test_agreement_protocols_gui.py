@@ -93,7 +93,7 @@ def mixed_project() -> Project:
     for system in ("sysA", "sysB"):
         for seg in ("1", "2", "3"):
             k = int(seg) + (3 if system == "sysB" else 0)
-            for judge, da, esa, adequacy in (("ann", 10 * k, 15 * k, 1 + k % 5), ("bob", 12 * k - 5, 14 * k + 3, 1 + (k + 1) % 5)):
+            for judge, da, _esa, adequacy in (("ann", 10 * k, 15 * k, 1 + k % 5), ("bob", 12 * k - 5, 14 * k + 3, 1 + (k + 1) % 5)):
                 n += 1
                 project.add_judgment(Judgment(f"da{n}", judge, system, seg, "ref", score=float(da), scale="da", protocol="da"))
                 project.add_judgment(Judgment(f"ldc{n}", judge, system, seg, "ref", adequacy=adequacy, fluency=adequacy))

@@ -11,7 +11,7 @@ from mtworkbench.core.judging import QueueConfig
 from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
 from tests.gui.test_judge_rating import K, add_judge, fake_time, keys, start_queue, window, workspace  # noqa: F401
 
-SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs regenerates the README screenshots
+SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs/images regenerates the screenshots in docs/
 
 
 @pytest.fixture

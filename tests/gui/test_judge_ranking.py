@@ -18,7 +18,7 @@ from mtworkbench.gui.judge import workspace as judge_module
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from tests.gui.test_judge_rating import open_judge_window
 
-SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs regenerates the README screenshot
+SHOTS = os.environ.get("MTWB_SHOTS", "/tmp")  # MTWB_SHOTS=docs/images regenerates the screenshot in docs/
 K = Qt.Key
 
 SOURCES = ["The committee approved the new budget on Tuesday.",

@@ -216,7 +216,7 @@ def test_export_view_writes_png_and_svg_including_plots(qtbot, tmp_path):
     svg = (tmp_path / "plot.svg").read_text(encoding="utf-8")
     assert "<svg" in svg and "<path" in svg
     assert (tmp_path / "plot.png").stat().st_size > 1000
-    with pytest.raises(ValueError, match="use .png or .svg"):
+    with pytest.raises(ValueError, match=r"use \.png or \.svg"):
         export_widget(plot, tmp_path / "plot.jpg")
 
 

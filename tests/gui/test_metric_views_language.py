@@ -31,7 +31,7 @@ def test_views_show_the_metrics_zh_tokens(qtbot, zh_project, cls, tmp_path):
     view.set_segment(zh_project, "sys", "s1")
     assert not view.showing_message, view.error_text
     result = view.result
-    hyp_tokens = getattr(result, "hyp_tokens", None) or getattr(result, "hypothesis_tokens")
+    hyp_tokens = getattr(result, "hyp_tokens", None) or result.hypothesis_tokens
     assert hyp_tokens == list(HYP)
     assert "lang:zh" in view.current_metric.signature(1)
     view.grab().save(str(tmp_path / f"{cls.__name__}.png"))

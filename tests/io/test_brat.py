@@ -82,5 +82,5 @@ def test_overlapping_spans_are_refused(tmp_path):
 
 def test_missing_text_file(tmp_path):
     (tmp_path / "a.ann").write_text("", encoding="utf-8")
-    with pytest.raises(DataError, match="a.txt: brat text file not found"):
+    with pytest.raises(DataError, match=r"a\.txt: brat text file not found"):
         read_brat(tmp_path / "a.ann")

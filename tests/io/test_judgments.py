@@ -171,7 +171,7 @@ def test_score_lines_errors(tmp_path):
         plan_score_lines(project, "da", "A", write(tmp_path, "t.txt", "1\nhigh\n3\n"), "da-z")
     with pytest.raises(DataError, match=r"u\.txt:3: expected a finite number"):
         plan_score_lines(project, "da", "A", write(tmp_path, "u.txt", "1\n2\ninf\n"), "da-z")
-    with pytest.raises(DataError, match="adequacy must be an integer from 1 to 5, found 2.5"):
+    with pytest.raises(DataError, match=r"adequacy must be an integer from 1 to 5, found 2\.5"):
         plan_score_lines(project, "h", "A", write(tmp_path, "v.txt", "1\n2.5\n3\n"), "adequacy")
     plan = plan_score_lines(project, "h", "A", write(tmp_path, "w.txt", "1\n5\n3\n"), "adequacy")
     assert [(j.adequacy, j.score, j.scale) for j in plan.judgments] == [(1, None, None), (5, None, None), (3, None, None)]

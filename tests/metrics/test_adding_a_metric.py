@@ -1,5 +1,5 @@
-"""The README's "Adding a metric" example, run as written: its module is taken
-from the README, registered with one line and scored through the API and the CLI."""
+"""The example of docs/adding-a-metric.md, run as written: its module is taken
+from the page, registered with one line and scored through the API and the CLI."""
 
 from __future__ import annotations
 
@@ -16,11 +16,10 @@ from mtworkbench.metrics import registry
 
 @pytest.fixture
 def length_ratio(project_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Write the README's example module and register it; returns the metric name."""
-    readme = (project_root / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Adding a metric", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S)
-    assert code is not None, "README: no python block under 'Adding a metric'"
+    """Write the page's example module and register it; returns the metric name."""
+    page = (project_root / "docs" / "adding-a-metric.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", page, re.S)
+    assert code is not None, "docs/adding-a-metric.md: no python block"
     (tmp_path / "length_ratio_example.py").write_text(code.group(1), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(registry, "_METRICS", dict(registry._METRICS))

@@ -72,7 +72,7 @@ def test_a_forgery_cannot_win_a_conflict_against_the_real_work(team, tmp_path):
     package.add_judge("bob")
     package.add_judgment(Judgment("forged", "bob", item.system, item.segment, item.reference, adequacy=1, fluency=1))
     save_bundle(package, result.packages["alice"])
-    with pytest.raises(CampaignError, match="alice.mtwb.json"):
+    with pytest.raises(CampaignError, match=r"alice\.mtwb\.json"):
         merge_packages(load_bundle(path), [result.packages["alice"], result.packages["bob"]])
     merged = load_bundle(path)
     merge_packages(merged, [result.packages["bob"]])

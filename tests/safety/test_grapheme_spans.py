@@ -56,5 +56,5 @@ def test_brat_and_muc_refuse_the_same_cut(tmp_path):
     assert read_brat(ann)[0].mentions[0].end == 5
     muc = tmp_path / "e.muc"
     muc.write_text('<ENAMEX TYPE="PERSON">Jose</ENAMEX>\u0301 wohnt hier\n', encoding="utf-8")
-    with pytest.raises(FormatError, match="e.muc"):
+    with pytest.raises(FormatError, match=r"e\.muc"):
         read_muc(muc)

@@ -66,7 +66,7 @@ def test_valid_surrogate_pairs_and_big_but_finite_numbers_load():
 
 
 def test_every_loaded_bundle_saves_again(tmp_path):
-    for name, text, _, _ in UNSAVABLE:
+    for _name, text, _, _ in UNSAVABLE:
         with pytest.raises(DataError):
             loads(text)
     data = project_to_dict(loads(good_text()))
@@ -185,7 +185,7 @@ def test_cli_refuses_hostile_inputs_in_one_line(tmp_path, capsys):
     assert main(["import", "--source", ok, "--ref", ok, "--system", f"A={ok}", "-o", str(bundle)]) == 0
     bad_bundles = {name: _write(tmp_path / f"b{i}.mtwb.json", text) for i, (name, text, _, _) in enumerate(UNSAVABLE)}
     runs = []
-    for name, f in hostile_files(tmp_path).items():
+    for f in hostile_files(tmp_path).values():
         runs += [
             ["import", "--source", f, "--ref", ok, "--system", f"A={ok}", "-o", str(tmp_path / "o.mtwb.json")],
             ["import", "--source", ok, "--ref", f, "-o", str(tmp_path / "o.mtwb.json")],
@@ -195,7 +195,7 @@ def test_cli_refuses_hostile_inputs_in_one_line(tmp_path, capsys):
             ["score", "--hyp", f, "--ref", ok, "--metric", "bleu"],
             ["judgments", "import", str(bundle), f],
         ]
-    for name, f in bad_bundles.items():
+    for f in bad_bundles.values():
         runs += [["validate", f], ["score", f, "--metric", "bleu"], ["judgments", "export", f, "-o", "-"],
                  ["export", f, "-o", str(tmp_path / "out")]]
     before = bundle.read_bytes()

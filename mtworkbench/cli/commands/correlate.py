@@ -61,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also test each pair of metrics with the Williams test")
     p.add_argument("--bleu-orders", type=int, metavar="N",
                    help="also BLEU's system-level prediction error 1 - R^2 for max n-gram orders 1..N "
-                        "(seed 004; N <= 16)")
+                        "(as Papineni et al. 2002 study; N <= 16)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 

@@ -1,4 +1,4 @@
-"""``mtworkbench reliability``: mean Spearman correlation by pseudo-document length (seed 000)."""
+"""``mtworkbench reliability``: mean Spearman correlation by pseudo-document length (Turian, Shen & Melamed 2003)."""
 
 from __future__ import annotations
 

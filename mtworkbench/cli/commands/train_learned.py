@@ -1,4 +1,4 @@
-"""``mtworkbench train-learned``: train the SVM human-likeness metric (seed 001) on a bundle."""
+"""``mtworkbench train-learned``: train the SVM human-likeness metric (Kulesza & Shieber 2004) on a bundle."""
 
 from __future__ import annotations
 

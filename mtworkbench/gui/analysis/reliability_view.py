@@ -1,4 +1,4 @@
-"""The reliability curves (seed 000, figure 4): mean Spearman correlation with
+"""The reliability curves (Turian, Shen & Melamed 2003, figure 4): mean Spearman correlation with
 the human score against pseudo-document length on a log axis, one line per
 metric, and the judge-vs-judge line (black, dashed) where two judges rated the
 same items."""

@@ -9,7 +9,7 @@ computed are not scored again.
 
 Results: a correlation table (r, interval, p, n per metric), a scatter plot of
 the selected metric against the human score with the least-squares line and
-r, ρ, τ, and the reliability curves by pseudo-document length (seed 000,
+r, ρ, τ, and the reliability curves by pseudo-document length (Turian, Shen & Melamed 2003,
 figure 4). Plots export as PNG or SVG, tables as CSV.
 """
 

@@ -60,7 +60,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("Comment", "comment"),
 )
 NUMERIC = {"adequacy", "fluency", "score", "error_count", "seconds", "z_adequacy", "z_fluency"}
-Z_COLUMNS = {"z_adequacy": "adequacy", "z_fluency": "fluency"}  # per-judge z-scores (seed 000)
+Z_COLUMNS = {"z_adequacy": "adequacy", "z_fluency": "fluency"}  # per-judge z-scores (Turian, Shen & Melamed 2003)
 ALL = ""  # filter value meaning "no filter"
 # Protocol names as a judge reads them; a BAD copy (quality control) is marked for whoever
 # reviews the judgments, never in the rater's own view.

@@ -174,7 +174,7 @@ class ScoringControls:
         worker = self.worker
         if worker is None:
             return
-        for spec, (key, result) in outcome.paired.items():
+        for key, result in outcome.paired.values():
             worker.cache.store_paired(key, result)
         if worker.project is not self.project:
             return

@@ -153,7 +153,7 @@ def import_entities(
     known = {t: None for t in project.entity_type_names}
     type_of: dict[str, str] = {}
     new_types: list[str] = []
-    for seg_id, record in placed:
+    for _seg_id, record in placed:
         for m in record.mentions:
             if m.type in type_of:
                 continue

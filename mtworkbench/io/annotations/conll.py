@@ -145,7 +145,7 @@ def tokenise_for_conll(text: str, mentions: Sequence[EntityMention]) -> list[tup
 def format_conll(records: Sequence[AnnotatedText]) -> str:
     """CoNLL text for records; records without tokens are left out."""
     blocks = []
-    for i, r in enumerate(records, 1):
+    for r in records:
         check_mentions(r)
         for m in r.mentions:
             if not m.type or any(ch.isspace() for ch in m.type):

@@ -227,7 +227,7 @@ def read_spans(r: JsonReader, value: Any, project: Project) -> None:
             r.fail(f"reference {span.reference!r} has no text for segment {span.segment!r}", p)
         if not 0 <= span.start < span.end <= len(text):
             r.fail(f"span {span.start}-{span.end} is outside its text (length {len(text)})", f"{p}.end")
-        _model_checked(r, lambda: project.add_span(span), p)
+        _model_checked(r, lambda: project.add_span(span), p)  # noqa: B023 - called at once
 
 
 def read_judgments(r: JsonReader, value: Any, project: Project) -> None:
@@ -237,7 +237,7 @@ def read_judgments(r: JsonReader, value: Any, project: Project) -> None:
         judgment = _read_judgment(r, j, p, project)
         if judgment.ranking:
             _check_ranking_judgment(r, judgment, p, rankings)
-        _model_checked(r, lambda: project.add_judgment(judgment), p)
+        _model_checked(r, lambda: project.add_judgment(judgment), p)  # noqa: B023 - called at once
 
 
 def _read_judgment(r: JsonReader, j: Any, p: str, project: Project) -> Judgment:

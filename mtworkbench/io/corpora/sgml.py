@@ -374,7 +374,7 @@ def file_stems(prefix: str, ids: Sequence[str], taken: set[str]) -> list[str]:
     for item in ids:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in item)
         if len(safe.encode("utf-8")) > MAX_STEM_BYTES:  # file names are at most 255 bytes
-            digest = hashlib.sha1(item.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            digest = hashlib.sha1(item.encode("utf-8", "surrogatepass"), usedforsecurity=False).hexdigest()[:10]
             safe = safe.encode("utf-8")[:MAX_STEM_BYTES - 11].decode("utf-8", "ignore") + "-" + digest
         safes.append(safe)
     stems = []

@@ -108,7 +108,7 @@ def import_tsv(
             )
 
         def cell(col: str, default: str) -> str:
-            return fields[column[col]] if col in column else default
+            return fields[column[col]] if col in column else default  # noqa: B023 - used in this iteration only
 
         doc_id = cell("doc", default_doc)
         par_id = cell("para", f"{doc_id}:p1")

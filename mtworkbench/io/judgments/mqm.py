@@ -200,7 +200,7 @@ def read_mqm_file(path: str | Path) -> MqmFile:
             )
 
         def get(name: str) -> str:
-            return fields[index[name]] if name in index else ""
+            return fields[index[name]] if name in index else ""  # noqa: B023 - used in this iteration only
 
         stray = next((k for k, f in enumerate(fields) if "\r" in f), None) if not quoted else None
         if stray is not None:

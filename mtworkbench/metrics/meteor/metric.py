@@ -3,7 +3,7 @@
 Options (spec ``meteor:key=value,...``):
 
 - ``preset``: ``meteor-1.x-XX`` = Meteor 1.4's defaults for ``-l XX``
-  (SPECS.md's table: modules, weights, alpha/beta/gamma/delta, the Snowball
+  (Meteor's language table: modules, weights, alpha/beta/gamma/delta, the Snowball
   stemmer and function-word list of language XX; Meteor's language-independent
   defaults, with a notice, for a language Meteor does not know). The default
   ``meteor-1.x-en`` is Meteor 1.x's English ranking task: alpha 0.85, beta
