@@ -60,7 +60,7 @@ def build_project(shared: Path, segments: int) -> Path:
     vocab = words_of(shared)
     names = ["src", "ref1", "ref2", "sysA", "sysB", "sysC", "sysD"]
     files = {name: folder / f"{name}.txt" for name in names}
-    for name, path in files.items():
+    for path in files.values():
         with path.open("w", encoding="utf-8") as out:
             for _ in range(segments):
                 out.write(" ".join(rng.choices(vocab, k=rng.randint(14, 26))) + "\n")
