@@ -95,13 +95,18 @@ def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | N
     from mtworkbench.resources import demo_project_path
 
     window = MainWindow()
-    from mtworkbench.gui import start_probe
+    from mtworkbench.gui import open_in_background, start_probe
 
     start_probe.install(window)
+    background = bool(bundle) and open_in_background.wants_background(Path(str(bundle)))
+    if background:
+        window.show_loading(Path(str(bundle)))  # the window names the bundle from the start
     window.show()
     settle_heap()
     target = bundle or (str(demo_project_path()) if demo else None)
-    if target:
+    if background:
+        open_in_background.open_later(window, Path(str(bundle)))  # the window first, the project when read
+    elif target:
         window.open_path(target)
     else:
         window.offer_untitled_recovery()

@@ -223,10 +223,27 @@ class MainWindow(QMainWindow, BundleOnDisk):
             self._claim_open_marker(path)
         self.watcher.watch(path, loaded_hash)
 
-    def open_path(self, path: str | Path, offer_recovery: bool = True) -> bool:
+    def show_loading(self, path: Path) -> None:
+        """The window names ``path`` and says it is loading (read on a worker thread meanwhile)."""
+        self._loading = path
+        self._update_title()
+        self.statusBar().showMessage(f"Loading {path.name}…")
+
+    def open_path(self, path: str | Path, offer_recovery: bool = True, preloaded: tuple | None = None) -> bool:
+        """Open the bundle at ``path``; ``preloaded``: ("ok", state) or ("error", exception)
+        of reading it on a worker thread (gui.open_in_background)."""
         path = Path(path)
+        if getattr(self, "_loading", None) is not None:
+            self._loading = None
+            self.statusBar().clearMessage()
+            self._update_title()
         try:
-            state = read_state(path)
+            if preloaded is None:
+                state = read_state(path)
+            elif preloaded[0] == "ok":
+                state = preloaded[1]
+            else:
+                raise preloaded[1]
         except (DataError, OSError, RecursionError, ValueError, MemoryError) as exc:
             # Loading validates, but no malformed file may ever reach the user as a traceback.
             dialogs.error(self, "Cannot open project", error_message(exc))
@@ -409,6 +426,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
     def _update_title(self, *_args) -> None:
         copy_of = getattr(self, "_copy_of", None)
         name = self.session.path.name if self.session.path else (f"Untitled copy of {copy_of}" if copy_of else "Untitled")
+        loading = getattr(self, "_loading", None)
+        if loading is not None:
+            name = f"{loading.name} (loading…)"
         if getattr(self, "read_only", False):
             name += " (read-only)"
         self.setWindowModified(self.is_modified())
