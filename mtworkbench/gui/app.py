@@ -69,6 +69,24 @@ def install_exception_hook(app: QApplication) -> None:
     sys.excepthook = hook
 
 
+def exit_now(code: int) -> None:
+    """End the process once the event loop has returned and everything is written.
+
+    By then the window has closed: edits are saved or their recovery copy settled, background
+    jobs were cancelled and waited for (``worker.stop_all_workers`` on ``aboutToQuit``) and the
+    settings are synced here. What is left is the interpreter tearing down every module and Qt
+    wrapper one by one, which took longer than the user will wait for a window to go away.
+    """
+    QSettings().sync()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 # Test hook (crash-recovery subprocess test): a JSON edit {"kind", "owner", "segment", "text"}
 # applied through the undo stack once the app runs; "EDITED" is printed when it is done.
 TEST_EDIT_ENV = "MTWB_TEST_EDIT"
@@ -118,4 +136,6 @@ def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | N
         QTimer.singleShot(500, lambda: window.grab().save(screenshot))
     if quit_after is not None:
         QTimer.singleShot(int(quit_after * 1000), app.quit)
-    return app.exec()
+    code = app.exec()
+    start_probe.exited()
+    return code

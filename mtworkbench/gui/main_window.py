@@ -346,6 +346,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.watcher.watch(None, None)
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()  # written now: the process ends without tearing down (app.exit_now)
         event.accept()
 
     # --- export ---------------------------------------------------------------------

@@ -71,6 +71,12 @@ class StartProbe(QObject):
             app.quit()
 
 
+def exited() -> None:
+    """The event loop has returned (what follows is the interpreter's own teardown)."""
+    if os.environ.get(PROBE_ENV):
+        _say("EXITED")
+
+
 def install(window: QMainWindow) -> StartProbe | None:
     value = os.environ.get(PROBE_ENV)
     if not value:

@@ -67,8 +67,11 @@ def test_the_start_probe_reports_show_paint_stall_and_quit(tmp_path):
                             capture_output=True, text=True, env=env, timeout=180)
     assert result.returncode == 0, result.stderr
     marks = [line.split(" ", 2) for line in result.stdout.splitlines() if line.startswith("MTWB-")]
-    assert [m[0] for m in marks] == ["MTWB-SHOWN", "MTWB-PAINTED", "MTWB-STALL", "MTWB-QUIT"]
+    assert [m[0] for m in marks] == ["MTWB-SHOWN", "MTWB-PAINTED", "MTWB-STALL", "MTWB-QUIT", "MTWB-EXITED"]
     stamps = [float(m[1]) for m in marks]
     assert stamps == sorted(stamps)
     assert int(marks[2][2].split(" ", 1)[0]) >= 0  # the longest stall, in milliseconds
     assert "demo.mtwb.json" in marks[2][2]  # the title names the demo by then
+    # The process ends without tearing the interpreter down; what it must write is written.
+    written = [p.read_text(encoding="utf-8") for p in (tmp_path / "settings").rglob("*.ini")]
+    assert any("geometry" in text for text in written)
