@@ -9,14 +9,17 @@ menu).
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QTimer
+
 from mtworkbench.gui.disk_watch import read_state
-from mtworkbench.gui.worker import JobWorker
 
 # Below this size a bundle is read before the first paint (it takes well under a second).
 BACKGROUND_BYTES = 8 * 2**20
+POLL_MS = 50  # how often the GUI thread looks whether the bundle has been read
 
 
 def wants_background(path: Path) -> bool:
@@ -33,16 +36,27 @@ def _read(path: Path) -> tuple[str, Any]:
         return "error", exc
 
 
-def open_later(window: Any, path: Path) -> JobWorker:
-    """Show ``path``'s name and a loading state now; open it once a worker thread has read it."""
+def open_later(window: Any, path: Path) -> threading.Thread:
+    """Show ``path``'s name and a loading state now; open it once a worker thread has read it.
+
+    A plain daemon thread, not a ``JobWorker``: reading cannot be cancelled half-way and
+    changes nothing, so quitting meanwhile need not wait for it (workers are waited for).
+    """
     window.show_loading(path)
+    result: list[tuple[str, Any]] = []
+    thread = threading.Thread(target=lambda: result.append(_read(path)), name="open-bundle", daemon=True)
+    poll = QTimer(window)
+    poll.setInterval(POLL_MS)
 
-    def job(_progress, _cancel, _deliver):
-        return _read(path)
+    def arrived() -> None:
+        if thread.is_alive():
+            return
+        poll.stop()
+        poll.deleteLater()
+        if window.isVisible():  # not after the window was closed meanwhile
+            window.open_path(path, preloaded=result[0] if result else None)
 
-    worker = JobWorker(job)
-    # Not after the window was closed meanwhile (the user quit while it loaded).
-    worker.succeeded.connect(lambda outcome: window.isVisible() and window.open_path(path, preloaded=outcome))
-    worker.failed.connect(lambda _message: window.isVisible() and window.open_path(path))
-    worker.start()
-    return worker
+    poll.timeout.connect(arrived)
+    thread.start()
+    poll.start()
+    return thread
