@@ -225,7 +225,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
 
     def show_loading(self, path: Path) -> None:
         """The window names ``path`` and says it is loading (read on a worker thread meanwhile)."""
-        self._loading = path
+        self._loading: Path | None = path
         self._update_title()
         self.statusBar().showMessage(f"Loading {path.name}…")
 

@@ -89,6 +89,7 @@ class WorkspaceTabs(QObject):
         self._pending: dict[str, tuple[str, QWidget]] = {}  # title -> (target, placeholder)
         self._building = False
         self._stopped = False
+        self._window: QWidget | None = None  # built after its first paint (build_after_paint)
         self._importer: threading.Thread | None = None
         self._imported: set[str] = set()  # modules the importer has finished (a set is thread-safe to add to)
         for i, target in enumerate(targets):
@@ -132,8 +133,9 @@ class WorkspaceTabs(QObject):
         window.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
-        if watched is getattr(self, "_window", None) and event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
+        window = self._window
+        if window is not None and watched is window and event.type() == QEvent.Type.Paint:
+            window.removeEventFilter(self)
             self._window = None
             self.build_later()
         return False
