@@ -23,6 +23,7 @@ import pkgutil
 import sys
 
 from mtworkbench import __version__
+from mtworkbench.cli.progress import add_quiet_option, interrupted_message, note_kept
 from mtworkbench.core.errors import DataError
 
 _COMMANDS_PACKAGE = "mtworkbench.cli.commands"
@@ -89,12 +90,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         subparsers.add_parser(name, help=help_text)
     # argparse lists commands in the order they were added: keep them sorted by name.
     subparsers._choices_actions.sort(key=lambda action: action.dest)
+    add_quiet_option(parser, top_level=True)
     return parser
 
 
 def _command_in(argv: list[str]) -> str | None:
     """The command word: the first argument not an option (the top level has only
-    --help and --version, which take no value)."""
+    --help, --version and --quiet, which take no value)."""
     for arg in argv:
         if arg == "--":
             return None
@@ -115,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    note_kept(None)  # what a Ctrl+C leaves is this command's to say (main may run several in one process)
     try:
         return int(args.func(args) or 0)
     except UsageError as exc:
@@ -123,8 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     except (DataError, OSError, UnicodeError) as exc:
         print(f"mtworkbench {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        # What was kept: the job's own account, or the command's note (cli.progress).
+        print(interrupted_message(exc), file=sys.stderr)
         return 130
     except ValueError as exc:
         # Metric errors: only a command that imported the metrics can raise them,

@@ -126,7 +126,8 @@ METRIC_SCORE_FORMATS = FormatRegistry("metric score", (
 
 # Directory layouts of a whole evaluation set, one language pair -> a Project (with
 # human and metric scores): no suffixes, so no file dialog offers them.
-#   read(directory, language_pair) -> MtmeImport (the project and what was read)
+#   read(directory, language_pair, progress=None) -> MtmeImport (the project and what was read;
+#   progress(done, total) counts the files read)
 LAYOUT_FORMATS = FormatRegistry("layout", (
     FileFormat("mt-metrics-eval", "Google mt-metrics-eval test-set directory", (),
                "mtworkbench.io.corpora.mt_metrics_eval:import_mt_metrics_eval_dir"),

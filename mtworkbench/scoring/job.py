@@ -24,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -184,6 +185,9 @@ _IN_CHILD_CANCEL: Any = None
 def _init_child(cancelled_up_to: Any) -> None:
     global _IN_CHILD_CANCEL
     _IN_CHILD_CANCEL = cancelled_up_to
+    # Ctrl+C reaches every process of the terminal's group: the parent alone handles it
+    # (it cancels the job through the shared flag); a worker would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:  # background work: let the GUI process win any contest for a CPU
         os.nice(10)
     except OSError:
@@ -316,6 +320,7 @@ class _Job:
     cancel: CancelCheck | None
     deliver: Callable[[ScoredItem], None] | None
     total: int = 0  # scoring tasks plus one paired test per metric, once known
+    finished: list[ScoredItem] = field(default_factory=list)  # scored as the job goes: a Ctrl+C keeps them
 
     def hand_over(self, item: ScoredItem) -> None:
         if self.deliver is not None:
@@ -373,29 +378,57 @@ def run_scoring(
         todo = _restore_from_store(job, store, todo, stored_keys)
 
     n_segments = len(project.segments)
-    job.total = len(todo) + len(request.specs)  # scoring tasks, then one paired test per metric
+    # scoring tasks, then one paired test per metric where there is a baseline to test against
+    paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
+    job.total = len(todo) + (len(request.specs) if paired else 0)
     use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    if todo:  # the size of the job is known before its first task ends (a bar shows 0%, not nothing)
+        report(progress, 0, 1000 * job.total)
     results: list[ScoredItem] = []
-    if use_processes:
-        try:
-            results = _score_in_processes(job, todo)
-            outcome.used_processes = True
-        except (BrokenProcessPool, OSError, pickle.PicklingError):
-            shutdown_pool()
-            use_processes = False
-    if not use_processes:
-        results = _score_in_thread(job, todo)
+    try:
+        if use_processes:
+            try:
+                results = _score_in_processes(job, todo)
+                outcome.used_processes = True
+            except (BrokenProcessPool, OSError, pickle.PicklingError):
+                shutdown_pool()
+                use_processes = False
+                job.finished.clear()
+        if not use_processes:
+            results = _score_in_thread(job, todo)
+    except KeyboardInterrupt as exc:  # Ctrl+C: what finished is worth keeping; say how much was
+        _keep(store, job.finished, stored_keys)
+        asked = len(request.specs) * len(request.systems)
+        in_file = len(outcome.restored) + len(job.finished)
+        raise ScoringInterrupted(
+            f"{in_file} of {asked} scores kept in the score file {store.path}; nothing else written"
+            if store is not None and not store.in_memory and in_file else f"0 of {asked} scores kept; nothing written"
+        ) from exc
     outcome.items.extend(results)
-    if store is not None and results:
-        for item in results:
-            key = stored_keys.get((item.system, item.spec))
-            if key is not None:
-                store.put(key, item.entry.score)
-        store.save()
+    _keep(store, results, stored_keys)
 
     _paired_tests(job, len(todo))
-    report(progress, job.total, job.total)
+    done = 1000 * max(job.total, 1)  # thousandths of a task, as every report above; never 0 of 0
+    report(progress, done, done)
     return outcome
+
+
+class ScoringInterrupted(KeyboardInterrupt):
+    """Ctrl+C during scoring, after the finished scores were saved; ``kept`` says what was."""
+
+    def __init__(self, kept: str) -> None:
+        super().__init__(kept)
+        self.kept = kept
+
+
+def _keep(store: ScoreStore | None, results: list[ScoredItem], stored_keys: dict[tuple[str, str], Key]) -> None:
+    if store is None or not results:
+        return
+    for item in results:
+        key = stored_keys.get((item.system, item.spec))
+        if key is not None:
+            store.put(key, item.entry.score)
+    store.save()
 
 
 def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]],
@@ -440,7 +473,7 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
 
 def _score_in_thread(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
     request, outcome, progress, cancel, total = job.request, job.outcome, job.progress, job.cancel, job.total
-    done: list[ScoredItem] = []
+    done = job.finished
     for k, (system, spec) in enumerate(todo):
         check_cancel(cancel)
         if spec in outcome.errors:
@@ -476,7 +509,7 @@ def _score_in_processes(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredIt
         future = pool.submit(_child_score, job_id, spec, metric_blobs[spec], blob, request.ci_samples, request.seed,
                              system)
         futures[future] = (system, spec)
-    done_items: list[ScoredItem] = []
+    done_items = job.finished
     pending = set(futures)
     finished = 0
     try:
@@ -497,7 +530,7 @@ def _score_in_processes(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredIt
                 done_items.append(item)
                 job.hand_over(item)
                 report(job.progress, 1000 * finished, 1000 * job.total)
-    except Cancelled:
+    except (Cancelled, KeyboardInterrupt):
         # Running tasks see the shared flag at their next cancel check; queued ones never start.
         with _POOL_LOCK:
             if _CANCELLED_UP_TO is not None:

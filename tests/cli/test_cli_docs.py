@@ -16,7 +16,7 @@ from mtworkbench.cli import build_parser
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 HEADING = re.compile(r"^#{2,4} `(mtworkbench(?: [a-z][a-z0-9-]*)+)`\s*$", re.M)
 OPTION = re.compile(r"(?<![\w-])--[a-zA-Z][\w-]*")
-GLOBAL = {"--help", "--version"}
+GLOBAL = {"--help", "--version", "--quiet"}  # --quiet: every command has it, documented once
 
 
 def commands() -> dict[str, tuple[argparse.ArgumentParser, str]]:

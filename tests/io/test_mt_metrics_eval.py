@@ -97,3 +97,12 @@ def test_layout_and_metric_score_registries_name_real_readers():
     assert LAYOUT_FORMATS.get("mt-metrics-eval").read is import_mt_metrics_eval_dir
     assert LAYOUT_FORMATS.get("mt-metrics-eval").suffixes == ()  # a directory: no file dialog offers it
     assert METRIC_SCORE_FORMATS.names == ("lines", "mt-metrics-eval")
+
+
+def test_import_reports_each_file_read(tmp_path):
+    """3 system outputs and 2 metric score files: the command line's bar counts these."""
+    from mtworkbench.io.corpora.mt_metrics_eval import import_mt_metrics_eval_dir
+
+    calls: list[tuple[int, int]] = []
+    import_mt_metrics_eval_dir(write_testset(tmp_path / "wmt99"), "en-de", progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(k, 5) for k in range(6)]

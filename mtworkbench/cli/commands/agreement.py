@@ -6,6 +6,7 @@ import argparse
 import json
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
 
 
@@ -99,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     if args.bundle:
         from mtworkbench.io.bundle.bundle import load_bundle
 
-        project = load_bundle(args.bundle)
+        with cli_progress(args, "Reading"):
+            project = load_bundle(args.bundle)
         judgments = project.judgments
         source = args.bundle
 

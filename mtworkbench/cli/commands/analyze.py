@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
 
 
@@ -43,12 +44,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give exactly two systems: --system A --system B")
     if args.ngrams < 1 or args.sentences < 1:
         raise UsageError("--ngrams and --sentences must be at least 1")
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     metrics = args.metric or ["bleu", "chrf"] + [f"ext:{n}" for n in project.external_scores]
     for s in args.system:
         if not project.has_system(s):
             raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
-    scored = score_project(project, metrics, args.system)
+    with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
+        scored = score_project(project, metrics, args.system, progress=progress)
     frequencies = None
     if args.freq_file:
         from mtworkbench.analysis.compare_systems import WordFrequencies

@@ -32,6 +32,7 @@ from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_langua
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
+from mtworkbench.cli.progress import cli_progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -163,7 +164,8 @@ def _bundle_systems(args: argparse.Namespace) -> tuple[list[tuple[str, ScoringIn
     for value in args.system:
         if "=" in value:
             raise UsageError(f"with a bundle, --system takes a system ID, got {value!r}")
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     ids = args.system or [s.id for s in project.systems]
     if len(set(ids)) != len(ids):
         raise UsageError("a system is given twice")

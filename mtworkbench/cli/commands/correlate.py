@@ -8,6 +8,7 @@ import math
 from itertools import combinations
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
 
 LEVELS = ("segment", "system")
@@ -91,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("spa is a system-level statistic: use --level system")
     if args.permutations < 1:
         raise UsageError("--permutations must be at least 1")
-    project = load_project(args.bundle)  # with its persisted scores
+    with cli_progress(args, "Reading"):
+        project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
     if args.system:
@@ -108,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
                         "be correlated); use --level segment")
     _note_unscored(project, rated)
     rows = [human.systems.index(s) for s in rated]
-    scored = score_project(project, args.metric, rated)
+    with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
+        scored = score_project(project, args.metric, rated, progress=progress)
     if meta or args.clusters:
         return _run_meta(args, human, rows, rated, scored)
     results = []

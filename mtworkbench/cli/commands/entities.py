@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
 
 
@@ -91,7 +92,8 @@ def run_import(args: argparse.Namespace) -> int:
     out = Path(args.output or args.bundle)
     # Locked from read to write (the bundle, and the output when it is another file).
     with bundle_locks(args.bundle, out):
-        project = load_bundle(args.bundle)
+        with cli_progress(args, "Reading"):
+            project = load_bundle(args.bundle)
         summary = import_entities(
             project,
             args.file,
@@ -101,7 +103,8 @@ def run_import(args: argparse.Namespace) -> int:
             create_types=args.create_types,
             replace_existing=args.replace,
         )
-        save_bundle(project, out)
+        with cli_progress(args, "Writing"):
+            save_bundle(project, out)
     notes = []
     if summary.created_reference:
         notes.append(f"created reference {summary.reference}")
@@ -123,7 +126,8 @@ def run_export(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle.bundle import load_bundle
 
     fmt = _format(args)
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     annotator = args.annotator or default_annotator(project, args.reference)
     written = export_entities(project, args.reference, annotator, fmt, args.file)
     count = sum(1 for s in project.spans if s.reference == args.reference and s.annotator == annotator)
@@ -135,7 +139,8 @@ def run_export(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle.bundle import load_bundle
 
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     counts: dict[tuple[str, str], int] = {}
     for s in project.spans:
         counts[(s.reference, s.annotator)] = counts.get((s.reference, s.annotator), 0) + 1
@@ -152,7 +157,8 @@ def run_compare(args: argparse.Namespace) -> int:
     from mtworkbench.core.project_input import ADJUDICATED_LAYER
     from mtworkbench.io.bundle.bundle import load_bundle
 
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     if not project.has_reference(args.reference):
         raise DataError(f"{args.bundle}: no reference {args.reference!r}; references: "
                         + ", ".join(r.id for r in project.references))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mtworkbench.cli.progress import cli_progress, note_kept
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from mtworkbench.io.formats import CORPUS_FORMATS
@@ -28,12 +30,14 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.io.corpora.corpus import export_corpus
 
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     renamed: dict[str, str] = {}
     # Written to standard output (-o - or /dev/stdout): the messages must not mix with the data.
     says = sys.stderr if to_stdout(args.output) else sys.stdout
-    for path in export_corpus(project, args.format, args.output, raw=args.raw, renamed=renamed):
+    for n, path in enumerate(export_corpus(project, args.format, args.output, raw=args.raw, renamed=renamed), 1):
         print(f"wrote {describe_target(path)}", file=says)
+        note_kept(f"{n} file(s) written, as listed; no other")  # each file is whole (written atomically)
     for item_id, name in renamed.items():
         print(f"note: {item_id!r} written as {name} (its name alone is not a safe, unique file name)", file=says)
     return 0

@@ -14,6 +14,7 @@ import sys
 
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.core.errors import DataError
 
 
@@ -65,7 +66,8 @@ def _corpora(args: argparse.Namespace) -> list[tuple[str, list[str], list[list[s
         from mtworkbench.core.project_input import scoring_input
         from mtworkbench.io.bundle.bundle import load_bundle
 
-        project = load_bundle(args.bundle)
+        with cli_progress(args, "Reading"):
+            project = load_bundle(args.bundle)
         tokenizer = _word_tokenizer(chosen_language(args, project.target_language))
         systems = args.system or [s.id for s in project.systems]
         if not systems:
@@ -123,10 +125,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-side must be at least 1")
     exponents = tuple(dict.fromkeys(args.exponent or [2.0, 3.0]))
     results = []
-    for label, hyps, refs in _corpora(args):
-        n_refs = max((len(r) for r in refs), default=0)
-        rows = approximation_study(hyps, refs, exponents, max_side=max_side)
-        results.append((label, len(hyps), n_refs, rows))
+    corpora = _corpora(args)
+    with cli_progress(args, "Studying GTM", unit="systems") as progress:
+        for k, (label, hyps, refs) in enumerate(corpora):
+            progress(k, len(corpora))
+            n_refs = max((len(r) for r in refs), default=0)
+            rows = approximation_study(hyps, refs, exponents, max_side=max_side)
+            results.append((label, len(hyps), n_refs, rows))
     if args.json:
         out = {
             "studies": [

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 PROTOCOL_CHOICES = ("ldc", "da", "esa", "mqm", "rank", "ranking")  # ranking: another name for rank
 
@@ -64,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
         weights = parse_weights(args.weights) if args.weights else GOOGLE_WEIGHTS
     except DataError as exc:
         raise UsageError(str(exc)) from None
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     unknown = [s for s in args.system if not project.has_system(s)]
     if unknown:
         raise DataError(f"{args.bundle}: no system {unknown[0]!r}; systems: {', '.join(s.id for s in project.systems)}")

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -95,17 +96,19 @@ def run(args: argparse.Namespace) -> int:
     if not args.source:
         raise UsageError("--source is required")
     refs = parse_reference_args(args.ref)
-    project = import_corpus(
-        args.format,
-        source=args.source,
-        references=[path for _, path in refs],
-        systems=parse_system_args(args.system, args.format),
-        source_language=args.src_lang,
-        target_language=args.tgt_lang,
-    )
+    with cli_progress(args, "Importing"):
+        project = import_corpus(
+            args.format,
+            source=args.source,
+            references=[path for _, path in refs],
+            systems=parse_system_args(args.system, args.format),
+            source_language=args.src_lang,
+            target_language=args.tgt_lang,
+        )
     name_references(project, [name for name, _ in refs], args.format)
     out = Path(args.output)
-    save_bundle(project, out)
+    with cli_progress(args, "Writing"):
+        save_bundle(project, out)
     with messages_for(args.output):
         print(
             f"wrote {describe_target(out)}: {len(project.segments)} segments, "
@@ -123,10 +126,12 @@ def _run_layout(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format} needs DIR and --lp SRC-TGT")
     if args.source or args.ref or args.system:
         raise UsageError(f"--format {args.format} reads everything from DIR; no --source, --ref or --system")
-    result = LAYOUT_FORMATS.get(args.format).read(args.directory, args.lp)
+    with cli_progress(args, "Importing", unit="files") as progress:
+        result = LAYOUT_FORMATS.get(args.format).read(args.directory, args.lp, progress=progress)
     project = result.project
     out = Path(args.output)
-    save_bundle(project, out)
+    with cli_progress(args, "Writing"):
+        save_bundle(project, out)
     with messages_for(args.output):
         print(
             f"wrote {describe_target(out)}: {len(project.segments)} segments in {len(project.documents)} documents, "

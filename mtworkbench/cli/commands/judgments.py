@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -111,7 +112,8 @@ def run_export(args: argparse.Namespace) -> int:
     from mtworkbench.io.formats import JUDGMENT_FORMATS
     from mtworkbench.io.judgments.judgments_export import judgments_table, ordered_judgments
 
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     fmt = args.format or "csv"
     if fmt not in TABLE_FORMATS:
         write = JUDGMENT_FORMATS.get(fmt).write

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mtworkbench.cli.progress import cli_progress
+
 # Exit status when everything was merged except conflicting items (kept and listed).
 EXIT_CONFLICTS = 3
 
@@ -38,10 +40,12 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = read_bundle(args.bundle)
     project = loaded.project
-    result = merge_packages(project, args.packages)
+    with cli_progress(args, "Merging"):
+        result = merge_packages(project, args.packages)
     # Merging in place: refuse to overwrite the bundle if someone saved it meanwhile.
     same = Path(args.output).resolve() == Path(args.bundle).resolve()
-    save_bundle(project, args.output, expected_hash=loaded.sha256 if same else None)
+    with cli_progress(args, "Writing"):
+        save_bundle(project, args.output, expected_hash=loaded.sha256 if same else None)
     with messages_for(args.output):
         print(result.summary())
     if result.conflicts:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,7 +78,8 @@ def run_import(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle.bundle import load_bundle
 
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     if not project.external_scores:
         print(f"{args.bundle}: no imported metric scores")
         return 0

@@ -8,6 +8,7 @@ import math
 from itertools import combinations
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 
 def _lengths(text: str) -> list[int]:
@@ -69,10 +70,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.docs < 2:
         raise UsageError("--docs must be at least 2")
-    project = load_project(args.bundle)  # with its persisted scores
+    with cli_progress(args, "Reading"):
+        project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
-    scored = score_project(project, args.metric, rated)
+    with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
+        scored = score_project(project, args.metric, rated, progress=progress)
     metrics = [MetricStats(s.spec, s.metric.aggregate, s.stats) for s in scored]
     result = reliability(
         metrics, human, lengths=args.lengths, n_docs=args.docs, seed=args.seed, mode=args.mode,

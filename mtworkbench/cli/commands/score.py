@@ -8,8 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import Progress, cli_progress
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.jobs import ProgressCallback
 from mtworkbench.core.scoring_input import MetricScore, ScoringInput
 from mtworkbench.metrics.base import CorpusScore
 from mtworkbench.metrics.registry import create_metric, metric_names
@@ -48,23 +50,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either a bundle or --hyp/--ref files, not both")
     metric_specs = list(args.metric)
     if args.bundle:
-        from mtworkbench.scoring.store import load_project
-
-        project = load_project(args.bundle)  # with its persisted scores
-        # --tgt-lang overrides the project's language for this run (the file is not changed)
-        project.target_language = chosen_language(args, project.target_language) or ""
-        metric_specs = metric_specs or list(project.settings.metrics)
-        systems = args.system or [s.id for s in project.systems]
-        for system_id in systems:
-            if not project.has_system(system_id):
-                raise DataError(
-                    f"{args.bundle}: no system {system_id!r}; systems: "
-                    + ", ".join(s.id for s in project.systems)
-                )
         if args.jobs < 0:
             raise UsageError("--jobs must be 1 or more (0: all cores)")
-        scores = score_bundle_systems(project, metric_specs, systems, jobs=args.jobs or os.cpu_count() or 1)
-        n_segments = len(project.segments)
+        with cli_progress(args, "Reading") as progress:
+            scores, n_segments = _score_bundle(args, metric_specs, progress)
     else:
         if not args.hyp or not args.ref:
             raise UsageError("give a bundle, or --hyp and at least one --ref")
@@ -81,7 +70,11 @@ def run(args: argparse.Namespace) -> int:
             table: list[MetricScore | CorpusScore] = [metric.corpus_only(data) for metric in metrics]
             print_table(table, data.n_segments)
             return 0
-        scores = [metric.score(data) for metric in metrics]
+        scores = []
+        with cli_progress(args, "Scoring", unit="segments") as progress:
+            for metric in metrics:
+                progress.stage(f"Scoring {metric.name}", unit="segments")
+                scores.append(metric.score(data, progress=progress))
         n_segments = data.n_segments
 
     if args.json:
@@ -95,7 +88,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: int = 1) -> list[MetricScore]:
+def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: Progress
+                  ) -> tuple[list[MetricScore], int]:
+    from mtworkbench.scoring.store import load_project
+
+    project = load_project(args.bundle)  # with its persisted scores
+    # --tgt-lang overrides the project's language for this run (the file is not changed)
+    project.target_language = chosen_language(args, project.target_language) or ""
+    metric_specs = metric_specs or list(project.settings.metrics)
+    systems = args.system or [s.id for s in project.systems]
+    for system_id in systems:
+        if not project.has_system(system_id):
+            raise DataError(
+                f"{args.bundle}: no system {system_id!r}; systems: "
+                + ", ".join(s.id for s in project.systems)
+            )
+    progress.stage("Scoring", unit="scores", scale=1000)  # the service counts thousandths of a score
+    scores = score_bundle_systems(project, metric_specs, systems, jobs=args.jobs or os.cpu_count() or 1,
+                                  progress=progress)
+    return scores, len(project.segments)
+
+
+def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: int = 1,
+                         progress: ProgressCallback | None = None) -> list[MetricScore]:
     """Every system with every metric through the scoring service; with ``jobs`` > 1
     the (system, metric) pairs not in the project's score file are spread over
     that many processes when the work is large enough to pay for starting them."""
@@ -105,7 +120,7 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
     request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0,
                              use_processes=None if jobs > 1 else False, jobs=jobs)
     try:
-        outcome = run_scoring(project, ScoreCache(), request)
+        outcome = run_scoring(project, ScoreCache(), request, progress=progress)
     finally:
         shutdown_pool()
     for spec in specs:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from mtworkbench.cli.progress import cli_progress, note_kept
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -50,9 +52,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--protocol applies to --by judge only")
     if bad_rate and (args.by != "judge" or args.protocol not in BAD_PROTOCOLS):
         raise UsageError(f"--bad-rate applies to --by judge with --protocol {' or '.join(BAD_PROTOCOLS)} only")
-    project = load_bundle(args.bundle)
-    result = split_project(project, args.by, people, args.output, overlap, args.seed, args.protocol,
-                           bad_rate)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
+    with cli_progress(args, "Writing packages", unit="packages") as progress:
+        def written(done: int, total: int) -> None:
+            progress(done, total)
+            if done:  # a Ctrl+C from here on leaves these complete packages (each written atomically)
+                note_kept(f"{done} of {total} packages written to {args.output}; the bundle is unchanged")
+
+        result = split_project(project, args.by, people, args.output, overlap, args.seed, args.protocol,
+                               bad_rate, progress=written)
     campaign = result.campaign
     shared = sum(len(it.people) > 1 for it in campaign.items)
     print(f"campaign {campaign.id}: {len(campaign.items)} {args.by} items, {shared} shared by two people")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from mtworkbench.cli.progress import cli_progress
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -25,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.errors import DataError
     from mtworkbench.io.bundle.bundle import load_bundle
 
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     try:
         rows = campaign_progress(project)
     except DataError as exc:

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 
 def _floats(text: str) -> list[float]:
@@ -57,15 +58,18 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.validation < 1:
         raise UsageError("--validation must be between 0 and 1")
-    project = load_bundle(args.bundle)
+    with cli_progress(args, "Reading"):
+        project = load_bundle(args.bundle)
     tok = Tokenisation(args.tokenize, args.lowercase)
-    examples = project_examples(project, tok, args.seed)
-    training = train_learned(examples, args.c_grid, args.sigma, args.validation, args.seed, tok)
+    with cli_progress(args, "Training"):
+        examples = project_examples(project, tok, args.seed)
+        training = train_learned(examples, args.c_grid, args.sigma, args.validation, args.seed, tok)
     payload = {"bundle": args.bundle, "training": training.to_json()}
     model = training.model.to_json()
     project.set_learned_model(model)
     if args.human:
-        payload["correlation"] = human_correlation(project, args.human)
+        with cli_progress(args, "Scoring"):
+            payload["correlation"] = human_correlation(project, args.human)
         model["report"]["correlation"] = payload["correlation"]
     if args.output:
         write_output(args.output, json.dumps(project.learned_model, indent=1) + "\n")

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 
 HELP = "show, import, export or reset a project's MQM error typology"
 
@@ -43,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-errors must be a positive integer, not {args.max_errors}")
     changing = args.import_file or args.reset or args.rename or args.max_errors is not None
     if args.export:
-        project = load_bundle(args.bundle)
+        with cli_progress(args, "Reading"):
+            project = load_bundle(args.bundle)
         if args.export == "-":
             sys.stdout.write(typology_json_text(project.settings.mqm_typology))
         else:

@@ -21,6 +21,7 @@ from mtworkbench.core.campaign import (
     plan_campaign,
 )
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.jobs import ProgressCallback, report
 from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import SUFFIX, dumps, loads, read_bundle, save_bundle
 
@@ -66,9 +67,11 @@ def package_file_name(person: str) -> str:
 
 
 def split_project(project: Project, by: str, people: list[str], out_dir: str | Path, overlap: float = 0.0,
-                  seed: int = 0, protocol: str | None = None, bad_rate: float = 0.0) -> SplitResult:
+                  seed: int = 0, protocol: str | None = None, bad_rate: float = 0.0,
+                  progress: ProgressCallback | None = None) -> SplitResult:
     """Write one package per person into ``out_dir`` (created if needed); ``bad_rate``
-    hides BAD items in each judge's DA/ESA queue."""
+    hides BAD items in each judge's DA/ESA queue. ``progress(done, total)`` follows each
+    package written, so an interrupted split can say which are complete."""
     if getattr(project, "campaign", None) is not None and project.campaign.package is not None:
         raise CampaignError("this is already one person's package; split the team's project instead")
     campaign = plan_campaign(project, by, people, overlap, seed, protocol, bad_rate)
@@ -78,11 +81,13 @@ def split_project(project: Project, by: str, people: list[str], out_dir: str | P
         raise CampaignError("two people's names give the same package file name; make them differ")
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
+    report(progress, 0, len(people))
     for person, name in zip(people, names):
         target = out / name
         save_bundle(make_package(project, campaign, person), target)
         target.with_name(target.name + ".bak").unlink(missing_ok=True)  # a fresh split has no history
         written[person] = target
+        report(progress, len(written), len(people))
     return SplitResult(campaign, written)
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.jobs import ProgressCallback, report
 from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import (
     Document,
@@ -109,8 +110,10 @@ def _refuse_outside_links(root: Path, lp: str) -> None:
                         + "; ".join(outside[:5]) + (f"; …({len(outside) - 5} more)" if len(outside) > 5 else ""))
 
 
-def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
-    """Read one language pair of an mt-metrics-eval test-set directory."""
+def import_mt_metrics_eval_dir(directory: str | Path, lp: str, progress: ProgressCallback | None = None
+                               ) -> MtmeImport:
+    """Read one language pair of an mt-metrics-eval test-set directory. ``progress(done, total)``
+    counts the files read (system outputs and metric scores, the many and the large ones)."""
     root = Path(directory)
     if not root.is_dir():
         raise DataError(f"{root}: not a directory (expected an mt-metrics-eval test set such as wmt22/)")
@@ -136,14 +139,18 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
     system_files = sorted(out_dir.glob("*.txt"))
     if not system_files:
         raise DataError(f"{out_dir}: no system outputs (NAME.txt)")
-    for path in system_files:
+    metric_dir = root / "metric-scores" / lp
+    score_files = sorted(metric_dir.glob("*.score")) if metric_dir.is_dir() else []
+    n_files = len(system_files) + len(score_files)
+    for k, path in enumerate(system_files):
+        report(progress, k, n_files)
         name = shown(path.name[: -len(".txt")])
         project.add_system(System(name, kind="human" if name in ref_names else "machine",
                                   texts=dict(zip(seg_ids, _check_length(path, read_lines(path), n)))))
     result = MtmeImport(project)
     _human_scores(root / "human-scores", lp, result)
-    metric_dir = root / "metric-scores" / lp
-    for path in sorted(metric_dir.glob("*.score")) if metric_dir.is_dir() else []:
+    for k, path in enumerate(score_files, len(system_files)):
+        report(progress, k, n_files)
         level = path.name.rsplit(".", 2)[-2]
         if level not in ("seg", "sys"):
             result.notes.append(f"{path.name}: {level}-level metric scores are not read")
@@ -154,6 +161,7 @@ def import_mt_metrics_eval_dir(directory: str | Path, lp: str) -> MtmeImport:
             result.metrics.append(name)
         if rep.skipped:
             result.notes.append(f"{path.name}: skipped systems without outputs: {', '.join(rep.skipped)}")
+    report(progress, n_files, n_files)
     return result
 
 
