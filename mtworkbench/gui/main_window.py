@@ -66,6 +66,8 @@ def plural(n: int, word: str) -> str:
 class MainWindow(QMainWindow, BundleOnDisk):
     project_saved = Signal(object)
     """The project was written to disk; payload: the ``Path``."""
+    project_shown = Signal(object)
+    """Every part of the window, late-built workspaces included, has taken the new project in."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -211,6 +213,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self._release_open_marker()
         self._copy_of: str | None = None  # the program's bundle an untitled project copies
         self.session.replace_project(project, path)
+        self.project_shown.emit(project)
         if path is not None and loaded_hash is None:
             try:  # the file as it is now is what a later save must find unchanged
                 loaded_hash = disk_hash(path)
