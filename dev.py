@@ -24,6 +24,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".mtworkbench-installed"
+EXTRAS = "test,neural,annotate"
 
 
 def run(cmd: list[str | Path], **kwargs) -> None:
@@ -40,7 +41,10 @@ def setup() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     run([PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"])
+    # The optional extras' tests run everywhere the suite runs (CI included), none skipped:
+    # [neural] torch/transformers for the neural metrics, [annotate] spaCy for pre-annotation,
+    # [cluster] dask.distributed for --scheduler.
+    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[{EXTRAS}]"])
     STAMP.write_text(wanted)
 
 
@@ -54,7 +58,7 @@ def main(argv: list[str]) -> int:
     setup()
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
-            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,build]"])
+            run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,neural,build]"])
         return subprocess.call([str(PYTHON), str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
     env = dict(os.environ)
     if command == "app":

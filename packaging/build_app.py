@@ -34,7 +34,11 @@ ICON_SVG = ROOT / "resources" / "icon" / "mtworkbench.svg"
 
 # Not needed at run time; some are pulled in by optional imports of the dependencies.
 EXCLUDES = ("tkinter", "matplotlib", "IPython", "pytest", "hypothesis", "pytestqt", "importlinter",
-            "PyInstaller", "setuptools", "pip", "sphinx", "pandas")
+            "PyInstaller", "setuptools", "pip", "sphinx", "pandas",
+            # The neural metrics' optional extra (gigabytes with CUDA): the desktop app is built without
+            # it and, asked for a neural metric, says to install mtworkbench[neural] (metrics/neural).
+            "torch", "torchvision", "torchaudio", "transformers", "safetensors", "sentencepiece", "tokenizers",
+            "triton", "yaml", "huggingface_hub")
 
 
 def app_dir() -> Path:

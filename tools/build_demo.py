@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import demo_entities as ents  # noqa: E402
 
-from mtworkbench.core.annotation import add_spans, agreed_spans, compare_annotators, copy_to_layer  # noqa: E402
+from mtworkbench.core.adjudication import agreed_spans, copy_to_layer  # noqa: E402
+from mtworkbench.core.annotation import add_spans, compare_annotators  # noqa: E402
 from mtworkbench.core.model import (  # noqa: E402
     Document,
     EntitySpan,

@@ -108,7 +108,7 @@ def ratings_table(rows: Iterable[tuple[str, str, str | float | None]]) -> Rating
 
 
 def _alpha_deltas(categories: np.ndarray, level: str, marginals: np.ndarray) -> np.ndarray:
-    """Squared differences delta^2[c, k] between categories (ordinal needs the value marginals)."""
+    """Squared differences delta^2[c, k] between categories (only ordinal reads the value marginals)."""
     if level == "nominal":
         return 1.0 - np.eye(len(categories))
     if level == "ordinal":
@@ -153,13 +153,41 @@ def _item_coincidences(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (outer * scale[:, None, None]).reshape(len(c), -1), pairable
 
 
+def _item_disagreements(counts: np.ndarray, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pairable item, its observed disagreement sum_ck o_uck * delta_ck and its value counts, and
+    the pairable mask. For a difference function that does not depend on the marginals (all but
+    ordinal), these are all a bootstrap needs: memory items x values, not items x values^2, which
+    matters for 0-100 scores with a hundred distinct values."""
+    m = counts.sum(axis=1)
+    pairable = m >= 2
+    c = counts[pairable]
+    # o_uck = (n_uc n_uk - [c == k] n_uc) / (m_u - 1), and delta_cc = 0
+    observed = np.einsum("ic,ic->i", c @ delta, c) / (m[pairable] - 1.0)
+    return observed, c, pairable
+
+
+def _alpha_from_parts(observed: float, marginals: np.ndarray, delta: np.ndarray) -> float:
+    n = marginals.sum()
+    if n <= 1:
+        return math.nan
+    expected = float(marginals @ delta @ marginals)
+    if expected == 0.0:
+        return math.nan
+    return 1.0 - (n - 1.0) * observed / expected
+
+
 def krippendorff_alpha(table: RatingsTable, level: str = "nominal") -> float:
     """Krippendorff's alpha of the table at one level of measurement (NaN when undefined)."""
     _check_level(table, f"alpha:{level}")
+    values = _category_values(table)
+    if level != "ordinal":
+        delta = _alpha_deltas(values, level, np.zeros(len(values)))
+        observed, c, _ = _item_disagreements(table.counts(), delta)
+        return _alpha_from_parts(float(observed.sum()), c.sum(axis=0), delta)
     per_item, _ = _item_coincidences(table.counts())
     q = len(table.categories)
     o = per_item.sum(axis=0).reshape(q, q)
-    return _alpha_from_coincidences(o, _category_values(table), level)
+    return _alpha_from_coincidences(o, values, level)
 
 
 # ---------------------------------------------------------------- Gwet's AC1 / AC2
@@ -278,7 +306,15 @@ def agreement_stat(table: RatingsTable, stat: str, bootstrap: int = DEFAULT_BOOT
     notes: list[str] = []
     if not pairable.any():
         notes.append("no item has two or more values: agreement is undefined")
-    if name.startswith("alpha:"):
+    if name.startswith("alpha:") and name != "alpha:ordinal":
+        delta = _alpha_deltas(values, name.split(":", 1)[1], np.zeros(q))
+        observed, item_counts, mask = _item_disagreements(counts, delta)
+        value = _alpha_from_parts(float(observed.sum()), item_counts.sum(axis=0), delta)
+
+        def resampled(weights: np.ndarray) -> np.ndarray:
+            d, n = weights[:, mask] @ observed, weights[:, mask] @ item_counts
+            return np.array([_alpha_from_parts(float(d[b]), n[b], delta) for b in range(len(weights))])
+    elif name.startswith("alpha:"):
         level = name.split(":", 1)[1]
         per_item, mask = _item_coincidences(counts)
         value = _alpha_from_coincidences(per_item.sum(axis=0).reshape(q, q), values, level)

@@ -43,6 +43,7 @@ COMMAND_HELP: dict[str, tuple[str, str]] = {
     "import": ("import_corpus", "create a project bundle from corpus files"),
     "judgments": ("judgments", "import/export human judgments"),
     "metrics": ("metrics", "import metric scores computed elsewhere"),
+    "models": ("models", "register neural-metric checkpoints (COMET, MetricX) by name"),
     "merge": ("merge", "merge work packages back into a project"),
     "queue": ("queue", "draw a judge's work queue (protocol, repeats, DA/ESA BAD items)"),
     "reliability": ("reliability", "metric reliability by pseudo-document length"),

@@ -319,8 +319,11 @@ def merge_package(project: Project, package: Project, label: str, sha256: str,
     record = MergeRecord(label.replace("\\", "/").rsplit("/", 1)[-1], person, sha256, now or utc_now())
 
     def conflict(kind: str, reason: str, mine: Any, kept: Any) -> None:
+        # As JSON has them (a discontinuous span's fragments are lists there), so a saved
+        # and reloaded conflict is the same conflict.
         c = Conflict(kind, record.package, person, reason,
-                     None if mine is None else asdict(mine), None if kept is None else asdict(kept))
+                     None if mine is None else json.loads(json.dumps(asdict(mine))),
+                     None if kept is None else json.loads(json.dumps(asdict(kept))))
         report.conflicts.append(c)
         if not any((o.kind, o.person, o.reason, o.theirs, o.kept) == (c.kind, c.person, c.reason, c.theirs, c.kept)
                    for o in ours.conflicts):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mtworkbench.core.campaign_records import MergeRecord, MergeReport, content_key, digest, protocol_of
+from mtworkbench.core.layers import placement_clashes, span_layer
 from mtworkbench.core.model import EntitySpan, Judgment, ModelError, Project
 from mtworkbench.core.typology_edits import add_missing_categories
 
@@ -27,8 +28,16 @@ def free_id(project: Project, wanted: str, person: str) -> str:
     return candidate
 
 
-def overlaps(a: EntitySpan, b: EntitySpan) -> bool:
-    return a.start < b.end and b.start < a.end
+def _clashes(project: Project, item: EntitySpan) -> list[EntitySpan]:
+    """The annotator's spans of the item's layer that its layer's nesting and overlap
+    rules forbid beside it (a flat layer: any overlap)."""
+    try:
+        layer = span_layer(project.settings, item.layer)
+        text = project.span_text(item) or ""
+    except ModelError:
+        return []  # adding it reports what is wrong
+    same = [s for s in project.spans_for(item.reference, item.segment, item.annotator) if s.layer == item.layer]
+    return placement_clashes(item, same, layer, text)
 
 
 @dataclass(frozen=True)
@@ -123,8 +132,7 @@ def merge_work(kind: WorkKind, project: Project, package: Project, base: dict[st
             setattr(report, f"changed_{kind.name}", getattr(report, f"changed_{kind.name}") + 1)
             continue
         if kind is SPANS:
-            clash = [s for s in project.spans_for(item.reference, item.segment, item.annotator)
-                     if overlaps(s, item)]
+            clash = _clashes(project, item)
             if clash:
                 span = clash[0]
                 conflict("span", f"overlaps the {span.type} span {span.start}-{span.end} of the same "

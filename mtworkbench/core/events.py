@@ -20,7 +20,7 @@ with classes, not by parsing it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # the model imports this module; the names are for annotations only
     from mtworkbench.core.model import EntitySpan, Judgment, Reference, Segment, System
@@ -107,6 +107,15 @@ class SpanChanged(ProjectEvent):
 
     kind: ClassVar[str] = "span_changed"
     span: EntitySpan
+
+
+@dataclass(frozen=True)
+class RelationChanged(ProjectEvent):
+    """A relation between two spans was added, removed or retyped (``relation`` as it is now,
+    or as it was when removed)."""
+
+    kind: ClassVar[str] = "relation_changed"
+    relation: Any
 
 
 @dataclass(frozen=True)
@@ -214,6 +223,8 @@ MEMBERSHIP_EVENTS: frozenset[type[ProjectEvent]] = frozenset(
 # Source, reference and system texts of the segments shown.
 TEXT_EVENTS: frozenset[type[ProjectEvent]] = frozenset({SegmentChanged, ReferenceChanged, SystemChanged})
 
+# Relations between spans: annotation work that no metric reads.
+RELATION_EVENTS: frozenset[type[ProjectEvent]] = frozenset({RelationChanged})
 AFFECTS_ANNOTATIONS: frozenset[type[ProjectEvent]] = SPAN_EVENTS | REFERENCE_EVENTS
 AFFECTS_JUDGMENTS: frozenset[type[ProjectEvent]] = frozenset(
     {JudgmentAdded, JudgmentRemoved, JudgmentChanged, JudgmentsReset}
@@ -222,7 +233,8 @@ JUDGE_ROSTER: frozenset[type[ProjectEvent]] = frozenset({JudgeAdded, JudgeRemove
 QUEUE_EVENTS: frozenset[type[ProjectEvent]] = frozenset({JudgeQueueChanged, JudgeQueueMoved})
 
 ALL_EVENTS: frozenset[type[ProjectEvent]] = (
-    AFFECTS_SCORES | MEMBERSHIP_EVENTS | AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | frozenset({SettingsChanged})
+    AFFECTS_SCORES | MEMBERSHIP_EVENTS | AFFECTS_JUDGMENTS | JUDGE_ROSTER | QUEUE_EVENTS | RELATION_EVENTS
+    | frozenset({SettingsChanged})
 )
 
 

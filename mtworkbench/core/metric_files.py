@@ -11,16 +11,35 @@ from __future__ import annotations
 
 FILE_OPTIONS: dict[str, tuple[str, ...]] = {
     "learned": ("model",),
+    "comet": ("model", "encoder"),
+    "metricx": ("model", "tokenizer"),
 }
+# Options that take a registered name or (typed by a person) a folder: a bundle may name the
+# model (``comet:model=wmt22-comet-da``), never a path to it.
+NAME_OR_PATH_OPTIONS: dict[str, tuple[str, ...]] = {
+    "comet": ("model",),
+    "metricx": ("model",),
+}
+
+
+def looks_like_path(value: str) -> bool:
+    """A value that names a place on disk rather than a registered name."""
+    value = value.strip()
+    return "/" in value or "\\" in value or value.startswith((".", "~")) or (len(value) > 1 and value[1] == ":")
 
 
 def file_options_in_spec(spec: str) -> list[str]:
     """The path-taking options a metric spec string sets (spec syntax: ``name[:key=value,...]``)."""
     name, _, rest = spec.strip().partition(":")
-    allowed = FILE_OPTIONS.get(name.strip().lower(), ())
+    name = name.strip().lower()
+    allowed = FILE_OPTIONS.get(name, ())
+    named = NAME_OR_PATH_OPTIONS.get(name, ())
     found = []
     for item in rest.split(","):
-        key = item.partition("=")[0].strip()
+        key, _, value = item.partition("=")
+        key = key.strip()
+        if key in named and not looks_like_path(value):
+            continue
         if key in allowed and key not in found:
             found.append(key)
     return found

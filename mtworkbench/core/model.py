@@ -24,7 +24,9 @@ from typing import Any
 from mtworkbench.core import events as ev
 from mtworkbench.core.events import ProjectEvent
 from mtworkbench.core.mqm_typology import Typology
+from mtworkbench.core.layers import Relation, layer_types
 from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
+from mtworkbench.core.relation_store import LayeredSpans
 from mtworkbench.core.records import (
     DEFAULT_ENTITY_TYPES,
     DEFAULT_METRICS,
@@ -54,8 +56,10 @@ from mtworkbench.core.records import (
     protocol_for_scale,
 )
 
-class Project:
+class Project(LayeredSpans):
     """The whole evaluation project. Mutate only through its methods."""
+
+    relation_event = ev.RelationChanged
 
     def __init__(
         self,
@@ -79,17 +83,18 @@ class Project:
         self.judges: list[str] = []
         self.settings = Settings()
         self._spans: dict[str, EntitySpan] = {}
+        self._relations: dict[str, Relation] = {}
         # (reference, segment) -> span ids, so per-segment lookups do not scan every span.
         self._span_index: dict[tuple[str, str], set[str]] = {}
         self._judgments: dict[str, Judgment] = {}
-        # Per-judge work queues (changed only through the queue mutators below) and
-        # the learned metric's trained parameters (the JSON object metrics.learned reads).
+        # Per-judge work queues (changed only by the queue mutators) and the learned metric's parameters.
         self.judge_queues: dict[str, JudgeQueue] = {}
         self.learned_model: dict[str, Any] | None = None
         # Metric scores computed elsewhere (io.external_scores owns the JSON shape).
         self.external_scores: dict[str, dict[str, Any]] = {}
         # A team campaign's assignment and merge history (core.campaign.Campaign), or None.
         self.campaign: Any = None
+        self.suggestion_decisions: list[Any] = []  # core.suggestions.SuggestionDecision, as made
         # The file beside the bundle that keeps computed scores (io.bundle validates the
         # name, scoring.store reads and writes it); "" until a bundle names one. Its bundle's
         # file name: saved under another name, the project names that bundle's own file.
@@ -210,6 +215,10 @@ class Project:
         index = self.references.index(ref)
         spans = [s for s in self._spans.values() if s.reference == reference_id]
         judgments = [j for j in self._judgments.values() if j.reference == reference_id]
+        ids = {s.id for s in spans}
+        relations = [r for r in self._relations.values() if r.source in ids or r.target in ids]
+        for r in relations:
+            del self._relations[r.id]
         for s in spans:
             self._drop_span(s)
         for j in judgments:
@@ -217,7 +226,7 @@ class Project:
         self.references.remove(ref)
         del self._reference_by_id[ref.id]
         self._emit(ev.ReferenceRemoved(ref))
-        return ReferenceRemoval(ref, index, spans, judgments)
+        return ReferenceRemoval(ref, index, spans, judgments, relations)
 
     def restore_reference(self, removal: ReferenceRemoval) -> None:
         self.add_reference(removal.reference, removal.index)
@@ -225,6 +234,7 @@ class Project:
             self._store_span(s)
         for j in removal.judgments:
             self._judgments[j.id] = j
+        self._relations.update((r.id, r) for r in removal.relations)
         self._emit(ev.AnnotationsReset())
 
     def reference_text(self, reference_id: str, segment_id: str) -> str | None:
@@ -335,7 +345,7 @@ class Project:
         """A fresh id not used by any span or judgment."""
         while True:
             candidate = f"{prefix}{next(self._ids)}"
-            if candidate not in self._spans and candidate not in self._judgments:
+            if candidate not in self._spans and candidate not in self._judgments and candidate not in self._relations:
                 return candidate
 
     @property
@@ -374,20 +384,13 @@ class Project:
         return sorted({s.annotator for s in self._spans.values()})
 
     def check_span(self, span: EntitySpan) -> None:
-        """Raise ModelError if the span cannot be added as it is."""
+        """Raise ModelError if the span cannot be added as it is (``LayeredSpans`` checks
+        its layer, type, fragments and place)."""
         if not span.id:
             raise ModelError("an entity span needs a non-empty id")
-        if span.id in self._spans:
+        if span.id in self._spans or span.id in self._relations:
             raise ModelError(f"duplicate entity span id {span.id!r}")
-        text = self.reference(span.reference).texts.get(span.segment)
-        self.segment(span.segment)
-        text = check_span_in_text(span, text, self.entity_type_names)
-        for other in self.spans_for(span.reference, span.segment, span.annotator):
-            if span.start < other.end and other.start < span.end:
-                raise ModelError(
-                    f"span {span.start}-{span.end} overlaps the {other.type} entity "
-                    f"{other.start}-{other.end} ({text[other.start:other.end]!r})"
-                )
+        self.check_layered_span(span)
 
     def add_span(self, span: EntitySpan) -> None:
         self.check_span(span)
@@ -395,7 +398,10 @@ class Project:
         self._emit(ev.SpanAdded(span))
 
     def remove_span(self, span_id: str) -> EntitySpan:
+        """Remove a span no relation uses (remove those first: the editor's delete does)."""
         span = self.span(span_id)
+        if linked := self.relations_of(span_id):
+            raise ModelError(f"span {span_id!r} is linked by relation {linked[0].id!r}; remove its relations first")
         self._drop_span(span)
         self._emit(ev.SpanRemoved(span))
         return span
@@ -411,7 +417,7 @@ class Project:
     def set_span_type(self, span_id: str, entity_type: str) -> str:
         """Retype a span; returns the old type (its own inverse)."""
         span = self.span(span_id)
-        if entity_type not in self.entity_type_names:
+        if entity_type not in [t.name for t in layer_types(self.settings, span.layer)]:
             raise ModelError(f"unknown entity type {entity_type!r}")
         self._spans[span_id] = replace(span, type=entity_type)  # same id and place: index unchanged
         self._emit(ev.SpanChanged(self._spans[span_id]))

@@ -19,6 +19,8 @@ def default_entity_layer(project: Project) -> str | None:
     """
     counts: dict[str, int] = {}
     for span in project.spans:
+        if span.layer != "entities":
+            continue
         counts[span.annotator] = counts.get(span.annotator, 0) + 1
     if not counts:
         return None
@@ -97,15 +99,23 @@ def scoring_input(
     else:
         seg_ids = list(segment_ids)
         sources = [project.segment(sid).source for sid in seg_ids]
-    def layer(name: str | None) -> list[list[list[EntityMention]]]:
+    def layer(name: str | None, span_layer: str = "entities") -> list[list[list[EntityMention]]]:
         return [
-            [[EntityMention(s.start, s.end, s.type) for s in project.spans_for(ref.id, sid, name)]
+            [[EntityMention(s.start, s.end, s.type, s.fragments) for s in project.spans_for(ref.id, sid, name)
+              if s.layer == span_layer]
              if ref is not None else [] for sid in seg_ids]
             for ref in refs
         ]
 
     chosen = annotator if annotator is not None else default_entity_layer(project)
-    layers = {name: layer(name) for name in project.annotators}
+    names = {s.layer: set() for s in project.spans}  # type: dict[str, set[str]]
+    for s in project.spans:
+        names[s.layer].add(s.annotator)
+    layers = {name: layer(name) for name in sorted(names.get("entities", ()))}
+    others = {
+        lay.name: {name: layer(name, lay.name) for name in sorted(names.get(lay.name, ()))}
+        for lay in project.settings.span_layers if lay.name != "entities" and lay.on == "reference"
+    }
     entities = layers.get(chosen) if chosen is not None else None
     if entities is None:
         entities = layer(chosen) if chosen is not None else [[[] for _ in seg_ids] for _ in refs]
@@ -118,5 +128,6 @@ def scoring_input(
         entities=entities,
         entity_layer=chosen,
         entity_layers=layers,
+        span_layers=others,
         target_language=project.target_language or None,
     )

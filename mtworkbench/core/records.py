@@ -7,6 +7,7 @@ error spans, settings; and the checks a judgment passes on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, Typology
@@ -74,7 +75,15 @@ class System:
 
 @dataclass(frozen=True)
 class EntitySpan:
-    """A named entity in a reference text: characters ``[start, end)``."""
+    """A span of a span layer (entities by default): characters ``[start, end)`` of
+    one segment's text.
+
+    ``reference`` names the text: a reference id for layers on references, a system
+    id for layers on outputs, "" for layers on sources. A discontinuous span lists
+    its ``fragments`` (sorted, disjoint, at least two); ``start``/``end`` are then the
+    first fragment's start and the last one's end. ``fragments`` is empty for a
+    contiguous span.
+    """
 
     id: str
     reference: str
@@ -83,6 +92,13 @@ class EntitySpan:
     end: int
     type: str
     annotator: str
+    layer: str = "entities"
+    fragments: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def parts(self) -> tuple[tuple[int, int], ...]:
+        """Every ``[start, end)`` piece: the fragments, or the one range."""
+        return self.fragments or ((self.start, self.end),)
 
 
 PROTOCOLS: tuple[str, ...] = ("ldc", "da", "esa", "mqm", "rank", "scalar")
@@ -201,6 +217,57 @@ DEFAULT_ENTITY_TYPES: tuple[EntityTypeStyle, ...] = (
     EntityTypeStyle("PERCENT", "C", "#469990"),
 )
 
+# --- layers (``core.layers`` holds their rules) ----------------------------------------
+ENTITIES = "entities"
+RELATIONS = "relations"
+LAYER_TARGETS: tuple[str, ...] = ("reference", "source", "output")
+
+
+@dataclass
+class SpanLayer:
+    """One span layer. The "entities" layer's types are ``Settings.entity_types``
+    (so the annotation tools that predate layers keep working); other layers
+    carry their own ``types``."""
+
+    name: str
+    on: str = "reference"
+    types: list[EntityTypeStyle] = field(default_factory=list)
+    nesting: bool = True
+    overlap: bool = True
+
+
+@dataclass
+class RelationLayer:
+    name: str = RELATIONS
+    types: list[EntityTypeStyle] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A typed, directed link from span ``source`` to span ``target`` (span ids)."""
+
+    id: str
+    type: str
+    source: str
+    target: str
+    annotator: str
+    layer: str = RELATIONS
+
+
+DEFAULT_RELATION_TYPES: tuple[EntityTypeStyle, ...] = (
+    EntityTypeStyle("translation-of", "R", "#808000"),
+    EntityTypeStyle("part-of", "W", "#000075"),
+)
+
+
+def default_span_layers() -> list[SpanLayer]:
+    return [SpanLayer(ENTITIES)]
+
+
+def default_relation_layers() -> list[RelationLayer]:
+    return [RelationLayer(RELATIONS, [replace(t) for t in DEFAULT_RELATION_TYPES])]
+
+
 DEFAULT_METRICS: tuple[str, ...] = ("bleu", "chrf", "ter", "nist", "gtm", "meteor")
 
 
@@ -215,6 +282,10 @@ class Settings:
     # for new MQM queues (each queue keeps its own limit once built).
     mqm_typology: Typology = GOOGLE_TYPOLOGY
     mqm_max_errors: int = MQM_MAX_ERRORS
+    # Span layers (the first is "entities", whose types are ``entity_types``) and
+    # relation layers; ``core.layers`` defines them.
+    span_layers: list[SpanLayer] = field(default_factory=lambda: default_span_layers())
+    relation_layers: list[RelationLayer] = field(default_factory=lambda: default_relation_layers())
 
 
 @dataclass
@@ -232,6 +303,7 @@ class ReferenceRemoval:
     index: int
     spans: list[EntitySpan]
     judgments: list[Judgment]
+    relations: list[Any] = field(default_factory=list)
 
 
 def check_judgment_values(j: Judgment) -> None:

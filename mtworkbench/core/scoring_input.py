@@ -30,6 +30,8 @@ class EntityMention:
     start: int
     end: int
     type: str
+    # A discontinuous mention's pieces (sorted); empty for one contiguous range.
+    fragments: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -53,6 +55,8 @@ class ScoringInput:
     # and every layer by name, so a metric can be told to use another one.
     entity_layer: str | None = None
     entity_layers: Mapping[str, Sequence[Sequence[Sequence[EntityMention]]]] | None = None
+    # Span layers on references other than "entities": layer name -> annotator -> streams.
+    span_layers: Mapping[str, Mapping[str, Sequence[Sequence[Sequence[EntityMention]]]]] | None = None
     # The language of hypotheses and references (e.g. "de"), when known.
     target_language: str | None = None
 

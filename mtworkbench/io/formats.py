@@ -145,6 +145,10 @@ ANNOTATION_FORMATS = FormatRegistry("annotation", (
                "mtworkbench.io.annotations.annotations:read_brat_records", "mtworkbench.io.annotations.annotations:write_brat_records"),
     FileFormat("jsonl", "JSON lines", (".jsonl",),
                "mtworkbench.io.annotations.annotations:read_jsonl_records", "mtworkbench.io.annotations.annotations:write_jsonl_records"),
+    FileFormat("webanno", "WebAnno TSV 3 (INCEpTION)", (".tsv",),
+               "mtworkbench.io.annotations.annotations:read_webanno_records", "mtworkbench.io.annotations.annotations:write_webanno_records"),
+    FileFormat("json", "mtworkbench spans JSON", (".json",),
+               "mtworkbench.io.annotations.annotations:read_json_records", "mtworkbench.io.annotations.annotations:write_json_records"),
 ))
 
 # Human judgments in and out of a project; the table's suffix chooses its delimiter

@@ -160,6 +160,12 @@ class Metric(ABC):
     # ``prepare_references`` is its own (numpy tables) gets each segment's
     # ``extract_reference`` on that path instead.
     lean: ClassVar[bool] = False
+    # False for a metric that can score without references (reference-free neural metrics):
+    # ``score --src S --hyp H`` then needs no --ref.
+    needs_references: ClassVar[bool] = True
+    # True for a metric that holds a large model: the scoring service runs it in its own
+    # process (one model load per run), never spread over worker processes.
+    single_process: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.option_specs}

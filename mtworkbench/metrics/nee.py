@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -179,7 +179,11 @@ class NEE(Metric):
         Option("reference", _parse_reference, "first", "reference stream whose entities count: first annotated, or 1..k"),
         Option("tokenize", str, "none", "word segmenter for languages without spaces (zh, ja-mecab, ko-mecab)", choices=("none", "zh", "ja-mecab", "ko-mecab")),
         Option("unicode", str, "none", "nfkc: fold full-width digits and letters first (zh, ja, ko)", choices=("none", "nfkc")),
-        Option("layer", str, "auto", "annotator layer whose entities count: auto = the adjudicated layer, else the largest"),
+        Option("layer", str, "auto", "annotator layer whose entities count: auto = the adjudicated layer, else the largest; "
+               "the name of a span layer on references reads that span layer instead (as spans=NAME)"),
+        Option("spans", str, "entities", "span layer whose entities count (a layer on references)"),
+        Option("nested", str, "outermost", "outermost: only spans no other span contains; all: every span",
+               choices=("outermost", "all")),
     )
     signature_keys: ClassVar[dict[str, str]] = {
         "diacritics": "diac",
@@ -216,18 +220,56 @@ class NEE(Metric):
             nfkc=self.options["unicode"] == "nfkc",
         )
 
+    def signature_fields(self) -> list[tuple[str, Any]]:
+        # The span-layer options appear only when set, so signatures of plain entity
+        # annotations read as before.
+        defaults = {"spans": "entities", "nested": "outermost"}
+        return [(k, v) for k, v in super().signature_fields() if defaults.get(k) != v]
+
+    def _span_layer(self, data: ScoringInput) -> str:
+        """The span layer read: ``spans``, or ``layer`` when it names a span layer, not an annotator."""
+        choice = self.options["layer"]
+        span_layers = data.span_layers or {}
+        if choice != "auto" and choice not in (data.entity_layers or {}) and choice in span_layers:
+            return choice
+        return self.options["spans"]
+
     def layer_name(self, data: ScoringInput) -> str | None:
         """The annotator layer scored (None when the input names no layers)."""
         choice = self.options["layer"]
-        return data.entity_layer if choice == "auto" else choice
+        if choice == "auto" or choice == self._span_layer(data):
+            if self._span_layer(data) != "entities":
+                by_annotator = (data.span_layers or {}).get(self._span_layer(data), {})
+                return _largest(by_annotator)
+            return data.entity_layer
+        return choice
 
     def signature_for(self, data: ScoringInput) -> str:
         fields = [(k, self.layer_name(data) or "none") if k == "layer" else (k, v) for k, v in self.signature_fields()]
         return Signature(self.name, data.n_references, tuple(self.language_fields() + fields)).format()
 
     def entities(self, data: ScoringInput) -> Sequence[Sequence[Sequence[EntityMention]]] | None:
-        """The entity mentions of the chosen layer, one list per reference stream."""
+        """The entity mentions of the chosen layer, one list per reference stream; with
+        ``nested=outermost`` a span inside another span of the layer is left out."""
+        streams = self._layer_entities(data)
+        if streams is None or self.options["nested"] == "all":
+            return streams
+        return [[_outermost(seg) for seg in stream] for stream in streams]
+
+    def _layer_entities(self, data: ScoringInput) -> Sequence[Sequence[Sequence[EntityMention]]] | None:
+        span_layer = self._span_layer(data)
         choice = self.options["layer"]
+        if span_layer != "entities":
+            by_annotator = (data.span_layers or {}).get(span_layer)
+            if by_annotator is None:
+                known = ", ".join(sorted(data.span_layers or {})) or "none"
+                raise MetricError(f"nee: spans={span_layer} but the references have no such span layer; "
+                                  f"span layers: entities, {known}")
+            annotator = self.layer_name(data)
+            if annotator is None or annotator not in by_annotator:
+                raise MetricError(f"nee: span layer {span_layer} has no annotator {annotator}; annotators: "
+                                  + (", ".join(sorted(by_annotator)) or "none"))
+            return by_annotator[annotator]
         if choice == "auto":
             return data.entities
         layers = data.entity_layers or {}
@@ -304,7 +346,8 @@ class NEE(Metric):
                 # The entity's tokens are the reference's own tokens under its
                 # span: a span cut inside a word takes the whole word, and
                 # possessives and number words are read in their context.
-                toks = tuple(t.text for t in ref_tokens if t.start < m.end and m.start < t.end)
+                parts = m.fragments or ((m.start, m.end),)
+                toks = tuple(t.text for t in ref_tokens if any(t.start < b and a < t.end for a, b in parts))
                 if not toks:
                     continue
                 pos = TextPosition(i, m.start, m.end)
@@ -312,7 +355,7 @@ class NEE(Metric):
                 if key in outcomes:
                     outcomes[key].reference_positions.append(pos)
                 else:
-                    outcomes[key] = EntityOutcome(m.type, text[m.start : m.end], toks, [pos])
+                    outcomes[key] = EntityOutcome(m.type, " ".join(text[a:b] for a, b in parts), toks, [pos])
         return list(outcomes.values())
 
     # --- the evaluation, kept whole so scores, extras and explanations agree ----
@@ -450,3 +493,19 @@ def _occurrences(needle: tuple[str, ...], tokens: list[Token], segment: int) -> 
         if tokens[j].text == first and all(tokens[j + q].text == needle[q] for q in range(1, n)):
             out.append(TextPosition(segment, tokens[j].start, tokens[j + n - 1].end))
     return out
+
+
+def _outermost(mentions: Sequence[EntityMention]) -> list[EntityMention]:
+    """The mentions no other mention contains. An entity is counted once as a whole:
+    the words of "Peking University" found in a translation count for the ORG, not
+    again for the place nested in it."""
+    kept: list[EntityMention] = []
+    for m in sorted(mentions, key=lambda m: (m.start, -m.end)):
+        if not any(k.start <= m.start and m.end <= k.end for k in kept):
+            kept.append(m)
+    return kept
+
+
+def _largest(by_annotator: Mapping[str, Sequence[Sequence[Sequence[EntityMention]]]]) -> str | None:
+    counts = {name: sum(len(seg) for stream in streams for seg in stream) for name, streams in by_annotator.items()}
+    return sorted(counts, key=lambda name: (-counts[name], name))[0] if counts else None

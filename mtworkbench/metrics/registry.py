@@ -25,6 +25,9 @@ _METRICS: dict[str, str] = {
     "hlepor": "mtworkbench.metrics.lepor:HLEPOR",
     "nee": "mtworkbench.metrics.nee:NEE",
     "learned": "mtworkbench.metrics.learned:LearnedMetric",
+    # neural metrics: torch loads with the first segment scored (the optional extra mtworkbench[neural])
+    "comet": "mtworkbench.metrics.neural.metric:CometMetric",
+    "metricx": "mtworkbench.metrics.neural.metric:MetricXMetric",
 }
 
 

@@ -381,21 +381,27 @@ def run_scoring(
     # scoring tasks, then one paired test per metric where there is a baseline to test against
     paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
     job.total = len(todo) + (len(request.specs) if paired else 0)
-    use_processes = bool(todo) and _wants_processes(request, n_segments, len(todo))
+    # a metric holding a large model (neural metrics) is scored here, its model loaded once for every system
+    here = [t for t in todo if getattr(outcome.metrics.get(t[1]), "single_process", False)]
+    pooled = [t for t in todo if t not in here]
+    use_processes = bool(pooled) and _wants_processes(request, n_segments, len(pooled))
     if todo:  # the size of the job is known before its first task ends (a bar shows 0%, not nothing)
         report(progress, 0, 1000 * job.total)
     results: list[ScoredItem] = []
     try:
         if use_processes:
             try:
-                results = _score_in_processes(job, todo)
+                results = _score_in_processes(job, pooled)
                 outcome.used_processes = True
             except (BrokenProcessPool, OSError, pickle.PicklingError):
                 shutdown_pool()
                 use_processes = False
                 job.finished.clear()
         if not use_processes:
-            results = _score_in_thread(job, todo)
+            results = _score_in_thread(job, pooled)
+        if here:  # both paths collect into job.finished: it then holds every result
+            _score_in_thread(job, here, len(pooled))
+            results = list(job.finished)
     except KeyboardInterrupt as exc:  # Ctrl+C: what finished is worth keeping; say how much was
         _keep(store, job.finished, stored_keys)
         asked = len(request.specs) * len(request.systems)
@@ -471,10 +477,11 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
     return rest
 
 
-def _score_in_thread(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
+def _score_in_thread(job: _Job, todo: list[tuple[str, str]], first: int = 0) -> list[ScoredItem]:
+    """``todo`` scored in this process; ``first``: tasks already done before these (for progress)."""
     request, outcome, progress, cancel, total = job.request, job.outcome, job.progress, job.cancel, job.total
     done = job.finished
-    for k, (system, spec) in enumerate(todo):
+    for k, (system, spec) in enumerate(todo, first):
         check_cancel(cancel)
         if spec in outcome.errors:
             continue

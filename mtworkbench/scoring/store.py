@@ -72,6 +72,7 @@ DEFAULT_READS = ("hypotheses", "references", "target_language")
 # signature shows it); with ``layer=NAME`` it reads that layer from every layer by name.
 ENTITY_FIELDS = ("entity_layer",)
 NAMED_LAYER_FIELDS = ("entity_layers",)
+SPAN_LAYER_FIELDS = ("span_layers",)  # span layers other than "entities", by annotator
 
 
 def store_path(bundle_path: str | Path) -> Path:
@@ -107,6 +108,8 @@ def metric_reads(metric: Metric) -> tuple[str, ...]:
         options = metric.options if isinstance(metric.options, dict) else {}
         if options.get("layer", "auto") != "auto":
             reads += NAMED_LAYER_FIELDS
+        if options.get("layer", "auto") != "auto" or options.get("spans", "entities") != "entities":
+            reads += SPAN_LAYER_FIELDS
     return reads
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from mtworkbench.cli import COMMAND_HELP, build_parser
 
-HEAVY = ("scipy", "sklearn", "PySide6", "pyqtgraph", "shiboken6", "wn", "nltk")
+HEAVY = ("scipy", "sklearn", "PySide6", "pyqtgraph", "shiboken6", "wn", "nltk", "torch", "transformers", "tokenizers", "yaml")
 
 
 def loaded_after(argv: list[str] | None) -> tuple[int, set[str]]:

@@ -9,11 +9,10 @@ import sys
 
 import pytest
 
+from mtworkbench.core.adjudication import agreed_spans, copy_to_layer
 from mtworkbench.core.annotation import (
     add_spans,
-    agreed_spans,
     compare_annotators,
-    copy_to_layer,
     document_entities,
     find_in_reference,
     find_occurrences,
@@ -86,6 +85,7 @@ def test_plan_every_occurrence_skips_overlaps_and_existing():
 
 def test_add_spans_is_all_or_nothing():
     project = make_project(["Ann and Bob"])
+    project.settings.span_layers[0].nesting = project.settings.span_layers[0].overlap = False  # flat
     good = EntitySpan("x1", "r1", "s1", 0, 3, "PERSON", "a")
     clash = EntitySpan("x2", "r1", "s1", 1, 5, "PERSON", "a")
     with pytest.raises(ModelError, match="overlaps"):

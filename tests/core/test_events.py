@@ -47,7 +47,8 @@ def test_every_event_class_is_in_a_category_and_has_its_own_kind():
 def test_score_categories_split_every_event():
     # What does not affect scores is exactly what metrics never read.
     neutral = ev.ALL_EVENTS - ev.AFFECTS_SCORES
-    assert neutral == ev.AFFECTS_JUDGMENTS | ev.JUDGE_ROSTER | ev.QUEUE_EVENTS | {ev.SettingsChanged, ev.SystemAdded}
+    assert neutral == (ev.AFFECTS_JUDGMENTS | ev.JUDGE_ROSTER | ev.QUEUE_EVENTS | ev.RELATION_EVENTS
+                       | {ev.SettingsChanged, ev.SystemAdded})
     assert ev.SYSTEM_SCOPED <= ev.AFFECTS_SCORES
 
 

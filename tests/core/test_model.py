@@ -38,6 +38,7 @@ def test_span_add_remove_are_inverse(project):
 
 
 def test_overlapping_span_refused_with_the_other_entity_named(project):
+    project.settings.span_layers[0].nesting = project.settings.span_layers[0].overlap = False  # a flat layer
     project.add_span(EntitySpan("e1", "r", "1", 0, 10, "PERSON", "ann"))
     with pytest.raises(ModelError, match=r"overlaps the PERSON entity 0-10 \('John Smith'\)"):
         project.add_span(EntitySpan("e2", "r", "1", 5, 12, "LOCATION", "ann"))

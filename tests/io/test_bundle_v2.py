@@ -57,7 +57,7 @@ def test_v2_round_trip_is_exact(tmp_path):
     path = tmp_path / "v2.mtwb.json"
     save_bundle(project, path)
     text = path.read_text(encoding="utf-8")
-    assert json.loads(text)["format_version"] == 2
+    assert json.loads(text)["format_version"] == bundle.FORMAT_VERSION
     loaded = load_bundle(path)
     assert dumps(loaded) == text
     assert [j for j in loaded.judgments] == project.judgments  # dataclass equality, spans included
@@ -74,10 +74,14 @@ def test_v1_fixture_migrates_losslessly(tmp_path):
     path = tmp_path / "migrated.mtwb.json"
     save_bundle(project, path)
     v2 = json.loads(path.read_text(encoding="utf-8"))
-    assert v2["format_version"] == 2
+    assert v2["format_version"] == bundle.FORMAT_VERSION
     # Every version-1 field survives with its value; only the new fields are added.
     for key, value in v1.items():
-        if key not in ("format_version", "judgments"):
+        if key == "entity_spans":  # version 3 adds each span's layer, nothing else
+            assert [{k: s[k] for k in old} for old, s in zip(value, v2[key], strict=True)] == value
+        elif key == "settings":
+            assert {k: v2[key][k] for k in value} == value
+        elif key not in ("format_version", "judgments"):
             assert v2[key] == value, key
     for old, new in zip(v1["judgments"], v2["judgments"], strict=True):
         assert {k: new[k] for k in old} == old
@@ -150,7 +154,7 @@ def test_span_mutators_emit_events_and_invert():
 
 def test_loads_refuses_newer_version():
     data = project_to_dict(span_project())
-    data["format_version"] = 3
+    data["format_version"] = bundle.FORMAT_VERSION + 1
     with pytest.raises(BundleError, match="newer than this mtworkbench supports"):
         loads(json.dumps(data))
 

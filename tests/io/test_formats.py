@@ -44,6 +44,8 @@ def test_file_dialog_filters_and_suffix_guess():
         "CoNLL-2003 BIO (*.conll *.bio *.iob)",
         "brat standoff (*.ann)",
         "JSON lines (*.jsonl)",
+        "WebAnno TSV 3 (INCEpTION) (*.tsv)",
+        "mtworkbench spans JSON (*.json)",
     ]
     assert ANNOTATION_FORMATS.from_filter("brat standoff (*.ann)") == "brat"
     assert CORPUS_FORMATS.guess("x/corpus.XML") == "wmt-xml"

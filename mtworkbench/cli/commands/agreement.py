@@ -27,7 +27,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Read the judgments of a project bundle, or of a judgments CSV/TSV file. "
             "With --ratings TABLE: Krippendorff's alpha (nominal, ordinal, interval, ratio) and Gwet's AC1/AC2 "
             "for any number of raters on a table of rater,item,value rows (an item rated by one rater only is "
-            "allowed), each with a 95%% bootstrap interval over items."
+            "allowed), each with a 95%% bootstrap interval over items. "
+            "On a bundle or judgments file, the same coefficients over all judges of a protocol at once: LDC "
+            "adequacy and fluency (alpha ordinal and interval, AC1, AC2), DA, ESA and MQM segment scores "
+            "(alpha interval, AC2); an item is a (system, segment) pair."
         ),
     )
     p.add_argument("bundle", nargs="?", help="a project bundle")
@@ -41,18 +44,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(quadratic weights) or ac2:linear|ordinal|ratio; repeat or separate with commas "
                         "(default: every statistic the values allow)")
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
-                   help="with --ratings: resamples of the items for the 95%% interval (0: none; default 1000)")
-    p.add_argument("--seed", type=int, default=12345, help="with --ratings: the bootstrap's seed")
+                   help="resamples of the items for the 95%% intervals of alpha and AC1/AC2 (0: none; default 1000)")
+    p.add_argument("--seed", type=int, default=12345, help="the bootstrap's seed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
+
+
+def _check_bootstrap(args: argparse.Namespace) -> None:
+    if args.bootstrap < 0 or args.bootstrap > 1_000_000:
+        raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")
 
 
 def run_ratings(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.multi_rater import agreement_stats, default_stats, parse_stat, ratings_table
     from mtworkbench.io.judgments.ratings_table import read_ratings_rows
 
-    if args.bootstrap < 0 or args.bootstrap > 1_000_000:
-        raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")
+    _check_bootstrap(args)
     try:
         stats = [parse_stat(s) for arg in args.stat for s in arg.split(",") if s.strip()] if args.stat else None
     except ValueError as exc:
@@ -88,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         return run_ratings(args)
     if args.stat:
         raise UsageError("--stat goes with --ratings TABLE")
+    _check_bootstrap(args)
+    from mtworkbench.analysis.judge_reliability import judge_reliability
     from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
     from mtworkbench.analysis.quality_control import quality_control
     from mtworkbench.analysis.span_agreement import span_agreement
@@ -118,8 +127,10 @@ def run(args: argparse.Namespace) -> int:
     report = agreement(judgments, weights)
     spans = span_agreement(judgments, weights, text_length)
     checks = quality_control(judgments)
+    reliability = judge_reliability(judgments, weights, args.bootstrap, args.seed)
     if args.json:
         out = report.to_json()
+        out["all_judges"] = [r.to_json() for r in reliability]
         out["spans"] = [s.to_json() for s in spans]
         out["quality_control"] = [c.to_json() for c in checks]
         print(json.dumps(out, indent=2, ensure_ascii=False))
@@ -157,6 +168,7 @@ def run(args: argparse.Namespace) -> int:
                     f"{_fmt(c.kappa_quadratic):>9}"
                 )
     _print_scores(report)
+    _print_reliability(reliability)
     _print_ranking(report)
     if spans:
         print()
@@ -197,6 +209,24 @@ def _print_scores(report) -> None:
             print(f"{'judge':<16} {'repeats':>7} {'mean|d|':>9} {'pearson':>9} {'spearman':>9}   (first score against repeats)")
             for r in repeats:
                 print(f"{r.judge:<16} {r.n:>7} {_fmt(r.mean_abs_diff):>9} {_fmt(r.pearson):>9} {_fmt(r.spearman):>9}")
+
+
+def _print_reliability(reliability) -> None:
+    if not reliability:
+        return
+    print()
+    print("All judges at once: Krippendorff's alpha and Gwet's AC1/AC2 (95% bootstrap interval over items)")
+    print(f"{'protocol':<9} {'quantity':<9} {'judges':>6} {'statistic':<15} {'value':>7} {'95% CI':>17} "
+          f"{'pairable':>9}")
+    for r in reliability:
+        first = f"{r.protocol:<9} {r.quantity:<9} {len(r.judges):>6}"
+        for k, s in enumerate(r.stats):
+            ci = "-" if s.low is None or s.high is None else f"[{s.low:.3f}, {s.high:.3f}]"
+            lead = first if k == 0 else " " * len(first)
+            print(f"{lead} {s.stat:<15} {_fmt(s.value if s.value == s.value else None):>7} {ci:>17} "
+                  f"{s.n_pairable_items:>9}")
+        for note in r.notes:
+            print(f"{first} {note}")
 
 
 def _print_ranking(report) -> None:

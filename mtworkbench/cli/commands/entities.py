@@ -1,9 +1,11 @@
 """``mtworkbench entities``: import, export, list and compare entity annotations.
 
-    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl]
+    mtworkbench entities import BUNDLE FILE --reference ID --annotator NAME [--format muc|conll|brat|jsonl|webanno|json]
     mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
+    mtworkbench entities import-sources BUNDLE source-entities.all.json --annotator NAME [--layer NAME]
     mtworkbench entities list BUNDLE
     mtworkbench entities compare BUNDLE --reference ID A B [--json]
+    mtworkbench entities compare BUNDLE --reference ID --annotator A --annotator B --annotator C ... [--json]
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("file", help="annotation file (brat: the .ann, .txt or their stem)")
     imp.add_argument("--reference", required=True, help="reference id (created when the project has none by that id)")
     imp.add_argument("--annotator", required=True, help="who annotated")
-    imp.add_argument("--format", choices=formats, help=fmt_help)
+    imp.add_argument("--format", type=_format_name, choices=formats, help=fmt_help)
     imp.add_argument("--create-types", action="store_true", help="add entity types the project does not know yet")
     imp.add_argument("--replace", action="store_true", help="replace the annotator's spans on this reference")
+    imp.add_argument("--layer", default="entities", help="span layer to import into (default: entities)")
     imp.add_argument("-o", "--output", help="write the changed project here instead")
     imp.set_defaults(func=run_import)
 
@@ -49,8 +52,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     exp.add_argument("file", help="file to write (brat: writes FILE.txt and FILE.ann)")
     exp.add_argument("--reference", required=True)
     exp.add_argument("--annotator", help="whose spans (default: the only annotator of the reference)")
-    exp.add_argument("--format", choices=formats, help=fmt_help)
+    exp.add_argument("--format", type=_format_name, choices=formats, help=fmt_help)
+    exp.add_argument("--layer", default="entities", help="span layer to export (default: entities)")
     exp.set_defaults(func=run_export)
+
+    src = sub.add_parser("import-sources", help="add the mtme-zh-mwe source annotation "
+                                                "(source-entities.all.json) as a span layer on the sources")
+    src.add_argument("bundle")
+    src.add_argument("file", help="source-entities.all.json")
+    src.add_argument("--annotator", required=True)
+    src.add_argument("--layer", default="source-entities", help="span layer on sources (created when absent)")
+    src.add_argument("-o", "--output", help="write the changed project here instead")
+    src.set_defaults(func=run_import_sources)
 
     lst = sub.add_parser("list", help="annotators and span counts per reference")
     lst.add_argument("bundle")
@@ -64,14 +77,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cmp.add_argument("--reference", required=True)
     cmp.add_argument("--all-segments", action="store_true",
                      help="compare every segment of the reference, not only those both annotated")
+    cmp.add_argument("--annotator", action="append", metavar="NAME",
+                     help="a layer to compare; repeat for two or more: Krippendorff's alpha and Gwet's AC1 on "
+                          "the units' labels over all of them, overall, per type and per document")
+    cmp.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                     help="with --annotator: resamples of the units for the 95%% intervals (0: none)")
+    cmp.add_argument("--seed", type=int, default=12345, help="with --annotator: the bootstrap's seed")
     cmp.add_argument("--json", action="store_true", help="print one JSON object")
     cmp.set_defaults(func=run_compare)
 
+    from mtworkbench.cli import entities_suggest
+
+    entities_suggest.register(sub)
     p.set_defaults(func=lambda args: _usage(p))
 
 
+# Other names the span formats go by.
+_FORMAT_ALIASES = {"webanno-tsv": "webanno", "webanno_tsv": "webanno", "tsv3": "webanno", "webanno3": "webanno",
+                   "inception": "webanno", "spans-json": "json", "standoff": "brat"}
+
+
+def _format_name(value: str) -> str:
+    name = value.strip().lower()
+    return _FORMAT_ALIASES.get(name, name)
+
+
 def _usage(parser: argparse.ArgumentParser) -> int:
-    raise UsageError("name an action: import, export, list or compare")
+    raise UsageError("name an action: import, export, list, compare or suggest")
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -102,6 +134,7 @@ def run_import(args: argparse.Namespace) -> int:
             args.annotator,
             create_types=args.create_types,
             replace_existing=args.replace,
+            layer=args.layer,
         )
         with cli_progress(args, "Writing"):
             save_bundle(project, out)
@@ -113,10 +146,27 @@ def run_import(args: argparse.Namespace) -> int:
     if summary.created_types:
         notes.append(f"new types: {', '.join(summary.created_types)}")
     extra = f" ({'; '.join(notes)})" if notes else ""
+    if summary.relations:
+        notes.append(f"{len(summary.relations)} relations")
     print(
         f"imported {summary.spans} entities in {summary.segments} segments as "
         f"{summary.annotator} on {summary.reference}{extra}; wrote {out}"
     )
+    return 0
+
+
+def run_import_sources(args: argparse.Namespace) -> int:
+    from mtworkbench.io.annotations.source_entities import import_source_entities
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_locks
+
+    out = Path(args.output or args.bundle)
+    with bundle_locks(args.bundle, out):
+        project = load_bundle(args.bundle)
+        result = import_source_entities(project, args.file, args.annotator, args.layer)
+        save_bundle(project, out)
+    print(f"imported {len(result.added)} source spans into layer {result.layer} ({result.relocated} relocated to "
+          f"their value, {len(result.skipped)} skipped: value not in the segment); wrote {out}")
     return 0
 
 
@@ -129,8 +179,9 @@ def run_export(args: argparse.Namespace) -> int:
     with cli_progress(args, "Reading"):
         project = load_bundle(args.bundle)
     annotator = args.annotator or default_annotator(project, args.reference)
-    written = export_entities(project, args.reference, annotator, fmt, args.file)
-    count = sum(1 for s in project.spans if s.reference == args.reference and s.annotator == annotator)
+    written = export_entities(project, args.reference, annotator, fmt, args.file, layer=args.layer)
+    count = sum(1 for s in project.spans
+                if s.reference == args.reference and s.annotator == annotator and s.layer == args.layer)
     print(f"wrote {count} entities of {annotator} on {args.reference} to {', '.join(map(describe_target, written))}",
           file=sys.stderr if to_stdout(args.file) else sys.stdout)  # not into the data on stdout
     return 0
@@ -162,6 +213,8 @@ def run_compare(args: argparse.Namespace) -> int:
     if not project.has_reference(args.reference):
         raise DataError(f"{args.bundle}: no reference {args.reference!r}; references: "
                         + ", ".join(r.id for r in project.references))
+    if args.annotator:
+        return run_compare_many(args, project)
     a, b = args.annotator_a, args.annotator_b
     if a is None or b is None:
         ranked = [n for n in ranked_layers(project, args.reference, last=ADJUDICATED_LAYER) if n != a]
@@ -203,6 +256,45 @@ def run_compare(args: argparse.Namespace) -> int:
           f"over {cmp.n_tokens} {cmp.unit}")
     for t, a in cmp.by_type.items():
         print(f"  {t}\t{a.count_a}\t{a.count_b}\t{a.matched}\tF1 {fmt(a.f1)}")
+    return 0
+
+
+def run_compare_many(args: argparse.Namespace, project) -> int:
+    """Two or more layers named by --annotator: alpha and AC1 on unit labels over all of them."""
+    from mtworkbench.analysis.span_reliability import span_reliability
+
+    layers = list(dict.fromkeys(args.annotator + [n for n in (args.annotator_a, args.annotator_b) if n]))
+    unknown = [n for n in layers if n not in project.annotators]
+    if unknown:
+        raise DataError(f"{args.bundle}: no annotator layer {unknown[0]!r}; layers: "
+                        + ", ".join(project.annotators))
+    if len(layers) < 2:
+        raise UsageError("name two or more different layers with --annotator")
+    if not 0 <= args.bootstrap <= 1_000_000:
+        raise UsageError(f"--bootstrap must be between 0 and 1000000, not {args.bootstrap}")
+    rel = span_reliability(project, args.reference, layers, args.all_segments,
+                           bootstrap=args.bootstrap, seed=args.seed)
+    if args.json:
+        out = rel.to_json()
+        out["segment_scope"] = "all" if args.all_segments else "worked on by each layer"
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+
+    def row(name: str, stats) -> str:
+        cells = []
+        for s in stats:
+            value = "-" if math.isnan(s.value) else f"{s.value:.4f}"
+            ci = "" if s.low is None or s.high is None else f" [{s.low:.3f}, {s.high:.3f}]"
+            cells.append(f"{s.stat} {value}{ci}")
+        return f"  {name:<16} " + "   ".join(cells)
+
+    print(f"{len(layers)} layers: " + ", ".join(f"{a} ({rel.spans[a]} entities)" for a in layers))
+    print(f"{rel.n_units} {rel.unit} in {len(rel.segments)} segments")
+    print(row("overall", rel.overall))
+    for t, stats in rel.by_type.items():
+        print(row(t, stats))
+    for d, stats in rel.by_document.items():
+        print(row(f"document {d}", stats))
     return 0
 
 

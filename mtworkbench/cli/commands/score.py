@@ -29,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("bundle", nargs="?", help="a project bundle (*.mtwb.json)")
     p.add_argument("--hyp", help="hypothesis file, one segment per line")
+    p.add_argument("--src", help="source file, one segment per line (neural metrics read it; reference-free "
+                                 "ones need no --ref)")
     p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
     p.add_argument(
         "--ref-format",
@@ -46,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.bundle and (args.hyp or args.ref):
-        raise UsageError("give either a bundle or --hyp/--ref files, not both")
+    if args.bundle and (args.hyp or args.ref or args.src):
+        raise UsageError("give either a bundle or --hyp/--ref/--src files, not both")
     metric_specs = list(args.metric)
     if args.bundle:
         if args.jobs < 0:
@@ -55,14 +57,19 @@ def run(args: argparse.Namespace) -> int:
         with cli_progress(args, "Reading") as progress:
             scores, n_segments = _score_bundle(args, metric_specs, progress)
     else:
-        if not args.hyp or not args.ref:
+        if not args.hyp:
             raise UsageError("give a bundle, or --hyp and at least one --ref")
         if not metric_specs:
             raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
         language = chosen_language(args)
         metrics = [create_metric(spec, language) for spec in metric_specs]
+        if not args.ref:
+            needing = [m.name for m in metrics if m.needs_references]
+            if needing:
+                raise UsageError(f"give at least one --ref: {', '.join(needing)} scores against references "
+                                 "(reference-free neural metrics need only --src and --hyp)")
         print_notices(metrics, "score")
-        data = read_plain_input(args.hyp, args.ref, args.ref_format)
+        data = read_plain_input(args.hyp, args.ref, args.ref_format, args.src)
         data.target_language = language
         if not args.json and all(metric.lean for metric in metrics):
             # the table shows corpus scores only: plain Python, numpy never loads
@@ -132,11 +139,12 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
     return [scored[(spec, system)] for spec in specs for system in systems if (spec, system) in scored]
 
 
-def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> ScoringInput:
+def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str, src_path: str | None = None
+                     ) -> ScoringInput:
     from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     files = {hyp_path: read_lines(hyp_path)}
-    for path in ref_paths:
+    for path in ref_paths + ([src_path] if src_path else []):
         if path in files:
             raise UsageError(f"file {path} is given twice")
         files[path] = read_lines(path)
@@ -162,7 +170,9 @@ def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str) -> Sc
     n = len(files[hyp_path])
     return ScoringInput(
         hypotheses=files[hyp_path],
-        references=refs,
+        # without --ref one stream of missing references: a reference-free metric reads none
+        references=refs or [[None] * n],
+        sources=files[src_path] if src_path else None,
         documents=["doc"] * n,
         paragraphs=["p"] * n,
         entities=entities,

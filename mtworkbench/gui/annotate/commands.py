@@ -5,20 +5,20 @@ occurrence", adjudication and importing a file."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 
 from PySide6.QtGui import QUndoCommand
 
 from mtworkbench.core.annotation import add_spans
+from mtworkbench.core.layers import Relation, check_placement, layer_types, span_layer
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 
 
 def check_new_spans(project: Project, spans: Sequence[EntitySpan], removing: Sequence[EntitySpan] = ()) -> None:
     """Raise ModelError unless ``spans`` can all be added once ``removing`` is gone.
 
-    Checks each span like ``Project.check_span`` does, against the project
-    minus ``removing`` and against the other new spans, so a command whose
-    redo would fail never reaches the undo stack.
+    Checks each span like ``Project.check_span`` does (its layer's nesting and
+    overlap rules included), against the project minus ``removing`` and against
+    the other new spans, so a command whose redo would fail never reaches the undo stack.
     """
     gone = {s.id for s in removing}
     ids: set[str] = set()
@@ -26,43 +26,62 @@ def check_new_spans(project: Project, spans: Sequence[EntitySpan], removing: Seq
         if span.id in ids:
             raise ModelError(f"duplicate entity span id {span.id!r}")
         ids.add(span.id)
-    by_place: dict[tuple[str, str, str], list[EntitySpan]] = {}
+        if span.id not in gone:
+            try:
+                project.span(span.id)
+            except ModelError:
+                pass
+            else:
+                raise ModelError(f"duplicate entity span id {span.id!r}")
+    earlier: list[EntitySpan] = []
     for span in spans:
-        by_place.setdefault((span.reference, span.segment, span.annotator), []).append(span)
-    for (reference, segment, annotator), group in by_place.items():
-        kept = [s for s in project.spans_for(reference, segment, annotator) if s.id not in gone]
-        for span in group:
-            # check_span against the project without the overlapping spans that go away
-            _check_alone(project, span, kept, gone)
-        ordered = sorted(group, key=lambda s: s.start)
-        for left, right in pairwise(ordered):
-            if right.start < left.end:
-                raise ModelError(f"segment {segment!r}: new spans {left.start}-{left.end} and {right.start}-{right.end} overlap")
+        text = project.span_text(span)
+        if text is None:
+            raise ModelError(f"reference {span.reference!r} has no text for segment {span.segment!r}")
+        if not (0 <= span.start < span.end <= len(text)):
+            raise ModelError(f"span {span.start}-{span.end} is outside the text of segment {span.segment!r}")
+        if span.type not in [t.name for t in layer_types(project.settings, span.layer)]:
+            raise ModelError(f"unknown entity type {span.type!r}")
+        if not span.annotator:
+            raise ModelError("an entity span needs an annotator")
+        kept = [s for s in project.spans_for(span.reference, span.segment, span.annotator)
+                if s.id not in gone and s.layer == span.layer]
+        rivals = kept + [e for e in earlier if (e.reference, e.segment, e.annotator, e.layer) ==
+                         (span.reference, span.segment, span.annotator, span.layer)]
+        check_placement(span, rivals, span_layer(project.settings, span.layer), text)
+        earlier.append(span)
 
 
-def _check_alone(project: Project, span: EntitySpan, kept: list[EntitySpan], gone: set[str]) -> None:
-    if span.id not in gone:
-        try:
-            project.span(span.id)
-        except ModelError:
-            pass
-        else:
-            raise ModelError(f"duplicate entity span id {span.id!r}")
-    text = project.reference(span.reference).texts.get(span.segment)
-    if text is None:
-        raise ModelError(f"reference {span.reference!r} has no text for segment {span.segment!r}")
-    if not (0 <= span.start < span.end <= len(text)):
-        raise ModelError(f"span {span.start}-{span.end} is outside the text of segment {span.segment!r}")
-    if span.type not in project.entity_type_names:
-        raise ModelError(f"unknown entity type {span.type!r}")
-    if not span.annotator:
-        raise ModelError("an entity span needs an annotator")
-    for other in kept:
-        if span.start < other.end and other.start < span.end:
-            raise ModelError(
-                f"span {span.start}-{span.end} overlaps the {other.type} entity {other.start}-{other.end} "
-                f"({text[other.start:other.end]!r})"
-            )
+class AddRelationCommand(QUndoCommand):
+    def __init__(self, project: Project, relation: Relation) -> None:
+        super().__init__(f"Link {relation.type}")
+        self.project, self.relation = project, relation
+
+    def redo(self) -> None:
+        self.project.add_relation(self.relation)
+
+    def undo(self) -> None:
+        self.project.remove_relation(self.relation.id)
+
+
+class RemoveSpanWithRelationsCommand(QUndoCommand):
+    """Remove a span and the relations that start or end at it, as one step."""
+
+    def __init__(self, project: Project, span_id: str) -> None:
+        self.project = project
+        self.span = project.span(span_id)
+        self.relations = project.relations_of(span_id)
+        super().__init__(f"Remove {self.span.type}")
+
+    def redo(self) -> None:
+        for relation in self.relations:
+            self.project.remove_relation(relation.id)
+        self.project.remove_span(self.span.id)
+
+    def undo(self) -> None:
+        self.project.add_span(self.span)
+        for relation in self.relations:
+            self.project.add_relation(relation)
 
 
 class ReplaceSpansCommand(QUndoCommand):
@@ -82,11 +101,16 @@ class ReplaceSpansCommand(QUndoCommand):
         text: str,
         applied: bool = False,
         new_texts: dict[tuple[str, str], str] | None = None,
+        removed_relations: Sequence[Relation] = (),
+        added_relations: Sequence[Relation] = (),
     ) -> None:
         super().__init__(text)
         self.project = project
         self.removed = list(removed)
         self.added = list(added)
+        # Relations go before their spans and come back after them.
+        self.removed_relations = list(removed_relations)
+        self.added_relations = list(added_relations)
         self.new_texts = dict(new_texts or {})
         self._skip_redo = applied
 
@@ -96,14 +120,22 @@ class ReplaceSpansCommand(QUndoCommand):
             return
         for (reference, segment), value in self.new_texts.items():
             self.project.set_reference_text(reference, segment, value)
+        for relation in self.removed_relations:
+            self.project.remove_relation(relation.id)
         for span in self.removed:
             self.project.remove_span(span.id)
         add_spans(self.project, self.added)
+        for relation in self.added_relations:
+            self.project.add_relation(relation)
 
     def undo(self) -> None:
+        for relation in reversed(self.added_relations):
+            self.project.remove_relation(relation.id)
         for span in reversed(self.added):
             self.project.remove_span(span.id)
         add_spans(self.project, self.removed)
+        for relation in self.removed_relations:
+            self.project.add_relation(relation)
         for reference, segment in self.new_texts:
             # The reference had no text here before.
             self.project.clear_reference_text(reference, segment)

@@ -34,11 +34,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mtworkbench.core.adjudication import agreed_spans, copy_to_layer
 from mtworkbench.core.annotation import (
     AnnotatorComparison,
-    agreed_spans,
     compare_annotators,
-    copy_to_layer,
     ranked_layers,
 )
 from mtworkbench.core.events import AFFECTS_ANNOTATIONS, SettingsChanged, SpanAdded
@@ -48,6 +47,7 @@ from mtworkbench.gui.annotate.commands import (
     ReplaceSpansCommand,
     check_new_spans,
 )
+from mtworkbench.gui.annotate.compare_layers import LayersAgreement
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
 
@@ -247,6 +247,8 @@ class ComparisonView(QWidget):
         figures_layout.addWidget(self.summary)
         figures_layout.addWidget(QLabel("<b>Per type</b> (exact span and type)"))
         figures_layout.addWidget(self.by_type)
+        self.layers_agreement = LayersAgreement(session)
+        figures_layout.addWidget(self.layers_agreement, 1)
         listing = QWidget()
         listing_layout = QVBoxLayout(listing)
         listing_layout.setContentsMargins(0, 0, 0, 0)
@@ -261,7 +263,7 @@ class ComparisonView(QWidget):
         splitter.addWidget(listing)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 5)
-        splitter.setSizes([330, 800])
+        splitter.setSizes([430, 800])
         layout = QVBoxLayout(self)
         layout.addLayout(pick)
         layout.addWidget(splitter, 1)
@@ -349,6 +351,9 @@ class ComparisonView(QWidget):
         project = self.session.project
         a, b = self.annotator_a.currentText(), self.annotator_b.currentText()
         self.comparison = None
+        self.layers_agreement.reference = self.reference
+        self.layers_agreement.fill(project.annotators, [n for n in (a, b) if n])
+        self.layers_agreement.schedule()
         if not self.reference or not project.has_reference(self.reference):
             self._show_nothing("No reference to compare.")
             return

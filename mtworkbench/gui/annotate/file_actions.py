@@ -72,6 +72,7 @@ class AnnotationFiles:
         new_texts = {(self.reference, sid): text for sid, text in ref.texts.items() if sid not in had_text}
         self.session.push(ReplaceSpansCommand(
             project, summary.removed, summary.added, f"Import annotations from {path.name}", applied=True, new_texts=new_texts,
+            removed_relations=summary.removed_relations, added_relations=summary.relations,
         ))
         self._refresh_view(force=True)
         self.say(f"Imported {summary.spans} entities in {summary.segments} segments from {path.name} as {self.annotator}.")

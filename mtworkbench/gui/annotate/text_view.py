@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPainterPath,
     QPaintEvent,
     QPen,
     QTextBlock,
@@ -34,6 +35,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QTextEdit, QWidget
 
 from mtworkbench.core.annotation import snap_to_words, word_stops
+from mtworkbench.core.layers import Relation, span_depths
 from mtworkbench.core.model import EntitySpan
 from mtworkbench.gui.annotate.offsets import display_text, from_utf16, to_utf16
 
@@ -64,6 +66,14 @@ class EntityTextView(QTextEdit):
     """A type key was pressed; payload: the key, upper case."""
 
     delete_pressed = Signal()
+    cycle_pressed = Signal()
+    """Tab: select the next span at the caret."""
+    confirm_pressed = Signal()
+    cancel_pressed = Signal()
+    relation_key_pressed = Signal(str)
+    """A relation type's key (or "" for Ctrl+L: the first type)."""
+    control_clicked = Signal(str, int)
+    """Ctrl+click: (segment, offset) under the mouse; the caret does not move."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,6 +88,7 @@ class EntityTextView(QTextEdit):
         font.setPointSizeF(max(font.pointSizeF(), 10.0) * 1.15)
         self.setFont(font)
         self.document().setDefaultFont(font)
+        self.document().setDocumentMargin(24)  # room above the first line for relation arcs
         self.label_font = QFont(font)
         self.label_font.setPointSizeF(font.pointSizeF() * 0.62)
         self.label_font.setBold(True)
@@ -91,6 +102,9 @@ class EntityTextView(QTextEdit):
         # The project's target language: snapping uses its words (zh characters, ja MeCab words).
         self.language_of: Callable[[], str | None] = lambda: None
         self.selected_span: str | None = None
+        self.relation_keys: set[str] = set()
+        self.relations_for: Callable[[], list[Relation]] = list
+        self.relation_source: str | None = None  # the source of a relation being drawn
         self.current_segment: str = ""
         self.gutter = _Gutter(self)
         self.verticalScrollBar().valueChanged.connect(self.gutter.update)
@@ -241,6 +255,9 @@ class EntityTextView(QTextEdit):
             self.charwise = False
         plain = modifiers in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier)
         text = event.text().upper()
+        if self._span_key(event, modifiers, text):
+            event.accept()
+            return
         if plain and len(text) == 1 and text in self.type_keys:
             self.type_key_pressed.emit(text)
             event.accept()
@@ -256,6 +273,27 @@ class EntityTextView(QTextEdit):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _span_key(self, event: QKeyEvent, modifiers, text: str) -> bool:
+        """Tab, Enter, Esc, Ctrl+L and relation keys (whichever is not an entity key)."""
+        none = modifiers == Qt.KeyboardModifier.NoModifier
+        key = event.key()
+        if none and key == Qt.Key.Key_Tab:
+            self.cycle_pressed.emit()
+        elif none and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.relation_source:
+            self.confirm_pressed.emit()
+        elif none and key == Qt.Key.Key_Escape and self.relation_source:
+            self.cancel_pressed.emit()
+        elif modifiers == Qt.KeyboardModifier.ControlModifier and key == Qt.Key.Key_L:
+            self.relation_key_pressed.emit("")
+        elif none and len(text) == 1 and text in self.relation_keys and text not in self.type_keys:
+            self.relation_key_pressed.emit(text)
+        else:
+            return False
+        return True
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        return False  # Tab cycles through spans here; it never leaves the text
 
     def _move_word(self, forward: bool, extend: bool) -> bool:
         """Ctrl(+Shift)+arrow by the language's words (the units selections snap to);
@@ -278,6 +316,11 @@ class EntityTextView(QTextEdit):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.charwise = False
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier and self._segments:
+            position = self.cursorForPosition(event.position().toPoint()).position()
+            self.control_clicked.emit(*self._locate(position))
+            event.accept()
+            return
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
@@ -315,12 +358,14 @@ class EntityTextView(QTextEdit):
         painter = QPainter(self.viewport())
         try:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            anchors: dict[str, QRectF] = {}
             for block, origin in self._visible_blocks():
                 shown = self._segments[block.blockNumber()]
                 if shown.segment == self.current_segment and len(self._segments) > 1:
                     self._paint_current_band(painter, block, origin)
                 if shown.text:
-                    self._paint_spans(painter, block, origin, shown)
+                    self._paint_spans(painter, block, origin, shown, anchors)
+            self._paint_relations(painter, anchors)
         finally:
             painter.end()
         super().paintEvent(event)  # the text itself, over the highlights
@@ -334,46 +379,93 @@ class EntityTextView(QTextEdit):
         band = QRectF(0, origin.y() - 2, self.viewport().width(), height + 2)
         painter.fillRect(band, QColor(255, 246, 204))
 
-    def _paint_spans(self, painter: QPainter, block: QTextBlock, origin: QPointF, shown: ShownSegment) -> None:
+    def _paint_spans(self, painter: QPainter, block: QTextBlock, origin: QPointF, shown: ShownSegment,
+                     anchors: dict[str, QRectF]) -> None:
+        """Each span as a box per fragment and line; a span with spans inside it is drawn
+        larger by one step per level, so nested and crossing spans stay visible and each
+        label sits on a row of its own (as brat stacks them)."""
         layout = block.layout()
         text = shown.text or ""
         labels: list[tuple[QRectF, EntitySpan, QColor]] = []  # under the last piece of each entity
-        for span in self.spans_for(shown.segment):
+        spans = self.spans_for(shown.segment)
+        depths = span_depths(spans)
+        for span in sorted(spans, key=lambda s: -depths[s.id]):  # outer boxes first, inner on top
             color = QColor(self.colors.get(span.type, QColor("#888888")))
-            start16, end16 = to_utf16(text, span.start), to_utf16(text, span.end)
+            depth = depths[span.id]
             rects: list[QRectF] = []
-            for i in range(layout.lineCount()):
-                line = layout.lineAt(i)
-                a = max(start16, line.textStart())
-                b = min(end16, line.textStart() + line.textLength())
-                if a >= b:
-                    continue
-                x1, x2 = _x(line, a), _x(line, b)
-                rects.append(QRectF(origin.x() + x1 - 1, origin.y() + line.y(), x2 - x1 + 2, line.height()))
-            selected = span.id == self.selected_span
+            for start, end in span.parts:
+                start16, end16 = to_utf16(text, start), to_utf16(text, end)
+                for i in range(layout.lineCount()):
+                    line = layout.lineAt(i)
+                    a = max(start16, line.textStart())
+                    b = min(end16, line.textStart() + line.textLength())
+                    if a >= b:
+                        continue
+                    x1, x2 = sorted((_x(line, a), _x(line, b)))  # right-to-left lines run backwards
+                    grow = 2.0 * depth
+                    rects.append(QRectF(origin.x() + x1 - 1 - grow, origin.y() + line.y() - grow,
+                                        x2 - x1 + 2 + 2 * grow, line.height() + 2 * grow))
+            selected = span.id == self.selected_span or span.id == self.relation_source
             fill = QColor(color)
-            fill.setAlpha(110 if selected else 60)
+            fill.setAlpha(110 if selected else 45)
             painter.setPen(QPen(color.darker(140) if selected else color, 2.0 if selected else 1.0))
             painter.setBrush(fill)
             for rect in rects:
                 painter.drawRoundedRect(rect, 3, 3)
             if rects:
                 labels.append((rects[-1], span, color))
+                anchors[span.id] = rects[0]
         self._paint_labels(painter, labels)
 
-    def _paint_labels(self, painter: QPainter, labels: list[tuple[QRectF, EntitySpan, QColor]]) -> None:
-        """Each type's name under its entity, cut short only where the next label on the line begins."""
+    def _paint_relations(self, painter: QPainter, anchors: dict[str, QRectF]) -> None:
+        """An arrow over the text from each relation's source to its target, type on the arc."""
         metrics = QFontMetricsF(self.label_font)
         painter.setFont(self.label_font)
-        labels.sort(key=lambda item: (item[0].top(), item[0].left()))
-        for k, (rect, span, color) in enumerate(labels):
-            room = self.viewport().width() - rect.left()
-            if k + 1 < len(labels) and labels[k + 1][0].top() == rect.top():
-                room = labels[k + 1][0].left() - rect.left() - 6
-            room = max(room, metrics.horizontalAdvance("MMM"))
-            label = metrics.elidedText(span.type, Qt.TextElideMode.ElideRight, room)
+        for relation in self.relations_for():
+            a, b = anchors.get(relation.source), anchors.get(relation.target)
+            if a is None or b is None:
+                continue
+            start, end = QPointF(a.center().x(), a.top()), QPointF(b.center().x(), b.top())
+            if abs(start.x() - end.x()) < 12:  # a span and one nested in it: ends side by side
+                start.setX(a.left() + 6)
+                end.setX(b.right() - 6)
+            lift = max(14.0, a.height() * 0.55)
+            top = max(min(start.y(), end.y()) - lift, 1.0)
+            path = QPainterPath(start)
+            path.cubicTo(QPointF(start.x(), top), QPointF(end.x(), top), end)
+            painter.setPen(QPen(QColor("#444444"), 1.3))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(path)
+            painter.setBrush(QColor("#444444"))
+            painter.drawPolygon([end, QPointF(end.x() - 4, end.y() - 7), QPointF(end.x() + 4, end.y() - 7)])
+            width = metrics.horizontalAdvance(relation.type)
+            box = QRectF((start.x() + end.x()) / 2 - width / 2 - 2, top + lift * 0.2 - metrics.ascent(),
+                         width + 4, metrics.height())
+            painter.fillRect(box, QColor(255, 255, 255, 220))
+            painter.drawText(QPointF(box.left() + 2, box.top() + metrics.ascent()), relation.type)
+
+    def _paint_labels(self, painter: QPainter, labels: list[tuple[QRectF, EntitySpan, QColor]]) -> None:
+        """Each type's name under its entity; labels that would collide on a line go one
+        row lower (nested entities), and a label is cut short only where the next one on
+        its row begins."""
+        metrics = QFontMetricsF(self.label_font)
+        painter.setFont(self.label_font)
+        labels.sort(key=lambda item: (round(item[0].center().y()), item[0].left()))
+        rows: dict[tuple[int, int], float] = {}  # (text line, label row) -> right end used
+        placed: list[tuple[QPointF, float, EntitySpan, QColor]] = []
+        for rect, span, color in labels:
+            line = round(rect.center().y())
+            width = metrics.horizontalAdvance(span.type) + 4
+            row = 0
+            while rows.get((line, row), -1e9) > rect.left():
+                row += 1
+            rows[(line, row)] = rect.left() + width
+            y = rect.bottom() + metrics.ascent() + 1 + row * metrics.height()
+            placed.append((QPointF(rect.left() + 1, y), width, span, color))
+        for point, width, span, color in placed:
+            room = max(self.viewport().width() - point.x(), metrics.horizontalAdvance("MMM"))
             painter.setPen(color.darker(150))
-            painter.drawText(QPointF(rect.left() + 1, rect.bottom() + metrics.ascent() + 1), label)
+            painter.drawText(point, metrics.elidedText(span.type, Qt.TextElideMode.ElideRight, min(room, width)))
 
     # --- gutter ------------------------------------------------------------------------
     def _update_gutter_width(self) -> None:

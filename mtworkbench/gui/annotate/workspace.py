@@ -37,28 +37,27 @@ from mtworkbench.core.events import (
     ReferenceAdded,
     ReferenceChanged,
     ReferenceRemoved,
+    RelationChanged,
     SettingsChanged,
     SpanAdded,
     SpanChanged,
     SpanRemoved,
 )
+from mtworkbench.core.layers import grapheme_bounds
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
+from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.project_people import remember, remembered
-from mtworkbench.gui.annotate.text_view import (
-    EntityTextView,
-    SelectionError,
-    ShownSegment,
-)
+from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
+from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
 from mtworkbench.gui.annotate.type_dialog import EntityTypesDialog
 from mtworkbench.gui.commands import (
     AddSpanCommand,
-    RemoveSpanCommand,
     SetSettingCommand,
     SetSpanTypeCommand,
 )
@@ -79,7 +78,7 @@ def _default_annotator() -> str:
         return "annotator"
 
 
-class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
+class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRelations):
     title = "Annotate"
 
     def __init__(self, session, parent: QWidget | None = None) -> None:
@@ -138,6 +137,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         # --- editor tab --------------------------------------------------------------------
         self.view = EntityTextView()
         self.view.spans_for = self._layer_spans
+        self.view.relations_for = self._shown_relations
         self.view.language_of = lambda: self.project.target_language or None
         self.view.snap_enabled = self.snap_box.isChecked()
         self.find_bar = FindBar()
@@ -200,6 +200,8 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         self.tabs.setObjectName("annotate-tabs")
         self.tabs.addTab(self.splitter, "Editor")
         self.tabs.addTab(self.comparison, "Compare annotators")
+        self.suggestions = SuggestionsPanel(session, lambda: (self.reference, self.annotator))
+        self.tabs.addTab(self.suggestions, "Suggestions")
 
         # What a project without reference texts shows instead of a blank editor.
         self.empty_message = QLabel()
@@ -221,6 +223,11 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         # --- wiring: bound methods only (Qt drops them with the widget) -----------------------
         self.view.type_key_pressed.connect(self.apply_type_key)
         self.view.delete_pressed.connect(self.delete_selected)
+        self.view.cycle_pressed.connect(self.cycle_span)
+        self.view.relation_key_pressed.connect(self.start_relation)
+        self.view.confirm_pressed.connect(self.confirm_relation)
+        self.view.cancel_pressed.connect(self.cancel_relation)
+        self.view.control_clicked.connect(self.clicked_with_control)
         self.view.cursorPositionChanged.connect(self._caret_moved)
         self.view.selectionChanged.connect(self._caret_moved)
         self.find_bar.find_requested.connect(self.find_next)
@@ -257,11 +264,6 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         return self.session.project
 
     # --- what is shown ------------------------------------------------------------------------
-    def _layer_spans(self, segment_id: str) -> list[EntitySpan]:
-        if not self.reference or not self.annotator:
-            return []
-        return self.project.spans_for(self.reference, segment_id, self.annotator)
-
     def _undo_index_changed(self, index: int) -> None:
         """After Undo or Redo the status line says what happened, never the old message
         (a new command's own message follows this one)."""
@@ -340,6 +342,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         styles = self.project.settings.entity_types
         self._key_to_type = {t.key.upper(): t.name for t in styles if t.key}
         self.view.type_keys = set(self._key_to_type)
+        self.view.relation_keys = set(self.relation_keys())
         self.view.colors = {t.name: QColor(t.color) for t in styles}
         self.entities.colors = {t.name: t.color for t in styles}
         self.find_bar.set_types([t.name for t in styles])
@@ -351,7 +354,9 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
             "Click an entity, then a type key retypes it and <b>Delete</b> removes it · "
             f"<b>{PREVIOUS_SEGMENT_KEY}</b>/<b>{NEXT_SEGMENT_KEY}</b> previous/next segment · "
             f"<b>{NEXT_UNANNOTATED_KEY}</b> next unannotated · <b>{FIND_KEY}</b> find · "
-            "<b>Shift+arrows</b> select · <b>Ctrl+Z</b>/<b>Ctrl+Y</b> undo/redo"
+            "<b>Shift+arrows</b> select · <b>Tab</b> next entity at the caret (nested ones) · "
+            + " · ".join(f"<b>{esc(k)}</b> {esc(t)}" for k, t in self.relation_keys().items())
+            + " then <b>Enter</b> on the target links two entities · <b>Ctrl+Z</b>/<b>Ctrl+Y</b> undo/redo"
         )
         self.view.viewport().update()
 
@@ -437,6 +442,8 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
             self.comparison.set_reference(self.reference)
             self._refresh_view(force=True)
             self._relist()
+        elif isinstance(event, RelationChanged):
+            self.view.viewport().update()
         elif isinstance(event, AnnotationsReset):
             self._refresh_view(force=True)
             self._relist()
@@ -487,28 +494,6 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
             self.session.set_current_segment(caret[0])
         self._select_span_at_caret()
 
-    def span_at_caret(self) -> EntitySpan | None:
-        caret = self.view.caret()
-        if caret is None or self.view.has_selection():
-            return None
-        segment, offset = caret
-        spans = self._layer_spans(segment)
-        inside = next((s for s in spans if s.start <= offset < s.end), None)
-        return inside or next((s for s in spans if s.end == offset), None)
-
-    def _select_span_at_caret(self) -> None:
-        span = self.span_at_caret()
-        self.view.set_selected_span(span.id if span else None)
-
-    def selected_span(self) -> EntitySpan | None:
-        span_id = self.view.selected_span
-        if span_id is None:
-            return None
-        try:
-            return self.project.span(span_id)
-        except ModelError:
-            return None
-
     def say(self, message: str, problem: bool = False) -> None:
         """A message in the status line under the text (refusals in red, never a modal box)."""
         self.status.setStyleSheet("color: #b00020;" if problem else "color: #1b5e20;")
@@ -544,10 +529,10 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         except SelectionError as exc:
             self.say(f"Not tagged: {exc}.", True)
             return
-        span = EntitySpan(
-            self.project.new_id("e"), self.reference, selection.segment, selection.start, selection.end,
-            entity_type, self.annotator,
-        )
+        # Whole graphemes only: a span never cuts a letter from its combining marks.
+        start, end = grapheme_bounds(self.view.segment_text(selection.segment) or "", selection.start, selection.end)
+        span = EntitySpan(self.project.new_id("e"), self.reference, selection.segment, start, end, entity_type,
+                          self.annotator)
         try:
             self.project.check_span(span)
         except ModelError as exc:
@@ -556,14 +541,6 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles):
         self.session.push(AddSpanCommand(self.project, span))
         self.view.place_caret(span.segment, span.start)  # the new entity is selected: a key retypes it
         self.say(f"Tagged “{self._text_of(span)}” as {entity_type}.")
-
-    def delete_selected(self) -> None:
-        span = self.selected_span()
-        if span is None:
-            self.say("Click an entity first, then Delete removes it.", True)
-            return
-        self.session.push(RemoveSpanCommand(self.project, span.id))
-        self.say(f"Removed the {span.type} “{self._text_of(span)}”.")
 
     def _text_of(self, span: EntitySpan) -> str:
         return (self.project.reference_text(span.reference, span.segment) or "")[span.start : span.end]

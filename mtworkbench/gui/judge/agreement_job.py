@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtworkbench.analysis.agreement import AgreementReport, agreement
+from mtworkbench.analysis.judge_reliability import QuantityReliability, judge_reliability
 from mtworkbench.analysis.quality_control import RaterQualityControl, quality_control
 from mtworkbench.analysis.span_agreement import SpanPairAgreement
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel
@@ -36,21 +37,40 @@ def tab_report(judgments: Sequence[Judgment]) -> AgreementReport:
 
 @dataclass(frozen=True)
 class AgreementTables:
-    """The job's outcome: the rows of the span and quality-control tables."""
+    """The job's outcome: the rows of the span, quality-control and all-judges tables."""
 
     span_pairs: list[SpanPairAgreement]
     quality_control: list[RaterQualityControl]
+    reliability: list[QuantityReliability]
 
 
-def agreement_job(project: Project) -> Callable[[ProgressCallback, CancelCheck, Callable[[Any], None]],
-                                                 AgreementTables]:
-    judgments = project.judgments
+def agreement_job(project: Project, report: bool = True
+                  ) -> Callable[[ProgressCallback, CancelCheck, Callable[[Any], None]], AgreementTables]:
+    """The job; ``report`` False when the tab computed the report itself (a small project) and
+    needs only the slower tables: span agreement and alpha/AC1/AC2 with their bootstrap intervals."""
+    judgments = list(project.judgments)
     spans = span_pairs_job(project)
 
     def job(progress: ProgressCallback, cancel: CancelCheck, deliver: Callable[[Any], None]) -> AgreementTables:
-        deliver((tab_report(judgments), len(judgments)))
+        if report:
+            deliver((tab_report(judgments), len(judgments)))
         check_cancel(cancel)
         checks = quality_control(judgments)
-        return AgreementTables(spans(progress, cancel, deliver), checks)
+        pairs = spans(progress, cancel, deliver)
+        reliability = judge_reliability(judgments, cancelled=cancel)
+        return AgreementTables(pairs, checks, reliability)
+
+    return job
+
+
+def reliability_job(project: Project) -> Callable[[ProgressCallback, CancelCheck, Callable[[Any], None]],
+                                                   list[QuantityReliability]]:
+    """Alpha and AC1/AC2 over all judges alone (a small project's tab computes the rest at once):
+    their bootstrap intervals take longer than the GUI thread may wait."""
+    judgments = list(project.judgments)
+
+    def job(_progress: ProgressCallback, cancel: CancelCheck, _deliver: Callable[[Any], None]
+            ) -> list[QuantityReliability]:
+        return judge_reliability(judgments, cancelled=cancel)
 
     return job

@@ -53,12 +53,14 @@ from mtworkbench.gui.judge.agreement_tables import (
 )
 from mtworkbench.gui.judge.pair_scatter import JITTER, PairScatter
 from mtworkbench.gui.judge.quality_control_columns import QC_COLUMNS, qc_rows
+from mtworkbench.gui.judge.reliability_columns import RELIABILITY_COLUMNS, reliability_rows
 from mtworkbench.gui.judge.span_agreement_columns import SPAN_COLUMNS, span_pairs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
 
 _EVENTS = AFFECTS_JUDGMENTS | {JudgeRemoved}
 SPAN_CAPTION = "Error spans (MQM, ESA): between raters on shared items"
+RELIABILITY_CAPTION = "All judges at once: Krippendorff's α and Gwet's AC1/AC2 (missing ratings allowed)"
 
 
 class AgreementPanel(QWidget):
@@ -72,6 +74,8 @@ class AgreementPanel(QWidget):
         self.n_judgments = 0  # judgments the report was computed from, BAD copies included
         self._dirty = True
         self.worker: JobWorker | None = None  # a large project's agreement under way on the worker
+        self.reliability_worker: JobWorker | None = None  # a small project's alpha/AC1/AC2 under way
+        self.reliability: list = []  # QuantityReliability of every protocol, from the last job
 
         self.summary = QLabel()
         self.summary.setObjectName("agreement-summary")
@@ -91,6 +95,8 @@ class AgreementPanel(QWidget):
         self.span_timer.setSingleShot(True)
         self.span_timer.setInterval(0)
         self.span_timer.timeout.connect(self._refresh_spans)
+        self.reliability_model = RowsModel(RELIABILITY_COLUMNS, self)
+        self.reliability_table = table_view(self.reliability_model, "reliability-table")
         self.qc_model = QualityControlModel(QC_COLUMNS, self)  # DA/ESA raters with BAD items
         self.qc_table = table_view(self.qc_model, "quality-control-table")
         self.qc_table.setMinimumHeight(110)  # the header and three raters
@@ -128,6 +134,9 @@ class AgreementPanel(QWidget):
         chooser_row.addWidget(self.protocol)
         chooser_row.addWidget(self.protocol_note, 1)
         left.addLayout(chooser_row)
+        self.reliability_caption = caption(RELIABILITY_CAPTION)
+        left.addWidget(self.reliability_caption)
+        left.addWidget(self.reliability_table, 2)
         left.addWidget(caption("Between judges (items both rated)"))
         left.addWidget(self.pairs, 2)
         left.addWidget(caption("Each judge against themselves (repeated items)"))
@@ -190,6 +199,10 @@ class AgreementPanel(QWidget):
         if self.worker is not None:
             self.worker.cancel()  # computing what is no longer the project's state
             self.worker = None
+        if self.reliability_worker is not None:
+            self.reliability_worker.cancel()
+            self.reliability_worker = None
+        self.reliability_caption.setText(f"{RELIABILITY_CAPTION} (computing…)")
         if len(judgments) > agreement_job.INLINE_JUDGMENTS:
             self.summary.setText(f"Computing agreement over {len(judgments)} judgments…")
             self._start_worker()
@@ -198,6 +211,27 @@ class AgreementPanel(QWidget):
         self._show_report(agreement_job.tab_report(judgments), len(judgments))
         self._show_quality_control(qc_rows(self.session.project))
         self.span_timer.start()
+        project = self.session.project
+        worker = self.reliability_worker = JobWorker(agreement_job.reliability_job(project), project=project)
+        worker.succeeded.connect(self._reliability_ready)
+        worker.failed.connect(self._worker_failed)
+        worker.start()
+
+    def _reliability_ready(self, results: list) -> None:
+        worker = self.sender()
+        if worker is self.reliability_worker and getattr(worker, "project", None) is self.session.project:
+            self.reliability_worker = None
+            self._show_reliability(results)
+
+    def _show_reliability(self, results: list) -> None:
+        self.reliability = results
+        self.reliability_caption.setText(RELIABILITY_CAPTION)
+        self._fill_reliability()
+
+    def _fill_reliability(self) -> None:
+        rows = reliability_rows(self.reliability, self.current_protocol())
+        self.reliability_model.set_rows(rows)
+        self.reliability_table.setVisible(bool(rows))
 
     def _show_quality_control(self, rows: list) -> None:
         self.qc_model.set_rows(rows)
@@ -269,6 +303,7 @@ class AgreementPanel(QWidget):
         pair_columns, pairs, intra_columns, repeats = protocol_rows(report, protocol)
         self.pairs_model.set_rows(pairs, pair_columns)
         self.intra_model.set_rows(repeats, intra_columns)
+        self._fill_reliability()
         self.summary.setText(
             f"{self.n_judgments} judgments by {len(report.judges)} judges; "
             f"{len(pairs)} {'pair' if len(pairs) == 1 else 'pairs'} of judges "
@@ -336,8 +371,13 @@ class AgreementPanel(QWidget):
             self.worker = None
             self._show_quality_control(outcome.quality_control)
             self._show_spans(outcome.span_pairs)
+            self._show_reliability(outcome.reliability)
 
     def _worker_failed(self, message: str) -> None:
+        if self.sender() is self.reliability_worker:
+            self.reliability_worker = None
+            self.reliability_caption.setText(f"{RELIABILITY_CAPTION}: could not be computed: {message}")
+            return
         if self._current_worker():
             self.worker = None
             self.summary.setText(f"Agreement could not be computed: {message}")

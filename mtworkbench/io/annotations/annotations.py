@@ -18,7 +18,8 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.text_display import clip, first_difference
 from mtworkbench.core.model import EntitySpan, EntityTypeStyle, Project, Reference
-from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError
+from mtworkbench.core.layers import ENTITIES, RELATIONS, Relation, layer_types, relation_layer, span_layer
+from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, MentionLink
 from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.formats import ANNOTATION_FORMATS
 
@@ -40,6 +41,8 @@ class ImportSummary:
     # What changed, so an editor can offer one undo step for the import.
     added: list[EntitySpan] = field(default_factory=list)
     removed: list[EntitySpan] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    removed_relations: list[Relation] = field(default_factory=list)
 
 
 def guess_format(path: str | Path) -> str | None:
@@ -70,31 +73,64 @@ def new_type_style(styles: list[EntityTypeStyle], name: str) -> EntityTypeStyle:
     as a key (then any free letter or digit), and the next palette colour."""
     used = {t.key.upper() for t in styles}
     candidates = [ch.upper() for ch in name if ch.isalnum()] + list("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    # With every key taken the type has none (it is picked from the type list instead).
     key = next((ch for ch in candidates if ch not in used), "")
-    if not key:
-        raise DataError(f"no free key left for entity type {name!r}")
     return EntityTypeStyle(name, key, _PALETTE[len(styles) % len(_PALETTE)])
 
 
 # --- export -----------------------------------------------------------------------
-def records_for(project: Project, reference_id: str, annotator: str) -> list[AnnotatedText]:
+def records_for(project: Project, reference_id: str, annotator: str, layer: str = ENTITIES) -> list[AnnotatedText]:
     """One record per segment in document order ('' where the reference has no text)."""
+    return records_and_links(project, reference_id, annotator, layer)[0]
+
+
+def records_and_links(
+    project: Project, reference_id: str, annotator: str, layer: str = ENTITIES
+) -> tuple[list[AnnotatedText], list[MentionLink]]:
+    """The records of one annotator's spans of a layer, and the relations of that annotator
+    whose two ends are among them (in the project's relation order)."""
     ref = project.reference(reference_id)
-    return [
-        AnnotatedText(
+    records: list[AnnotatedText] = []
+    where: dict[str, tuple[int, int]] = {}
+    for i, seg in enumerate(project.segments):
+        spans = [s for s in project.spans_for(reference_id, seg.id, annotator) if s.layer == layer]
+        for k, s in enumerate(spans):
+            where[s.id] = (i, k)
+        records.append(AnnotatedText(
             ref.texts.get(seg.id, ""),
-            [EntityMention(s.start, s.end, s.type) for s in project.spans_for(reference_id, seg.id, annotator)],
+            [EntityMention(s.start, s.end, s.type, s.fragments) for s in spans],
             segment=seg.id,
-        )
-        for seg in project.segments
+        ))
+    links = [
+        MentionLink(where[r.source], where[r.target], r.type)
+        for r in project.relations
+        if r.annotator == annotator and r.source in where and r.target in where
     ]
+    return records, links
 
 
-def export_entities(project: Project, reference_id: str, annotator: str, fmt: str, path: str | Path) -> list[Path]:
-    """Write the annotator's spans on the reference; returns the files written."""
+# Formats that carry relations (their writers take ``links``).
+LINK_FORMATS = ("brat", "webanno", "json")
+
+
+def export_entities(project: Project, reference_id: str, annotator: str, fmt: str, path: str | Path,
+                    layer: str = ENTITIES) -> list[Path]:
+    """Write the annotator's spans of a layer on the reference; returns the files written."""
+    name = ANNOTATION_FORMATS.get(fmt).name
     write = ANNOTATION_FORMATS.get(fmt).write
-    records = records_for(project, reference_id, annotator)
+    records, links = records_and_links(project, reference_id, annotator, layer)
+    if name in LINK_FORMATS:
+        return write(path, records, project.reference(reference_id).texts, links)
+    if any(m.fragments for r in records for m in r.mentions):
+        raise DataError(f"{name} cannot hold discontinuous entities; export as brat, webanno or json")
     return write(path, records, project.reference(reference_id).texts)
+
+
+def write_brat_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str],
+                       links: list[MentionLink] | None = None) -> list[Path]:
+    from mtworkbench.io.annotations.brat import write_brat
+
+    return write_brat(path, records, links or [])
 
 
 def write_muc_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
@@ -111,10 +147,6 @@ def write_conll_records(path: str | Path, records: list[AnnotatedText], texts: d
     return [Path(path)]
 
 
-def write_brat_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
-    from mtworkbench.io.annotations.brat import write_brat
-
-    return write_brat(path, records)
 
 
 def write_jsonl_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str]) -> list[Path]:
@@ -134,43 +166,37 @@ def import_entities(
     annotator: str,
     create_types: bool = False,
     replace_existing: bool = False,
+    layer: str = ENTITIES,
 ) -> ImportSummary:
-    """Read a file and add its entities as ``annotator``'s spans on the reference.
+    """Read a file and add its entities as ``annotator``'s spans of ``layer`` on the
+    reference, and its relations (formats that carry them) as the annotator's relations.
 
     Nothing changes in the project when the file is refused.
     """
     annotator = annotator.strip()
     if not annotator:
         raise DataError("an annotator name is needed")
+    if span_layer(project.settings, layer).on != "reference":
+        raise DataError(f"layer {layer!r} does not sit on references; import onto sources with the "
+                        "source-entities reader")
     ref = project.reference(reference_id) if project.has_reference(reference_id) else None
-    existing = [s for s in project.spans if s.reference == reference_id and s.annotator == annotator]
+    existing = [s for s in project.spans
+                if s.reference == reference_id and s.annotator == annotator and s.layer == layer]
     if existing and not replace_existing:
         raise DataError(
             f"annotator {annotator!r} already has {len(existing)} spans on reference "
             f"{reference_id!r}; replace them explicitly (--replace)"
         )
-    placed = _place_records(project, path, fmt, ref)
-    known = {t: None for t in project.entity_type_names}
-    type_of: dict[str, str] = {}
-    new_types: list[str] = []
-    for _seg_id, record in placed:
-        for m in record.mentions:
-            if m.type in type_of:
-                continue
-            if m.type in known:
-                type_of[m.type] = m.type
-            elif TYPE_ALIASES.get(m.type) in known:
-                type_of[m.type] = TYPE_ALIASES[m.type]
-            elif create_types:
-                type_of[m.type] = m.type
-                new_types.append(m.type)
-            else:
-                raise FormatError(
-                    f"unknown entity type {m.type!r} (project types: {', '.join(known)}); "
-                    "allow new types explicitly (--create-types)",
-                    path,
-                    record.line or None,
-                )
+    placed, links = _place_records(project, path, fmt, ref)
+    type_of, new_types = _map_types(
+        [t.name for t in layer_types(project.settings, layer)],
+        [(m.type, record.line) for _, record in placed for m in record.mentions], create_types, path,
+        # brat, WebAnno and JSON files round-trip: their type names are kept as written.
+        "entity" if ANNOTATION_FORMATS.get(fmt).name not in LINK_FORMATS else "span",
+    )
+    rel_layer = relation_layer(project.settings, RELATIONS)
+    rel_of, new_rel_types = _map_types([t.name for t in rel_layer.types], [(k.type, 0) for k in links],
+                                       create_types, path, "relation")
     # All checks passed: change the project.
     created_reference = ref is None
     texts_set = 0
@@ -182,17 +208,48 @@ def import_entities(
             project.set_reference_text(reference_id, seg_id, record.text)
             texts_set += 1
     if new_types:
-        styles = list(project.settings.entity_types)
-        for name in new_types:
+        _add_types(project, layer, new_types)
+    if new_rel_types:
+        styles = list(rel_layer.types)
+        for name in new_rel_types:
             styles.append(new_type_style(styles, name))
-        project.set_setting("entity_types", styles)
+        rel_layer.types = styles
+    removed_relations = [project.remove_relation(r.id) for s in existing for r in project.relations_of(s.id)]
     removed = [project.remove_span(span.id) for span in existing]
     added: list[EntitySpan] = []
-    for seg_id, record in placed:
-        for m in record.mentions:
-            span = EntitySpan(project.new_id("e"), reference_id, seg_id, m.start, m.end, type_of[m.type], annotator)
+    ids: dict[tuple[int, int], str] = {}
+    # A file may list one span twice (brat allows it); the project keeps it once and
+    # relations of either copy link the one kept.
+    seen: dict[tuple[str, tuple[tuple[int, int], ...], str], str] = {}
+    try:
+        for i, (seg_id, record) in enumerate(placed):
+            for k, m in enumerate(record.mentions):
+                twin = seen.get((seg_id, m.fragments or ((m.start, m.end),), type_of[m.type]))
+                if twin is not None:
+                    ids[(i, k)] = twin
+                    continue
+                span = EntitySpan(project.new_id("e"), reference_id, seg_id, m.start, m.end, type_of[m.type],
+                                  annotator, layer, tuple(m.fragments))
+                project.add_span(span)
+                added.append(span)
+                ids[(i, k)] = seen[(seg_id, span.parts, span.type)] = span.id
+        relations: list[Relation] = []
+        for link in links:
+            rel = Relation(project.new_id("r"), rel_of[link.type], ids[link.source], ids[link.target], annotator)
+            if any((r.type, r.source, r.target) == (rel.type, rel.source, rel.target) for r in relations):
+                continue  # the same link twice (between twin spans)
+            project.add_relation(rel)
+            relations.append(rel)
+    except DataError as exc:
+        for rel in [r for r in project.relations if r.source in ids.values() or r.target in ids.values()]:
+            project.remove_relation(rel.id)
+        for span in reversed(added):
+            project.remove_span(span.id)
+        for span in removed:
             project.add_span(span)
-            added.append(span)
+        for rel in removed_relations:
+            project.add_relation(rel)
+        raise DataError(f"{path}: {exc}") from None
     return ImportSummary(
         reference_id,
         annotator,
@@ -200,22 +257,61 @@ def import_entities(
         len(added),
         created_reference,
         texts_set,
-        new_types,
+        new_types + [f"{t} (relation)" for t in new_rel_types],
         added,
         removed,
+        relations,
+        removed_relations,
     )
+
+
+def _map_types(known_names: list[str], found: list[tuple[str, int]], create: bool, path: str | Path,
+               what: str) -> tuple[dict[str, str], list[str]]:
+    """The project type for each type a file uses (CoNLL short names as their MUC types),
+    and the new types to create (only with ``create``)."""
+    known = dict.fromkeys(known_names)
+    type_of: dict[str, str] = {}
+    new_types: list[str] = []
+    for name, line in found:
+        if name in type_of:
+            continue
+        if name in known:
+            type_of[name] = name
+        elif what == "entity" and TYPE_ALIASES.get(name) in known:
+            type_of[name] = TYPE_ALIASES[name]
+        elif create:
+            type_of[name] = name
+            new_types.append(name)
+        else:
+            raise FormatError(
+                f"unknown {what} type {name!r} (project types: {', '.join(known) or 'none'}); "
+                "allow new types explicitly (--create-types)",
+                path,
+                line or None,
+            )
+    return type_of, new_types
+
+
+def _add_types(project: Project, layer: str, names: list[str]) -> None:
+    styles = list(layer_types(project.settings, layer))
+    for name in names:
+        styles.append(new_type_style(styles, name))
+    if layer == ENTITIES:
+        project.set_setting("entity_types", styles)
+    else:
+        span_layer(project.settings, layer).types = styles
 
 
 def _place_records(
     project: Project, path: str | Path, fmt: str, ref: Reference | None
-) -> list[tuple[str, AnnotatedText]]:
+) -> tuple[list[tuple[str, AnnotatedText]], list[MentionLink]]:
     """Read the file and pair each record with its segment id, checking texts."""
     read = ANNOTATION_FORMATS.get(fmt).read
     seg_ids = project.segment_ids
     texts = {} if ref is None else ref.texts
     result = read(path, seg_ids, texts)
     if result.placed is not None:
-        return result.placed
+        return result.placed, []
     records, path = result.records, result.path
     placed: list[tuple[str, AnnotatedText]] = []
     positional = [r for r in records if r.segment is None]
@@ -238,7 +334,7 @@ def _place_records(
                 record.line or None,
             )
         placed.append((sid, record))
-    return placed
+    return placed, result.links
 
 
 @dataclass
@@ -249,6 +345,8 @@ class ReadRecords:
     records: list[AnnotatedText]
     path: str | Path  # the file to name in messages
     placed: list[tuple[str, AnnotatedText]] | None = None
+    # Relations between mentions, by (record index, mention index) in ``records``.
+    links: list[MentionLink] = field(default_factory=list)
 
 
 def read_conll_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
@@ -274,15 +372,46 @@ def read_muc_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]
 
 
 def read_brat_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
-    from mtworkbench.io.annotations.brat import brat_paths, read_brat
+    from mtworkbench.io.annotations.brat import brat_paths, read_brat_with_links
 
-    return ReadRecords(read_brat(path), brat_paths(path)[0])
+    records, links = read_brat_with_links(path)
+    return ReadRecords(records, brat_paths(path)[0], links=links)
 
 
 def read_jsonl_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
     from mtworkbench.io.annotations.entities_jsonl import read_entities_jsonl
 
     return ReadRecords(read_entities_jsonl(path), path)
+
+
+def read_webanno_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.annotations.webanno import read_webanno
+
+    records, links = read_webanno(path)
+    return ReadRecords(records, path, links=links)
+
+
+def write_webanno_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str],
+                          links: list[MentionLink] | None = None) -> list[Path]:
+    from mtworkbench.io.annotations.webanno import write_webanno
+
+    write_webanno(path, records, links or [])
+    return [Path(path)]
+
+
+def read_json_records(path: str | Path, seg_ids: list[str], texts: dict[str, str]) -> ReadRecords:
+    from mtworkbench.io.annotations.spans_json import read_spans_json
+
+    records, links = read_spans_json(path)
+    return ReadRecords(records, path, links=links)
+
+
+def write_json_records(path: str | Path, records: list[AnnotatedText], texts: dict[str, str],
+                       links: list[MentionLink] | None = None) -> list[Path]:
+    from mtworkbench.io.annotations.spans_json import write_spans_json
+
+    write_spans_json(path, records, links or [])
+    return [Path(path)]
 
 
 def spans_as_mentions(project: Project, reference_id: str, segment_id: str, annotator: str | None = None) -> list[EntityMention]:

@@ -1,11 +1,17 @@
 """brat standoff: ``NAME.txt`` holds the text, one segment per line, and
-``NAME.ann`` one text-bound annotation per line, offsets into the whole file:
+``NAME.ann`` one annotation per line, character offsets into the whole file:
 
     T1<TAB>PERSON 0 14<TAB>Jacques Chirac
+    T2<TAB>ORG 20 25;31 38<TAB>Paris Council
+    R1<TAB>part-of Arg1:T2 Arg2:T1
 
-Only text-bound (``T``) annotations are entities; relations, events, notes and
-attributes (R, E, A, M, N, ``#`` lines) are skipped. Discontinuous spans
-(``0 5;9 14``) and spans that cross a line break are refused.
+Text-bound (``T``) annotations become spans: they may nest and overlap, and a
+discontinuous one lists its fragments separated by ``;`` (its text is the
+fragments' texts joined by one space, as brat writes it). Relations (``R``) between
+two text-bound annotations become relations, the first argument the source.
+Events, attributes, normalisations, equivalences and notes (E, A, M, N, ``*``,
+``#`` lines) are read past and not written back. A span that crosses a line
+break is refused: a segment is a line.
 """
 
 from __future__ import annotations
@@ -16,18 +22,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
     FormatError,
+    MentionLink,
     check_graphemes,
-    check_mentions,
     check_one_line,
+    check_ranges,
+    mention_parts,
     read_utf8,
     split_lines,
 )
-from mtworkbench.core.scoring_input import EntityMention
 
-_T_RE = re.compile(r"T[^\t ]*\t(\S+) (\d+) (\d+)\t(.*)$")
+_T_RE = re.compile(r"(T[^\t ]*)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t(.*)$")
+_R_RE = re.compile(r"(R[^\t ]*)\t(\S+) [^\s:]+:(T\S*) [^\s:]+:(T\S*)\s*(?:\t.*)?$")
 
 
 def brat_paths(path: str | Path) -> tuple[Path, Path]:
@@ -38,6 +47,11 @@ def brat_paths(path: str | Path) -> tuple[Path, Path]:
 
 
 def read_brat(path: str | Path) -> list[AnnotatedText]:
+    return read_brat_with_links(path)[0]
+
+
+def read_brat_with_links(path: str | Path) -> tuple[list[AnnotatedText], list[MentionLink]]:
+    """The records (one per line of the .txt file) and the relations between their mentions."""
     txt_path, ann_path = brat_paths(path)
     if not txt_path.is_file():
         raise DataError(f"{txt_path}: brat text file not found (it goes with {ann_path.name})")
@@ -50,70 +64,103 @@ def read_brat(path: str | Path) -> list[AnnotatedText]:
     records = [AnnotatedText(t, [], line=i) for i, t in enumerate(texts, 1)]
     if not ann_path.is_file():
         raise DataError(f"{ann_path}: brat annotation file not found")
+    where: dict[str, tuple[int, int]] = {}  # T id -> (record, mention index)
+    pending: list[tuple[int, str, str, str, str]] = []
     for lineno, line in enumerate(split_lines(read_utf8(ann_path)), 1):
+        if not line.strip():
+            continue
+        if line.startswith("R"):
+            r = _R_RE.match(line)
+            if r is None:
+                raise FormatError("expected 'R<id><TAB><type> Arg1:T<id> Arg2:T<id>'", ann_path, lineno, 1)
+            pending.append((lineno, r.group(1), r.group(2), r.group(3), r.group(4)))
+            continue
         if not line.startswith("T"):
-            if line.strip() and line[0] not in "REAMN#*":
+            if line[0] not in "EAMN#*":
                 raise FormatError(f"unknown annotation kind {line.split()[0]!r}", ann_path, lineno, 1)
             continue
         m = _T_RE.match(line)
         if m is None:
             fields = line.split("\t")
-            if len(fields) >= 2 and ";" in fields[1]:
-                column = len(fields[0]) + 1 + fields[1].find(";") + 1
-                raise FormatError("discontinuous entity spans are not supported", ann_path, lineno, column)
             column = 1 if len(fields) < 2 else len(fields[0]) + 2
             raise FormatError(
-                "expected 'T<id><TAB><type> <start> <end><TAB><text>'", ann_path, lineno, column
+                "expected 'T<id><TAB><type> <start> <end><TAB><text>' (a discontinuous span: "
+                "'<start> <end>;<start> <end>')", ann_path, lineno, column
             )
-        entity_type, start, end, surface = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
-        start_col = m.start(2) + 1
-        if not start < end <= len(raw):
-            raise FormatError(f"span {start}-{end} is empty or outside the text ({len(raw)} characters)", ann_path, lineno, start_col)
-        seg = bisect.bisect_right(line_starts, start) - 1
+        tid, entity_type, offsets, surface = m.group(1), m.group(2), m.group(3), m.group(4)
+        start_col = m.start(3) + 1
+        parts = [tuple(int(x) for x in piece.split()) for piece in offsets.split(";")]
+        for a, b in parts:
+            if not a < b <= len(raw):
+                raise FormatError(f"span {a}-{b} is empty or outside the text ({len(raw)} characters)",
+                                  ann_path, lineno, start_col)
+        shown = ";".join(f"{a}-{b}" for a, b in parts)
+        seg = bisect.bisect_right(line_starts, parts[0][0]) - 1
         seg_start = line_starts[seg]
-        if end > seg_start + len(texts[seg]):
-            raise FormatError(f"span {start}-{end} crosses the end of line {seg + 1} of {txt_path.name}", ann_path, lineno, start_col)
-        if raw[start:end] != surface:
-            raise FormatError(
-                f"the annotation text {surface!r} differs from the text at {start}-{end} ({raw[start:end]!r})",
-                ann_path,
-                lineno,
-                m.start(4) + 1,
-            )
-        records[seg].mentions.append(EntityMention(start - seg_start, end - seg_start, entity_type))
-    for r in records:
-        r.mentions.sort(key=lambda x: x.start)
+        if parts[-1][1] > seg_start + len(texts[seg]) or any(a < seg_start for a, _ in parts):
+            raise FormatError(f"span {shown} crosses the end of line {seg + 1} of {txt_path.name}",
+                              ann_path, lineno, start_col)
+        expected = " ".join(raw[a:b] for a, b in parts)
+        if surface != expected:
+            raise FormatError(f"the annotation text {surface!r} differs from the text at {shown} ({expected!r})",
+                              ann_path, lineno, m.start(4) + 1)
+        if tid in where:
+            raise FormatError(f"duplicate annotation id {tid!r}", ann_path, lineno, 1)
+        local = tuple((a - seg_start, b - seg_start) for a, b in parts)
+        mention = EntityMention(local[0][0], local[-1][1], entity_type, local if len(local) > 1 else ())
+        where[tid] = (seg, len(records[seg].mentions))
+        records[seg].mentions.append(mention)
+    links = []
+    for lineno, rid, rel_type, arg1, arg2 in pending:
+        for arg in (arg1, arg2):
+            if arg not in where:
+                raise FormatError(f"relation {rid} names {arg}, which is no text-bound annotation of the file",
+                                  ann_path, lineno, 1)
+        links.append(MentionLink(where[arg1], where[arg2], rel_type))
+    for rec in records:
         try:
-            check_mentions(r)
-            check_graphemes(r)
+            check_ranges(rec)
+            check_graphemes(rec)
         except FormatError as exc:
-            raise FormatError(f"{exc.detail} (segment on line {r.line} of {txt_path.name})", ann_path) from None
-    return records
+            raise FormatError(f"{exc.detail} (segment on line {rec.line} of {txt_path.name})", ann_path) from None
+    return records, links
 
 
-def format_brat(records: Sequence[AnnotatedText]) -> tuple[str, str]:
-    """(.txt text, .ann text) for records, one segment per line."""
+def format_brat(records: Sequence[AnnotatedText], links: Sequence[MentionLink] = ()) -> tuple[str, str]:
+    """(.txt text, .ann text) for records, one segment per line; T ids number the
+    mentions in reading order, R ids the relations."""
     check_one_line(records, "one line of a brat .txt file")
     txt_parts, ann_lines = [], []
     offset, n = 0, 0
-    for r in records:
-        check_mentions(r)
-        for m in sorted(r.mentions, key=lambda m: m.start):
+    ids: dict[tuple[int, int], str] = {}
+    for i, r in enumerate(records):
+        check_ranges(r)
+        order = sorted(range(len(r.mentions)), key=lambda k: (r.mentions[k].start, -r.mentions[k].end, k))
+        for k in order:
+            m = r.mentions[k]
             if not m.type or any(ch.isspace() for ch in m.type):
                 raise DataError(f"entity type {m.type!r} cannot be written in brat (it contains whitespace)")
             n += 1
-            ann_lines.append(f"T{n}\t{m.type} {offset + m.start} {offset + m.end}\t{r.text[m.start:m.end]}\n")
+            ids[(i, k)] = f"T{n}"
+            parts = mention_parts(m)
+            where = ";".join(f"{offset + a} {offset + b}" for a, b in parts)
+            surface = " ".join(r.text[a:b] for a, b in parts)
+            ann_lines.append(f"T{n}\t{m.type} {where}\t{surface}\n")
         txt_parts.append(r.text + "\n")
         offset += len(r.text) + 1
+    for j, link in enumerate(links, 1):
+        if not link.type or any(ch.isspace() for ch in link.type):
+            raise DataError(f"relation type {link.type!r} cannot be written in brat (it contains whitespace)")
+        ann_lines.append(f"R{j}\t{link.type} Arg1:{ids[link.source]} Arg2:{ids[link.target]}\n")
     return "".join(txt_parts), "".join(ann_lines)
 
 
-def write_brat(path: str | Path, records: Sequence[AnnotatedText]) -> list[Path]:
+def write_brat(path: str | Path, records: Sequence[AnnotatedText], links: Sequence[MentionLink] = ()) -> list[Path]:
     from mtworkbench.core.atomic import write_side_file
     from mtworkbench.core.output import write_output
 
     txt_path, ann_path = brat_paths(path)
-    txt, ann = format_brat(records)
+    txt, ann = format_brat(records, links)
     # The file the user named is an output like any other; its companion's name is derived,
     # so a link found there is replaced, never written through.
     for file, text in ((txt_path, txt), (ann_path, ann)):

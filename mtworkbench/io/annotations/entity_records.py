@@ -101,6 +101,35 @@ def check_mentions(record: AnnotatedText, file: str | Path | None = None) -> Non
         previous = m
 
 
+@dataclass(frozen=True)
+class MentionLink:
+    """A typed, directed relation between two mentions of a file, each named by
+    (record index, mention index)."""
+
+    source: tuple[int, int]
+    target: tuple[int, int]
+    type: str
+
+
+def mention_parts(m: EntityMention) -> tuple[tuple[int, int], ...]:
+    return m.fragments or ((m.start, m.end),)
+
+
+def check_ranges(record: AnnotatedText, file: str | Path | None = None) -> None:
+    """Mentions (and their fragments) must lie inside the text and be non-empty;
+    they may nest and overlap (the project's layer decides whether it takes them)."""
+    for m in record.mentions:
+        previous_end = -1
+        for a, b in mention_parts(m):
+            if not (0 <= a < b <= len(record.text)) or a <= previous_end:
+                raise FormatError(
+                    f"entity {a}-{b} is empty, out of order or outside the text (0-{len(record.text)})",
+                    file,
+                    record.line or None,
+                )
+            previous_end = b
+
+
 def grapheme_cut(text: str, offsets: Sequence[int]) -> int | None:
     """The first of ``offsets`` that falls inside a user-perceived character (a letter and
     its combining accents, an emoji sequence, a Hangul syllable in jamo); None when all
@@ -121,7 +150,7 @@ def check_graphemes(record: AnnotatedText, file: str | Path | None = None) -> No
     import regex
 
     for m in record.mentions:
-        cut = grapheme_cut(record.text, (m.start, m.end))
+        cut = grapheme_cut(record.text, [k for part in mention_parts(m) for k in part])
         if cut is not None:
             k = cut
             while k > 0 and grapheme_cut(record.text, (k,)) is not None:

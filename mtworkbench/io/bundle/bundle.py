@@ -31,6 +31,8 @@ from mtworkbench.core.queue_state import MQM_MAX_ERRORS
 from mtworkbench.core.text_display import file_name_text
 from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.io.bundle.bundle_read import read_project
+from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
+from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.bundle.json_checks import parse_json
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.corpora.plaintext import decode_utf8
@@ -38,7 +40,7 @@ from mtworkbench.io.scores.external_scores import bundle_value
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 
 FORMAT = "mtworkbench-project"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 SUFFIX = ".mtwb.json"
 
 # Fields whose nesting the loader's type checks do not bound: json_checks walks them for depth.
@@ -69,7 +71,7 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
 
 
 # MIGRATIONS[n] turns a version-n bundle dict into version n+1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: v2_to_v3}
 
 
 # --- saving ---------------------------------------------------------------------------
@@ -99,18 +101,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
             {"id": s.id, "kind": s.kind, "texts": _ordered_texts(project, s.texts)} for s in project.systems
         ],
         "judges": list(project.judges),
-        "entity_spans": [
-            {
-                "id": s.id,
-                "reference": s.reference,
-                "segment": s.segment,
-                "start": s.start,
-                "end": s.end,
-                "type": s.type,
-                "annotator": s.annotator,
-            }
-            for s in project.spans
-        ],
+        "entity_spans": [span_to_json(s) for s in project.spans],
+        "relations": [relation_to_json(rel) for rel in project.relations],
         "judgments": [
             {
                 "id": j.id,
@@ -140,6 +132,7 @@ def project_to_dict(project: Project) -> dict[str, Any]:
                 {"name": t.name, "key": t.key, "color": t.color} for t in project.settings.entity_types
             ],
             **_mqm_settings(project.settings),
+            **layers_to_json(project.settings),
         },
         "judge_queues": {judge: queue.to_json() for judge, queue in project.judge_queues.items()},
         "learned_model": project.learned_model,
@@ -150,6 +143,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
     }
     if project.external_scores:  # optional: absent keeps older bundles byte-identical
         out["external_scores"] = bundle_value(project)
+    if project.suggestion_decisions:  # additive, likewise (io.bundle.suggestions_json)
+        out["suggestion_decisions"] = decisions_to_json(project)
     return out
 
 

@@ -24,7 +24,6 @@ from mtworkbench.core.model import (
     RATING_RANGE,
     SYSTEM_KINDS,
     Document,
-    EntitySpan,
     EntityTypeStyle,
     ErrorSpan,
     Judgment,
@@ -38,13 +37,15 @@ from mtworkbench.core.model import (
 )
 from mtworkbench.core.mqm_typology import typology_from_json
 from mtworkbench.core.queue_state import JudgeQueue
+from mtworkbench.io.bundle.layers_json import read_layers, read_relations, read_span
 from mtworkbench.io.bundle.score_file_name import score_file_problem
+from mtworkbench.io.bundle.suggestions_json import read_decisions
 from mtworkbench.io.scores.external_scores import check_bundle_value
 
 TOP_LEVEL_REQUIRED = frozenset({"format", "format_version", "documents", "references", "systems"})
 TOP_LEVEL_OPTIONAL = frozenset({"name", "source_language", "target_language", "judges", "entity_spans", "judgments",
                                 "settings", "judge_queues", "learned_model", "external_scores", "campaign",
-                                "score_file"})
+                                "score_file", "suggestion_decisions", "relations"})
 JUDGMENT_OPTIONAL = frozenset({"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds",
                                "comment", "protocol", "errors", "qc", "text", "ranking"})
 
@@ -64,6 +65,7 @@ def read_project(data: Any, file: str | None = None) -> Project:
     project.settings = read_settings(r, data.get("settings", {}), project)
     read_judges(r, data.get("judges", []), project)
     read_spans(r, data.get("entity_spans", []), project)
+    read_relations(r, data.get("relations", []), project)
     read_judgments(r, data.get("judgments", []), project)
     read_queues(r, data.get("judge_queues", {}), project)
     read_extras(r, data, project)
@@ -147,8 +149,10 @@ def read_systems(r: JsonReader, value: Any, project: Project) -> None:
 
 # --- settings and people ----------------------------------------------------------------
 def read_settings(r: JsonReader, value: Any, project: Project) -> Settings:
-    r.keys(value, "$.settings", set(), {"metrics", "baseline", "entity_types", "mqm_typology", "mqm_max_errors"})
+    r.keys(value, "$.settings", set(), {"metrics", "baseline", "entity_types", "mqm_typology", "mqm_max_errors",
+                                              "span_layers", "relation_layers"})
     settings = Settings()
+    read_layers(r, value, settings)
     if "mqm_typology" in value:
         settings.mqm_typology = typology_from_json(value["mqm_typology"], "$.settings.mqm_typology", r.file)
     if "mqm_max_errors" in value:
@@ -168,22 +172,9 @@ def read_settings(r: JsonReader, value: Any, project: Project) -> Settings:
 
 
 def _read_entity_types(r: JsonReader, value: Any) -> list[EntityTypeStyle]:
-    types = []
-    names: set[str] = set()
-    keys: set[str] = set()
-    for i, t in enumerate(r.list(value, "$.settings.entity_types")):
-        p = f"$.settings.entity_types[{i}]"
-        r.keys(t, p, {"name", "key", "color"})
-        style = EntityTypeStyle(r.ident(t["name"], f"{p}.name"), r.str(t["key"], f"{p}.key"),
-                                r.str(t["color"], f"{p}.color"))
-        if style.name in names:
-            r.fail(f"duplicate entity type {style.name!r}", f"{p}.name")
-        if len(style.key) != 1 or style.key.upper() in keys:
-            r.fail(f"key must be one character not used by another type, found {style.key!r}", f"{p}.key")
-        names.add(style.name)
-        keys.add(style.key.upper())
-        types.append(style)
-    return types
+    from mtworkbench.io.bundle.layers_json import read_types
+
+    return read_types(r, value, "$.settings.entity_types")
 
 
 def _refuse_file_options(r: JsonReader, spec: str, path: str) -> None:
@@ -212,19 +203,13 @@ def read_judges(r: JsonReader, value: Any, project: Project) -> None:
 def read_spans(r: JsonReader, value: Any, project: Project) -> None:
     for i, s in enumerate(r.list(value, "$.entity_spans")):
         p = f"$.entity_spans[{i}]"
-        r.keys(s, p, {"id", "reference", "segment", "start", "end", "type", "annotator"})
-        span = EntitySpan(
-            id=r.ident(s["id"], f"{p}.id"),
-            reference=r.ref_to(s["reference"], f"{p}.reference", project.has_reference, "reference"),
-            segment=r.ref_to(s["segment"], f"{p}.segment", project.has_segment, "segment"),
-            start=r.int(s["start"], f"{p}.start"),
-            end=r.int(s["end"], f"{p}.end"),
-            type=r.str(s["type"], f"{p}.type"),
-            annotator=r.ident(s["annotator"], f"{p}.annotator"),
-        )
-        text = project.reference(span.reference).texts.get(span.segment)
+        span = read_span(r, s, p, project)
+        try:
+            text = project.span_text(span)
+        except ModelError as exc:
+            r.fail(str(exc), f"{p}.reference" if span.reference else p)
         if text is None:
-            r.fail(f"reference {span.reference!r} has no text for segment {span.segment!r}", p)
+            r.fail(f"{span.reference!r} has no text for segment {span.segment!r}", p)
         if not 0 <= span.start < span.end <= len(text):
             r.fail(f"span {span.start}-{span.end} is outside its text (length {len(text)})", f"{p}.end")
         _model_checked(r, lambda: project.add_span(span), p)  # noqa: B023 - called at once
@@ -330,6 +315,8 @@ def read_extras(r: JsonReader, data: dict[str, Any], project: Project) -> None:
         project.external_scores = check_bundle_value(data["external_scores"], project, r.file)
     if data.get("campaign") is not None:
         project.campaign = campaign_from_json(data["campaign"], project, r.file)
+    if "suggestion_decisions" in data:
+        read_decisions(r, data["suggestion_decisions"], project)
     if "score_file" in data:
         project.score_file = r.str(data["score_file"], "$.score_file")
         problem = score_file_problem(project.score_file)

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Neural metrics: our COMET inference against the reference implementation's ``predict()``.
+
+    python benchmarks/bench_neural.py [--device cpu|cuda] [--quick] [--ref-python PATH]
+
+Models: the small fixture checkpoints (tests/fixtures/neural) and a randomly initialised
+model of real size (XLM-R large shape: 24 layers, hidden 1024, vocabulary 250002, the
+estimator of wmt22-comet-da), built from its config, nothing downloaded. Each side runs
+in its own process on the same segments (multilingual, length-varied) and reports
+throughput (segments/s, after one warm-up batch), peak memory (CPU: the process's
+maximum resident set; GPU: torch's peak allocation) and the largest score difference.
+
+The reference side needs a Python with unbabel-comet (it pins numpy<2 and transformers<5,
+so it lives in its own environment): ``--ref-python``, ``$MTWB_COMET_REF_PYTHON`` or
+``/tmp/comet-ref/bin/python``; without one only our side is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "neural"
+LARGE = dict(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+             max_position_embeddings=514, vocab_size=250002)
+LARGE_HPARAMS = {
+    "class_identifier": "regression_metric", "encoder_model": "XLM-RoBERTa", "pretrained_model": "encoder",
+    "layer": "mix", "layer_transformation": "sparsemax", "layer_norm": False, "pool": "avg",
+    "hidden_sizes": [3072, 1024], "activations": "Tanh", "final_activation": None, "dropout": 0.1,
+    "load_pretrained_weights": False, "keep_embeddings_frozen": True, "nr_frozen_epochs": 0.3,
+}
+
+# Runs in a child process: ``ours`` in this project's environment, ``ref`` in the reference's.
+DRIVER = r'''
+import json, os, resource, sys, time
+mode, folder, data_file, device, batch = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+data = json.load(open(data_file, encoding="utf-8"))
+os.chdir(folder)
+import torch
+torch.manual_seed(0)
+cuda = device == "cuda"
+t0 = time.perf_counter()
+if mode == "ours":
+    sys.path.insert(0, sys.argv[6])
+    from mtworkbench.metrics.neural.comet_predict import CometModel
+    model = CometModel(folder, device=device)
+    def run(rows):
+        return model.predict([r["mt"] for r in rows], [r["src"] for r in rows],
+                             [r["ref"] for r in rows] if model.uses_reference else None, batch_size=batch).scores
+else:
+    import logging
+    logging.disable(logging.WARNING)
+    from comet import load_from_checkpoint
+    model = load_from_checkpoint(os.path.join(folder, "checkpoints", "model.ckpt"), local_files_only=True)
+    def run(rows):
+        return list(model.predict(rows, batch_size=batch, gpus=1 if cuda else 0, progress_bar=False).scores)
+load_s = time.perf_counter() - t0
+run(data[:batch])  # warm-up
+if cuda:
+    torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
+t0 = time.perf_counter()
+scores = run(data)
+if cuda:
+    torch.cuda.synchronize()
+seconds = time.perf_counter() - t0
+def resident_peak_mib():
+    # VmHWM starts afresh at exec; ru_maxrss would carry the parent's peak over on Linux
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = torch.cuda.max_memory_allocated() / 2**20 if cuda else resident_peak_mib()
+print("RESULT " + json.dumps({"load_s": load_s, "seconds": seconds, "peak_mib": peak, "scores": scores}))
+'''
+
+
+def segments(n: int) -> list[dict[str, str]]:
+    pairs = json.loads((FIXTURES / "PAIRS.json").read_text(encoding="utf-8"))
+    rows = [r for rs in pairs.values() for r in rs]
+    out = []
+    for i in range(n):
+        src, mt, ref = rows[i % len(rows)]
+        k = 1 + (i % 4)  # lengths vary, so length-sorted batching matters
+        out.append({"src": " ".join([src] * k), "mt": " ".join([mt] * k), "ref": " ".join([ref] * k)})
+    return out
+
+
+def build_large(folder: Path) -> Path:
+    """A wmt22-comet-da-shaped checkpoint with random weights, in COMET's layout."""
+    import shutil
+
+    import torch
+    import transformers
+    import yaml
+
+    from mtworkbench.metrics.neural.comet_net import CometNet, CometSettings, Encoder
+
+    encoder_dir = folder / "encoder"
+    shutil.copytree(FIXTURES / "encoder", encoder_dir)
+    config = transformers.XLMRobertaConfig.from_pretrained(str(encoder_dir))
+    for key, value in LARGE.items():
+        setattr(config, key, value)
+    config.save_pretrained(str(encoder_dir))
+    torch.manual_seed(0)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(encoder_dir))
+    net = CometNet(CometSettings.from_hparams(LARGE_HPARAMS, folder),
+                   Encoder(transformers.XLMRobertaModel(config, add_pooling_layer=False), tokenizer))
+    (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
+    torch.save({"state_dict": net.state_dict(), "hyper_parameters": LARGE_HPARAMS}, folder / "checkpoints" / "model.ckpt")
+    (folder / "hparams.yaml").write_text(yaml.safe_dump(LARGE_HPARAMS), encoding="utf-8")
+    return folder
+
+
+def run_side(python: str, mode: str, folder: Path, data_file: Path, device: str, batch: int) -> dict | None:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore"}
+    out = subprocess.run([python, "-c", DRIVER, mode, str(folder), str(data_file), device, str(batch), str(ROOT)],
+                         capture_output=True, text=True, env=env)
+    for line in out.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    print(f"  {mode} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    parser.add_argument("--quick", action="store_true", help="fewer segments")
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--ref-python", default=os.environ.get("MTWB_COMET_REF_PYTHON", "/tmp/comet-ref/bin/python"))
+    parser.add_argument("--skip-large", action="store_true")
+    args = parser.parse_args()
+    ref_python = args.ref_python if Path(args.ref_python).exists() else None
+    import torch
+
+    card = torch.cuda.get_device_name(0) if args.device == "cuda" and torch.cuda.is_available() else \
+        f"CPU, {torch.get_num_threads()} torch threads"
+    print(f"device: {args.device} ({card}); reference: {ref_python or 'not found, ours only'}")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        models = [(name, FIXTURES / name, 256 if args.quick else 2048)
+                  for name in ("comet-regression", "comet-referenceless", "comet-xcomet")]
+        if not args.skip_large:
+            large_n = (64 if args.quick else 512) if args.device == "cpu" else (512 if args.quick else 4096)
+            models.append(("xlmr-large-regression", build_large(work / "large"), large_n))
+        for name, folder, n in models:
+            data_file = work / f"{name}.json"
+            data_file.write_text(json.dumps(segments(n), ensure_ascii=False), encoding="utf-8")
+            row = {"model": name, "segments": n}
+            for mode, python in (("ours", sys.executable), ("ref", ref_python)):
+                if python is None:
+                    continue
+                got = run_side(python, mode, folder, data_file, args.device, args.batch_size)
+                if got is not None:
+                    row[mode] = {"seg_per_s": n / got["seconds"], "peak_mib": got["peak_mib"], "load_s": got["load_s"]}
+                    row[f"{mode}_scores"] = got["scores"]
+            if "ours_scores" in row and "ref_scores" in row:
+                row["max_abs_diff"] = max(abs(a - b) for a, b in zip(row.pop("ours_scores"), row.pop("ref_scores")))
+            row.pop("ours_scores", None)
+            row.pop("ref_scores", None)
+            results.append(row)
+            line = f"{name:24s} n={n:5d}"
+            for mode in ("ours", "ref"):
+                if mode in row:
+                    r = row[mode]
+                    line += f"  {mode}: {r['seg_per_s']:8.1f} seg/s, peak {r['peak_mib']:7.0f} MiB, load {r['load_s']:5.1f} s"
+            if "max_abs_diff" in row:
+                line += f"  max|diff| {row['max_abs_diff']:.2e}"
+            print(line, flush=True)
+    print(json.dumps({"device": args.device, "card": card, "results": results}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
