@@ -40,7 +40,7 @@ from mtworkbench.core.events import (
 )
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.gui.commands import SetSettingCommand
-from mtworkbench.gui.metrics.views import detail_views
+from mtworkbench.gui.metrics.views import VIEWS, detail_views
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
 from mtworkbench.gui.metrics.detail_tabs import DetailTabs
 from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
@@ -60,6 +60,9 @@ from mtworkbench.scoring.job import (
 RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
 AUTO_SCORE_DELAY_MS = 100
+# What the app imports off the GUI thread before building this workspace (gui.workspace_tabs):
+# the detail views' modules, which the constructor would otherwise import on the GUI thread.
+PRELOAD_MODULES = tuple(entry.draw.split(":")[0] for entry in VIEWS)
 MAX_CORPUS_ROWS = 10
 
 
