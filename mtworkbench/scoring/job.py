@@ -1,9 +1,8 @@
 """Running metrics over a project: the one scoring path, plain Python, no Qt.
 
-``run_scoring`` scores every (system, metric) pair that the project's
-``ScoreCache`` does not already hold, adds bootstrap 95% intervals and paired
-significance tests against a baseline, and reports ``progress(done, total)``
-and honours ``cancel()`` like every core job. The GUI runs it on a worker
+``run_scoring`` scores every (system, metric) pair that the project's ``ScoreCache`` does not
+already hold, adds bootstrap 95% intervals and paired significance tests against a baseline,
+and reports ``progress(done, total)`` and honours ``cancel()`` like every core job. The GUI runs it on a worker
 thread (``gui/worker.py``); the command line calls it directly (through
 :func:`~mtworkbench.scoring.project_scores.score_project`).
 
@@ -387,8 +386,9 @@ def run_scoring(
     # scoring tasks, then one paired test per metric where there is a baseline to test against
     paired = bool(request.baseline and request.baseline in request.systems and len(request.systems) > 1)
     job.total = len(todo) + (len(request.specs) if paired else 0)
-    # a metric holding a large model (neural metrics) is scored here, its model loaded once for every system
-    here = [t for t in todo if getattr(outcome.metrics.get(t[1]), "single_process", False)]
+    # a large model (neural metrics) is scored here, loaded once for every system; on a cluster, on its GPU workers
+    here = [t for t in todo if getattr(outcome.metrics.get(t[1]), "single_process", False)
+            and not (request.scheduler and getattr(outcome.metrics.get(t[1]), "wants_gpu", False))]
     pooled = [t for t in todo if t not in here]
     use_processes = bool(pooled) and _wants_processes(request, n_segments, len(pooled))
     if todo:  # the size of the job is known before its first task ends (a bar shows 0%, not nothing)

@@ -61,6 +61,7 @@ class NeuralMetric(Metric):
     reads = ("hypotheses", "references", "sources")
     needs_references = False
     single_process = True  # one model in memory: scored in the calling process, never in a pool
+    wants_gpu = True  # on a Dask cluster, sent to the workers that declare a GPU resource (when any do)
     model_kind: ClassVar[str] = ""
     load_options: ClassVar[tuple[str, ...]] = ("device", "precision", "threads")
 
