@@ -95,7 +95,7 @@ def main() -> None:
     import distributed
 
     from mtworkbench.scoring.cluster import shutdown_clusters
-    from mtworkbench.scoring.job import shutdown_pool
+    from mtworkbench.scoring.process_executor import shutdown_pool
 
     specs = tuple(args.metric) or DEFAULT_METRICS
     project, systems = load_project(args.systems)

@@ -22,7 +22,8 @@ def main() -> None:
     from mtworkbench.core.project_input import scoring_input
     from mtworkbench.metrics.registry import create_metric
     from mtworkbench.scoring.cache import ScoreCache
-    from mtworkbench.scoring.job import ScoringRequest, run_scoring, shutdown_pool
+    from mtworkbench.scoring.job import ScoringRequest, run_scoring
+    from mtworkbench.scoring.process_executor import shutdown_pool
 
     n_segments = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
     n_systems = int(sys.argv[2]) if len(sys.argv) > 2 else 6

@@ -17,10 +17,10 @@ def chosen_scheduler(args: argparse.Namespace) -> str | None:
     address = getattr(args, "scheduler", None)
     if not address:
         return None
-    from mtworkbench.scoring.cluster import _distributed, parse_scheduler
+    from mtworkbench.scoring.cluster import import_distributed, parse_scheduler
 
     parse_scheduler(address)
-    _distributed()
+    import_distributed()
     return str(address)
 
 

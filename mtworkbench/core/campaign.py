@@ -29,14 +29,13 @@ No Qt and no files here: ``mtworkbench.io.bundle.packages`` reads and writes the
 
 from __future__ import annotations
 
-import hashlib
 import json
-import random
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from mtworkbench.core.campaign_merge import JUDGMENTS, SPANS, merge_work
+from mtworkbench.core.campaign_plan import plan_campaign, seeded_rng, seeded_shuffle, texts_fingerprint
 from mtworkbench.core.campaign_records import (
     ANNOTATION_PROTOCOL,
     BY_KINDS,
@@ -53,8 +52,8 @@ from mtworkbench.core.campaign_records import (
     protocol_of,
 )
 from mtworkbench.core.queue_drawing import with_bad_items
-from mtworkbench.core.model import PROTOCOLS, Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.core.queue_state import BAD_PROTOCOLS, QUEUE_FORMAT, QUEUE_PROTOCOLS, JudgeQueue, QueueEntry
+from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.queue_state import QUEUE_FORMAT, QUEUE_PROTOCOLS, JudgeQueue, QueueEntry
 
 
 # --- planning ---------------------------------------------------------------------------------
@@ -84,107 +83,6 @@ def parse_people(text: str) -> list[str]:
     return people
 
 
-def _rng(*parts: object) -> random.Random:
-    # random() alone is stable across Python versions (shuffle/randrange are not promised).
-    digest = hashlib.sha256("\0".join(str(p) for p in parts).encode("utf-8")).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
-
-
-def _shuffle(rng: random.Random, values: list[Any]) -> None:
-    for i in range(len(values) - 1, 0, -1):
-        j = min(int(rng.random() * (i + 1)), i)
-        values[i], values[j] = values[j], values[i]
-
-
-def texts_fingerprint(project: Project) -> str:
-    """A hash of every source, reference and system text (what a package must not change)."""
-    h = hashlib.sha256()
-    for seg in project.segments:
-        h.update(f"S\0{seg.id}\0{seg.source}\0".encode())
-    for ref in project.references:
-        for sid, text in sorted(ref.texts.items()):
-            h.update(f"R\0{ref.id}\0{sid}\0{text}\0".encode())
-    for sys_ in project.systems:
-        for sid, text in sorted(sys_.texts.items()):
-            h.update(f"Y\0{sys_.id}\0{sid}\0{text}\0".encode())
-    return h.hexdigest()
-
-
-def _units(project: Project, by: str, seed: int) -> list[tuple[str, str | None, str | None]]:
-    """(segment, reference, system) of every possible item, in document order."""
-    units: list[tuple[str, str | None, str | None]] = []
-    if by == "annotator":
-        for seg in project.segments:
-            for ref in project.references:
-                if seg.id in ref.texts:
-                    units.append((seg.id, ref.id, None))
-        if not units:
-            raise CampaignError("nothing to annotate: the project has no reference texts")
-        return units
-    if not project.systems:
-        raise CampaignError("nothing to judge: the project has no systems")
-    # One reference per document (as the judges of Turian et al. saw it), drawn from the seed.
-    refs = [r.id for r in project.references]
-    rng = _rng("campaign-reference", seed)
-    start = {doc.id: (min(int(rng.random() * len(refs)), len(refs) - 1) if refs else 0)
-             for doc in project.documents}
-    for seg in project.segments:
-        first = start[project.document_of(seg.id)]
-        chosen = next((refs[(first + k) % len(refs)] for k in range(len(refs))
-                       if seg.id in project.reference(refs[(first + k) % len(refs)]).texts), None)
-        for sys_ in project.systems:
-            units.append((seg.id, chosen, sys_.id))
-    return units
-
-
-def plan_campaign(project: Project, by: str, people: list[str], overlap: float = 0.0, seed: int = 0,
-                  protocol: str | None = None, bad_rate: float = 0.0) -> Campaign:
-    """Assign every item to one person, and ``overlap`` of them to two; ``bad_rate``
-    adds BAD items to each judge's queue (DA, ESA)."""
-    if by not in BY_KINDS:
-        raise CampaignError(f"split by must be one of {', '.join(BY_KINDS)}, not {by!r}")
-    if not people:
-        raise CampaignError("name at least one person")
-    if len(set(people)) != len(people):
-        dup = next(p for p in people if people.count(p) > 1)
-        raise CampaignError(f"person {dup!r} is named twice")
-    if not 0 <= overlap <= 1:
-        raise CampaignError(f"overlap must be between 0 and 1, not {overlap!r}")
-    if overlap > 0 and len(people) < 2:
-        raise CampaignError("overlap needs at least two people")
-    if by == "annotator":
-        protocol = ANNOTATION_PROTOCOL
-    elif not protocol:
-        protocol = DEFAULT_JUDGE_PROTOCOL
-    elif protocol not in PROTOCOLS:
-        raise CampaignError(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}")
-    if isinstance(bad_rate, bool) or not isinstance(bad_rate, (int, float)) or not 0 <= bad_rate <= 1:
-        raise CampaignError(f"the BAD rate must be between 0 and 1, not {bad_rate!r}")
-    if bad_rate and protocol not in BAD_PROTOCOLS:
-        raise CampaignError(f"BAD items are for judging campaigns in {' or '.join(BAD_PROTOCOLS)}, "
-                            f"not {protocol}")
-    units = _units(project, by, seed)
-    order = list(range(len(units)))
-    _shuffle(_rng("campaign-order", seed, by, ",".join(people)), order)
-    n_shared = min(len(units), int(round(overlap * len(units))))
-    assigned: dict[int, tuple[str, ...]] = {}
-    n = len(people)
-    for k, index in enumerate(order[:n_shared]):
-        # Pairs walk round the people, so every neighbouring pair shares items.
-        pair = {people[k % n], people[(k + 1) % n]}
-        assigned[index] = tuple(p for p in people if p in pair)
-    for k, index in enumerate(order[n_shared:]):
-        assigned[index] = (people[(k + n_shared) % n],)
-    items = [CampaignItem(f"i{k + 1}", seg, ref, sys_, assigned[k]) for k, (seg, ref, sys_) in enumerate(units)]
-    # A campaign without BAD items keeps the id earlier versions gave it.
-    ident = hashlib.sha256(
-        json.dumps([texts_fingerprint(project), by, protocol, people, overlap, seed,
-                    *([bad_rate] if bad_rate else [])]).encode()
-    ).hexdigest()[:16]
-    return Campaign(f"c-{ident}", by, protocol, seed, overlap, list(people), items, bad_rate=float(bad_rate))
-
-
-# --- packages -------------------------------------------------------------------------------------
 def make_package(project: Project, campaign: Campaign, person: str) -> Project:
     """One person's package: their segments, the texts they need and their own earlier work."""
     if person not in campaign.people:
@@ -239,7 +137,7 @@ def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem],
     """The judge's queue (``core.queue_state``): their items in a seeded order, no repeats, in
     the campaign's protocol (LDC for one no queue serves), with its BAD items."""
     items = [QueueEntry(it.system, it.segment, it.reference) for it in mine if it.system is not None]
-    _shuffle(_rng("campaign-queue", campaign.seed, person), items)
+    seeded_shuffle(seeded_rng("campaign-queue", campaign.seed, person), items)
     if campaign.bad_rate:
         items = with_bad_items(package, items, campaign.bad_rate,
                                f"campaign-bad\0{campaign.seed}\0{person}", _BAD_GAP)

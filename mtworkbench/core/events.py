@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # the model imports this module; the names are for annotations only
-    from mtworkbench.core.model import EntitySpan, Judgment, Reference, Segment, System
+if TYPE_CHECKING:  # the names are for annotations only
+    from mtworkbench.core.records import EntitySpan, Judgment, Reference, Segment, System
 
 
 @dataclass(frozen=True)

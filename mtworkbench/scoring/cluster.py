@@ -49,7 +49,7 @@ class ClusterError(DataError):
     """No cluster to score on (dask missing, a bad address, a scheduler out of reach)."""
 
 
-def _distributed() -> Any:
+def import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
@@ -79,7 +79,7 @@ _CLIENTS_LOCK = threading.Lock()
 
 def client_for(address: str) -> Any:
     """The dask client of ``address`` (connected or started on first use, then reused)."""
-    distributed = _distributed()
+    distributed = import_distributed()
     kind, target = parse_scheduler(address)
     key = f"local:{target}" if kind == "local" else str(target)
     with _CLIENTS_LOCK:
@@ -155,7 +155,7 @@ def _blob(blob: bytes) -> bytes:
 def dask_score(metric_digest: str, metric_blob: bytes, side_digest: str, side_blob: bytes,
                hypotheses: list[str], ci_samples: int, seed: int, system: str) -> Any:
     """One task on a worker: the same ``score_one`` a local process runs."""
-    from mtworkbench.scoring.job import score_one
+    from mtworkbench.scoring.tasks import score_one
 
     metric = _worker_object(metric_digest, metric_blob)
     data = replace(_worker_object(side_digest, side_blob), hypotheses=hypotheses)
@@ -164,7 +164,7 @@ def dask_score(metric_digest: str, metric_blob: bytes, side_digest: str, side_bl
 
 def dask_paired(metric_digest: str, metric_blob: bytes, systems: list[tuple[str, np.ndarray]], method: str,
                 n_samples: int, seed: int) -> Any:
-    from mtworkbench.scoring.job import paired_one
+    from mtworkbench.scoring.tasks import paired_one
 
     return paired_one(_worker_object(metric_digest, metric_blob), systems, method, n_samples, seed)
 

@@ -20,13 +20,9 @@ must stay free of Qt: the worker processes import it.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
-import signal
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -48,6 +44,8 @@ from mtworkbench.metrics.external import ExternalMetric, external_metric, is_ext
 from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor, wait_for
+from mtworkbench.scoring.process_executor import shutdown_pool
+from mtworkbench.scoring.tasks import next_job_id, paired_one, score_one
 from mtworkbench.scoring.store import (
     InputDigests,
     Key,
@@ -140,132 +138,6 @@ def make_metrics(specs: Sequence[str], project: Any, outcome: ScoringOutcome) ->
         except MetricError as exc:
             outcome.fail(spec, exc)
     return metrics
-
-
-def score_one(
-    metric: Metric,
-    data: Any,
-    ci_samples: int,
-    seed: int,
-    progress: ProgressCallback | None = None,
-    cancel: CancelCheck | None = None,
-    system: str | None = None,
-) -> ScoreEntry:
-    """Score one system with one metric, plus its bootstrap interval."""
-    from mtworkbench.analysis.significance import bootstrap_ci
-
-    if isinstance(data, bytes):
-        data = pickle.loads(data)  # noqa: S301 - bytes this process pickled for its own worker processes
-    score = metric.score(data, progress=progress, cancel=cancel, system=system)
-    ci = None
-    if ci_samples > 0 and data.n_segments > 0:
-        check_cancel(cancel)
-        ci = bootstrap_ci(metric, score.stats, n_samples=ci_samples, seed=seed)
-    return ScoreEntry(score=score, ci=ci)
-
-
-def paired_one(
-    metric: Metric,
-    systems: list[tuple[str, np.ndarray]],
-    method: str,
-    n_samples: int,
-    seed: int,
-    cancel: CancelCheck | None = None,
-) -> Any:
-    from mtworkbench.analysis.significance import paired_test
-
-    return paired_test(metric, systems, method=method, n_samples=n_samples, seed=seed, cancel=cancel)
-
-
-# --- worker processes --------------------------------------------------------------------
-_POOL: ProcessPoolExecutor | None = None
-_POOL_SIZE = 0
-_POOL_LOCK = threading.Lock()
-_CANCELLED_UP_TO: Any = None  # multiprocessing.Value: jobs with id <= this are cancelled
-_JOB_IDS = iter(range(1, 1 << 62))
-_IN_CHILD_CANCEL: Any = None
-
-
-def _init_child(cancelled_up_to: Any) -> None:
-    global _IN_CHILD_CANCEL
-    _IN_CHILD_CANCEL = cancelled_up_to
-    # Ctrl+C reaches every process of the terminal's group: the parent alone handles it
-    # (it cancels the job through the shared flag); a worker would only print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:  # background work: let the GUI process win any contest for a CPU
-        os.nice(10)
-    except OSError:
-        pass
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-
-
-def _exit_with_parent(parent: int) -> None:
-    """A worker whose app was killed must not linger (its queue would never close)."""
-    import time
-
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-def _child_cancel(job_id: int) -> CancelCheck:
-    return lambda: _IN_CHILD_CANCEL is not None and _IN_CHILD_CANCEL.value >= job_id
-
-
-# The metrics a worker process has unpickled for the running job, by spec: one
-# instance per spec and process, reused for every system it scores.
-_CHILD_METRICS: dict[tuple[int, str], Metric] = {}
-
-
-def _child_metric(job_id: int, spec: str, blob: bytes) -> Metric:
-    key = (job_id, spec)
-    metric = _CHILD_METRICS.get(key)
-    if metric is None:
-        if any(k[0] != job_id for k in _CHILD_METRICS):
-            _CHILD_METRICS.clear()  # an earlier job's metrics (and their reference caches) go
-        metric = _CHILD_METRICS[key] = pickle.loads(blob)  # noqa: S301 - bytes this process pickled for its own worker processes
-    return metric
-
-
-def _child_score(job_id: int, spec: str, metric_blob: bytes, data: bytes, ci_samples: int, seed: int,
-                 system: str) -> ScoreEntry:
-    metric = _child_metric(job_id, spec, metric_blob)
-    return score_one(metric, data, ci_samples, seed, cancel=_child_cancel(job_id), system=system)
-
-
-def _child_paired(job_id: int, spec: str, metric_blob: bytes, systems: list[tuple[str, np.ndarray]],
-                  method: str, n_samples: int, seed: int) -> Any:
-    return paired_one(_child_metric(job_id, spec, metric_blob), systems, method, n_samples, seed,
-                      cancel=_child_cancel(job_id))
-
-
-def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
-    """The shared pool of scoring processes (started on first use, reused; started
-    anew when a job asks for another number of workers)."""
-    global _POOL, _CANCELLED_UP_TO, _POOL_SIZE
-    with _POOL_LOCK:
-        if workers is None and _POOL is not None:
-            return _POOL
-        workers = max(1, workers if workers else min(os.cpu_count() or 1, 4))
-        if _POOL is not None and _POOL_SIZE != workers:
-            _POOL.shutdown(wait=False, cancel_futures=True)
-            _POOL = None
-        if _POOL is None:
-            context = multiprocessing.get_context("spawn")  # never fork a process running Qt threads
-            _CANCELLED_UP_TO = context.Value("q", 0)
-            _POOL_SIZE = workers
-            _POOL = ProcessPoolExecutor(
-                workers, mp_context=context, initializer=_init_child, initargs=(_CANCELLED_UP_TO,)
-            )
-        return _POOL
-
-
-def shutdown_pool() -> None:
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is not None:
-            _POOL.shutdown(wait=False, cancel_futures=True)
-            _POOL = None
 
 
 def _wants_processes(request: ScoringRequest, n_segments: int, n_tasks: int) -> bool:
@@ -523,7 +395,7 @@ def _score_with(job: _Job, todo: list[tuple[str, str]]) -> list[ScoredItem]:
     """The tasks on the job's executor (worker processes or a cluster), results as they finish."""
     request, outcome, cancel, executor = job.request, job.outcome, job.cancel, job.executor
     assert executor is not None
-    job_id = next(_JOB_IDS)
+    job_id = next_job_id()
     # Each metric is pickled once, bound as it is; every worker unpickles it once per job.
     metric_blobs = {spec: pickle.dumps(metric) for spec, metric in outcome.metrics.items()}
     handles: dict[Any, tuple[str, str]] = {}
@@ -579,7 +451,7 @@ def _paired_tests(job: _Job, done_tasks: int) -> None:
             metric = outcome.metrics[spec]
             try:
                 if job.executor is not None:
-                    job_id = next(_JOB_IDS)
+                    job_id = next_job_id()
                     handle = job.executor.submit_paired(job_id, spec, metric, pickle.dumps(metric), *args)
                     result = wait_for(job.executor, job_id, handle, cancel)
                 else:

@@ -7,14 +7,8 @@ from collections import Counter
 import pytest
 
 from mtworkbench.analysis.quality_control import quality_control
-from mtworkbench.core.campaign import (
-    CampaignError,
-    campaign_progress,
-    content_key,
-    make_package,
-    merge_package,
-    plan_campaign,
-)
+from mtworkbench.core.campaign import CampaignError, campaign_progress, content_key, make_package, merge_package
+from mtworkbench.core.campaign_plan import plan_campaign
 from mtworkbench.core.judging import JudgeSession, apply_judgment
 from tests.core.test_campaign import roundtrip, small_project
 

@@ -209,7 +209,8 @@ def test_typology_file_round_trip_and_errors(tmp_path):
 
 
 def test_merging_a_package_adds_the_categories_its_raters_used():
-    from mtworkbench.core.campaign import make_package, merge_package, plan_campaign
+    from mtworkbench.core.campaign import make_package, merge_package
+    from mtworkbench.core.campaign_plan import plan_campaign
 
     project = project_with_errors()
     campaign = plan_campaign(project, "judge", ["alice"], overlap=0.0, seed=1, protocol="mqm")

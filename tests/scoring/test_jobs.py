@@ -11,7 +11,8 @@ import numpy as np
 
 from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.scoring.cache import ScoreCache
-from mtworkbench.scoring.job import PROCESS_THRESHOLD, ScoringRequest, run_scoring, shutdown_pool
+from mtworkbench.scoring.job import PROCESS_THRESHOLD, ScoringRequest, run_scoring
+from mtworkbench.scoring.process_executor import shutdown_pool
 from tests.gui.metrics_synthetic import synthetic_project
 
 SPECS = ("bleu", "chrf", "ter", "nist")

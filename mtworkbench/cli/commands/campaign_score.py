@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.atomic import atomic_write_text
     from mtworkbench.core.errors import DataError
     from mtworkbench.scoring.campaign import DEFAULT_METRICS, language_pairs, open_pair, score_pair
-    from mtworkbench.scoring.job import shutdown_pool
+    from mtworkbench.scoring.process_executor import shutdown_pool
 
     if args.jobs < 1:
         raise UsageError("--jobs must be 1 or more")

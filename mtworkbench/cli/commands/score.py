@@ -132,7 +132,8 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
     with ``scheduler``, over a dask.distributed cluster. ``backend`` receives where
     the work ran."""
     from mtworkbench.scoring.cache import ScoreCache
-    from mtworkbench.scoring.job import ScoringRequest, run_scoring, shutdown_pool
+    from mtworkbench.scoring.job import ScoringRequest, run_scoring
+    from mtworkbench.scoring.process_executor import shutdown_pool
 
     request = ScoringRequest(specs=tuple(specs), systems=tuple(systems), ci_samples=0,
                              use_processes=None if jobs > 1 else False, jobs=jobs, scheduler=scheduler)

@@ -12,14 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mtworkbench.core.campaign import (
-    Campaign,
-    CampaignError,
-    MergeReport,
-    make_package,
-    merge_package,
-    plan_campaign,
-)
+from mtworkbench.core.campaign import Campaign, CampaignError, MergeReport, make_package, merge_package
+from mtworkbench.core.campaign_plan import plan_campaign
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import ProgressCallback, report
 from mtworkbench.core.model import Project
