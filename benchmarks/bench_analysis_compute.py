@@ -30,8 +30,8 @@ SPECS = ["bleu", "chrf", "ter", "gtm", "meteor"]
 def compute_once(bundle: Path) -> float:
     from PySide6.QtWidgets import QApplication
 
-    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.io.bundle.bundle import load_bundle
 
     app = QApplication.instance() or QApplication([])

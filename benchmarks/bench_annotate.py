@@ -50,8 +50,8 @@ def main(presses: int) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.annotate.workspace import AnnotateWorkspace
+    from mtworkbench.gui.session import ProjectSession
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     session = ProjectSession()

@@ -57,7 +57,14 @@ TED = SHARED / "data" / "mqm-ted-ende" / "mqm_ted_ende.tsv"
 
 def span_project(n_spans: int, seed: int = 3):
     from mtworkbench.core.model import (
-        Document, ErrorSpan, Judgment, Paragraph, Project, Reference, Segment, System,
+        Document,
+        ErrorSpan,
+        Judgment,
+        Paragraph,
+        Project,
+        Reference,
+        Segment,
+        System,
     )
 
     rng = random.Random(seed)
@@ -339,8 +346,8 @@ def ldc_project(n_segments: int, n_systems: int = 8, judges: tuple[str, ...] = (
 
 def judge_alone() -> dict:
     """A Judge workspace with a session of its own, shown."""
-    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.judge.workspace import JudgeWorkspace
+    from mtworkbench.gui.session import ProjectSession
 
     session = ProjectSession()
     judge = JudgeWorkspace(session)

@@ -44,9 +44,9 @@ def run(mode: str, n_segments: int, n_systems: int, specs: list[str]) -> tuple[f
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from mtworkbench.scoring import job as scoring_job
-    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.metrics.workspace import MetricsWorkspace
+    from mtworkbench.gui.session import ProjectSession
+    from mtworkbench.scoring import job as scoring_job
 
     app = QApplication.instance() or QApplication([])
     scoring_job.PROCESS_THRESHOLD = 0 if mode == "processes" else 10**12

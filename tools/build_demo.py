@@ -42,8 +42,8 @@ from mtworkbench.core.model import (  # noqa: E402
     System,
 )
 from mtworkbench.io.bundle.bundle import save_bundle  # noqa: E402
-from mtworkbench.io.judgments.judgments import apply_import, plan_score_lines  # noqa: E402
 from mtworkbench.io.corpora.plaintext import read_lines  # noqa: E402
+from mtworkbench.io.judgments.judgments import apply_import, plan_score_lines  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 N_SEGMENTS = 50

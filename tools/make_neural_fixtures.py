@@ -360,9 +360,9 @@ def main() -> int:
         if args.only in (None, "metricx") and args.metricx_src:
             build_metricx(root, work, Path(args.metricx_src))
             print("metricx: done", flush=True)
-    import numpy
-
     from importlib.metadata import PackageNotFoundError, version
+
+    import numpy
 
     versions = {"torch": torch.__version__, "transformers": transformers.__version__, "numpy": numpy.__version__,
                 "python": sys.version.split()[0]}

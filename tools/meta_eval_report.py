@@ -44,11 +44,11 @@ sys.path.insert(0, str(ROOT))
 from mtworkbench.analysis.correlation import correlate, wilcoxon_correlations  # noqa: E402
 from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs  # noqa: E402
 from mtworkbench.analysis.prediction_error import project_prediction_error  # noqa: E402
-from mtworkbench.scoring.project_scores import score_project  # noqa: E402
 from mtworkbench.analysis.reliability import MetricStats, reliability  # noqa: E402
-from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines  # noqa: E402
 from mtworkbench.io.corpora.plaintext import import_plain  # noqa: E402
+from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines  # noqa: E402
 from mtworkbench.metrics.learned import FEATURE_NAMES, Tokenisation, project_examples, train_learned  # noqa: E402
+from mtworkbench.scoring.project_scores import score_project  # noqa: E402
 
 METHODS = ("pearson", "spearman", "kendall")
 WMT21_SYSTEMS = ("Facebook-AI", "HuaweiTSC", "NVIDIA-NeMo", "Online-W", "UEdin", "VolcTrans-AT",

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mtworkbench.analysis.resampling import check_resamples, choice_blocks, coin_blocks
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.scoring_input import MetricError
-from mtworkbench.analysis.resampling import check_resamples, choice_blocks, coin_blocks
 from mtworkbench.metrics.base import Metric
 
 DEFAULT_SEED = 12345

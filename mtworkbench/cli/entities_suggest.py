@@ -23,7 +23,6 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.suggestions import ONTONOTES_TO_MUC
 
 
-
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("suggest", help="pre-annotate a reference with a spaCy pipeline folder you have")
     p.add_argument("bundle")

@@ -51,8 +51,8 @@ from mtworkbench.core.campaign_records import (
     digest,
     protocol_of,
 )
-from mtworkbench.core.queue_drawing import with_bad_items
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+from mtworkbench.core.queue_drawing import with_bad_items
 from mtworkbench.core.queue_state import QUEUE_FORMAT, QUEUE_PROTOCOLS, JudgeQueue, QueueEntry
 
 

@@ -6,8 +6,8 @@ are checked against the plan drawn from the team's own project before anything m
 
 from __future__ import annotations
 
-from mtworkbench.core.campaign_records import Campaign, CampaignError
 from mtworkbench.core.campaign_plan import plan_campaign
+from mtworkbench.core.campaign_records import Campaign, CampaignError
 from mtworkbench.core.model import Project
 
 

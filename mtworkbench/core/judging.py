@@ -33,7 +33,6 @@ from mtworkbench.core.judge_session import (
 from mtworkbench.core.model import Judgment
 from mtworkbench.core.queue_drawing import QueueConfig, build_queue, config_of, with_bad_items
 
-
 # LDC (TIDES) 5-point scales, best first, as the judge sees them.
 ADEQUACY_LABELS: dict[int, str] = {
     5: "All of the meaning",

@@ -23,14 +23,13 @@ from mtworkbench.core.records import (
     RELATIONS,
     EntitySpan,
     EntityTypeStyle,
+    ModelError,
     Relation,
     RelationLayer,
     SpanLayer,
     default_relation_layers,
     default_span_layers,
 )
-from mtworkbench.core.records import ModelError
-
 
 
 # --- looking layers up ----------------------------------------------------------------

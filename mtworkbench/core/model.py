@@ -23,10 +23,9 @@ from typing import Any
 
 from mtworkbench.core import events as ev
 from mtworkbench.core.events import ProjectEvent
-from mtworkbench.core.mqm_typology import Typology
 from mtworkbench.core.layers import Relation, layer_types
+from mtworkbench.core.mqm_typology import Typology
 from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
-from mtworkbench.core.relation_store import LayeredSpans
 from mtworkbench.core.records import (
     DEFAULT_ENTITY_TYPES,
     DEFAULT_METRICS,
@@ -55,6 +54,8 @@ from mtworkbench.core.records import (
     check_span_in_text,
     protocol_for_scale,
 )
+from mtworkbench.core.relation_store import LayeredSpans
+
 
 class Project(LayeredSpans):
     """The whole evaluation project. Mutate only through its methods."""

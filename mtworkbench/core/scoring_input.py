@@ -9,10 +9,9 @@ importing any metric.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # numpy loads with the first array, not with this module (a lean `score` never needs it)

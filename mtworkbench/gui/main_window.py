@@ -25,13 +25,13 @@ from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.bundle_on_disk import BUNDLE_FILTER, BundleOnDisk, error_message
 from mtworkbench.gui.commands import SetTargetLanguageCommand
+from mtworkbench.gui.disk_watch import BundleWatcher, read_state
 from mtworkbench.gui.navigator_model import NavigatorModel
+from mtworkbench.gui.recovery_restore import restore_onto
+from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.workspace_tabs import WorkspaceTabs
-from mtworkbench.gui.disk_watch import BundleWatcher, read_state
-from mtworkbench.gui.recovery_restore import restore_onto
-from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.io.bundle import locking
 from mtworkbench.io.bundle.bundle import disk_hash
 from mtworkbench.io.bundle.recovery import find_recovery

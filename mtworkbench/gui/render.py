@@ -127,8 +127,8 @@ def render(bundle_path, view: str, system: str | None = None, segment: str | Non
 
 def corpus_table_widget(project, metric: str | None):
     """The corpus table of every system, scored now (cached results are not on disk)."""
-    from mtworkbench.scoring.cache import cache_for
     from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
+    from mtworkbench.scoring.cache import cache_for
     from mtworkbench.scoring.job import ScoringRequest, run_scoring
 
     if not project.references:

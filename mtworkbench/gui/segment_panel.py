@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 from mtworkbench.core.events import MEMBERSHIP_EVENTS, TEXT_EVENTS
 from mtworkbench.core.model import ModelError
 from mtworkbench.gui.commands import SetTextCommand
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc, show_message
+from mtworkbench.gui.session import ProjectSession
 
 
 class _TextRow(QStackedWidget):

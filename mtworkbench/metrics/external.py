@@ -11,14 +11,12 @@ score imported from a ``.sys.score`` file replaces the corpus mean.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
-from mtworkbench.metrics.signature import Signature
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -26,6 +24,7 @@ from mtworkbench.metrics.base import (
     MetricSpecError,
     ScoringInput,
 )
+from mtworkbench.metrics.signature import Signature
 
 PREFIX = "ext:"
 

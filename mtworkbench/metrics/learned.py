@@ -59,10 +59,10 @@ import numpy as np
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.files import MIB, read_regular_bytes
+from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.json_reader import JsonReader
 from mtworkbench.core.learned_json import check_learned_model
 from mtworkbench.core.metric_files import FILE_OPTIONS
-from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.metrics.base import Metric, MetricError, Option, ScoringInput
 from mtworkbench.metrics.edit import levenshtein, position_independent_errors
 from mtworkbench.metrics.tokens import tokenize

@@ -53,13 +53,13 @@ from mtworkbench.metrics.base import (
     ScoringInput,
     parse_bool,
 )
-from mtworkbench.metrics.signature import Signature
 from mtworkbench.metrics.nee_text import (
     NUMBER_LANGUAGES,
     Normalisation,
     Token,
     normalise_tokens,
 )
+from mtworkbench.metrics.signature import Signature
 
 UNITS = ("segment", "paragraph", "document")
 

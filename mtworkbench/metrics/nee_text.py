@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache, cache
+from functools import cache, lru_cache
 
 from mtworkbench.core.segmenter import segment_spans
 from mtworkbench.core.text import TOKEN_RE  # words with their combining marks, or one punctuation character

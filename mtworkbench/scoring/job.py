@@ -45,7 +45,6 @@ from mtworkbench.metrics.registry import create_metric
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry, pack_input
 from mtworkbench.scoring.executor import ScoreTask, ScoringExecutor, wait_for
 from mtworkbench.scoring.process_executor import shutdown_pool
-from mtworkbench.scoring.tasks import next_job_id, paired_one, score_one
 from mtworkbench.scoring.store import (
     InputDigests,
     Key,
@@ -55,6 +54,7 @@ from mtworkbench.scoring.store import (
     store_for,
     unsaved_store,
 )
+from mtworkbench.scoring.tasks import next_job_id, paired_one, score_one
 
 # Jobs with at least this many segment evaluations (segments x tasks) use worker processes.
 PROCESS_THRESHOLD = 5_000

@@ -12,9 +12,9 @@ from scipy import stats as sstats
 
 from mtworkbench.analysis.correlation import correlate
 from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-from mtworkbench.scoring.project_scores import score_project
-from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines
 from mtworkbench.io.corpora.plaintext import import_plain, read_lines
+from mtworkbench.io.judgments.judgments import apply_import, plan_mqm_tsv, plan_score_lines
+from mtworkbench.scoring.project_scores import score_project
 
 WMT21_SYSTEMS = ("Facebook-AI", "HuaweiTSC", "NVIDIA-NeMo", "Online-W", "UEdin", "VolcTrans-AT",
                  "VolcTrans-GLAT", "eTranslation")

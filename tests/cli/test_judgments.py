@@ -8,8 +8,8 @@ import json
 import pytest
 
 from mtworkbench.cli import main
-from mtworkbench.io.judgments.judgments import COLUMNS
 from mtworkbench.io.corpora.plaintext import import_plain
+from mtworkbench.io.judgments.judgments import COLUMNS
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ command line and through the Python API, merged and compared item by item."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtworkbench.core.campaign import CampaignError, campaign_progress, content_key, make_package, merge_package, parse_overlap
+from mtworkbench.core.campaign import (
+    CampaignError,
+    campaign_progress,
+    content_key,
+    make_package,
+    merge_package,
+    parse_overlap,
+)
 from mtworkbench.core.campaign_plan import plan_campaign
 from mtworkbench.core.model import (
     MUC7_TYPES,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from mtworkbench.core.campaign_plan import plan_campaign
 from mtworkbench.core.campaign_json import campaign_from_json, campaign_to_json
+from mtworkbench.core.campaign_plan import plan_campaign
 from mtworkbench.core.errors import BundleError
 from mtworkbench.core.json_reader import JsonReader, json_kind
 from mtworkbench.core.learned_json import check_learned_model

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import random
+
+import pytest
 
 from mtworkbench.analysis.quality_control import quality_control
 from mtworkbench.core.model import Judgment

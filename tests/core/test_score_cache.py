@@ -17,6 +17,8 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
+from mtworkbench.core.project_input import scoring_input
+from mtworkbench.core.scoring_input import MetricScore
 from mtworkbench.scoring.cache import (
     ScoreCache,
     ScoreEntry,
@@ -24,8 +26,6 @@ from mtworkbench.scoring.cache import (
     fingerprint,
     pack_input,
 )
-from mtworkbench.core.project_input import scoring_input
-from mtworkbench.core.scoring_input import MetricScore
 
 
 def entry(value: float) -> ScoreEntry:

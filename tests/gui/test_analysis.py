@@ -18,7 +18,6 @@ from mtworkbench.analysis.correlation import (
     williams_from_scores,
 )
 from mtworkbench.analysis.human_scores import collect_human_scores, level_pairs
-from mtworkbench.scoring.project_scores import score_project
 from mtworkbench.core.jobs import check_cancel
 from mtworkbench.core.model import (
     Document,
@@ -30,9 +29,10 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.gui.analysis.human_choices import human_choices
-from mtworkbench.gui.worker import running_workers
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.worker import running_workers
+from mtworkbench.scoring.project_scores import score_project
 
 SPECS = ["wer", "per", "chrf"]
 RELIABILITY_DOCS = 60  # few pseudo-documents: the curves' shape, not their precision, is tested

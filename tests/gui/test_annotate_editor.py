@@ -11,9 +11,9 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from mtworkbench.gui.annotate.offsets import from_utf16, to_utf16
+from mtworkbench.gui.annotate.workspace import AnnotateWorkspace
 from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.session import ProjectSession
-from mtworkbench.gui.annotate.workspace import AnnotateWorkspace
 from mtworkbench.io.bundle.bundle import load_bundle
 from tests.gui.annotate_helpers import (
     click_at,

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.annotate.workspace import AnnotateWorkspace
+from mtworkbench.gui.session import ProjectSession
 
 N_PARAGRAPHS, PER_PARAGRAPH = 100, 20
 BUDGET_S = 0.050

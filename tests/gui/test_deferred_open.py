@@ -12,12 +12,12 @@ import pytest
 
 from mtworkbench.analysis import human_scores
 from mtworkbench.core.model import ErrorSpan, Judgment
-from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
-from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.analysis import workspace as analysis_module
 from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
+from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
 from mtworkbench.gui.metrics.workspace import MetricsWorkspace
+from mtworkbench.gui.session import ProjectSession
 from tests.gui.span_project import span_project
 
 

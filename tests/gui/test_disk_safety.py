@@ -16,8 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from mtworkbench.core.model import Judgment
-from mtworkbench.gui import dialogs
-from mtworkbench.gui import recovery_writer
+from mtworkbench.gui import dialogs, recovery_writer
 from mtworkbench.gui.commands import AddJudgeCommand, SetTextCommand
 from mtworkbench.gui.main_window import MainWindow, recovery_path
 from mtworkbench.io.bundle import locking

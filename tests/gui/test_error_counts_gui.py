@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from mtworkbench.analysis.error_counts import error_counts
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+from mtworkbench.gui.session import ProjectSession
 from tests.gui.span_project import span_project
 
 

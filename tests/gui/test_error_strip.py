@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.metrics.workspace import MetricsWorkspace
+from mtworkbench.gui.session import ProjectSession
 from tests.gui.span_project import span_project
 
 

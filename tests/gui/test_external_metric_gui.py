@@ -89,8 +89,8 @@ def test_settings_dialog_offers_imported_metrics(qtbot, window, with_external):
 
 def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
     from mtworkbench.analysis.correlation import correlate
-    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+    from mtworkbench.gui.session import ProjectSession
     from tests.gui.test_analysis import (
         RELIABILITY_DOCS,
         core_pairs,
@@ -132,8 +132,8 @@ def test_analysis_workspace_correlates_an_imported_metric(qtbot, tmp_path):
 
 def test_compare_two_systems_writes_and_opens_the_report(qtbot, tmp_path, monkeypatch):
     from mtworkbench.gui.analysis import compare_report
-    from mtworkbench.gui.session import ProjectSession
     from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+    from mtworkbench.gui.session import ProjectSession
     from tests.gui.test_analysis import judged_project
 
     session = ProjectSession()

@@ -9,8 +9,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from scipy import stats
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from scipy import stats
 
 from mtworkbench.core.judging import JudgeSession, apply_judgment
 from mtworkbench.gui.judge.pair_scatter import JITTER

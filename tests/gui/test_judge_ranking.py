@@ -13,8 +13,8 @@ from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.ranking import rankings_of
 from mtworkbench.gui.judge import queue_dialog
-from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
 from mtworkbench.gui.judge import workspace as judge_module
+from mtworkbench.gui.judge.queue_dialog import QueueSetupDialog
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from tests.gui.test_judge_rating import open_judge_window
 

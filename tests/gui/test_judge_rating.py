@@ -17,8 +17,8 @@ from mtworkbench.core.judging import (
 from mtworkbench.core.overlap import word_overlap, words
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.judge import queue_dialog
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.judge import workspace as judge_module
+from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.io.bundle.bundle import load_bundle
 
 

@@ -12,8 +12,8 @@ import threading
 from mtworkbench.core.model import ErrorSpan, Judgment
 from mtworkbench.gui.judge import agreement_job, span_agreement_columns
 from mtworkbench.gui.judge import rating as rating_module
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.judge.workspace import JudgeWorkspace
+from mtworkbench.gui.session import ProjectSession
 from tests.gui.span_project import span_project
 
 

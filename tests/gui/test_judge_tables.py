@@ -17,10 +17,10 @@ from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.model import Judgment, System
 from mtworkbench.gui.export import export_widget
 from mtworkbench.gui.judge import queue_dialog
-from mtworkbench.gui.judge.pair_scatter import JITTER
-from mtworkbench.gui.judge.judgments_table import JudgmentsModel
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.judge import workspace as judge_module
+from mtworkbench.gui.judge.judgments_table import JudgmentsModel
+from mtworkbench.gui.judge.pair_scatter import JITTER
+from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.io.bundle.bundle import load_bundle
 
 

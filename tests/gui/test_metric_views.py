@@ -10,14 +10,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from mtworkbench.core.project_input import scoring_input
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.gui.export import export_widget
 from mtworkbench.gui.metrics.views import detail_views
 from mtworkbench.gui.metrics.views.bleu_ngrams import BLEUNgramView
+from mtworkbench.gui.metrics.views.colours import BLUE, GREEN, VERMILLION, tint
 from mtworkbench.gui.metrics.views.meteor_alignment import MeteorAlignmentView
 from mtworkbench.gui.metrics.views.nee_view import NEEView
-from mtworkbench.gui.metrics.views.colours import BLUE, GREEN, VERMILLION, tint
 from mtworkbench.io.bundle.bundle import load_bundle
-from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.meteor import Meteor
 from mtworkbench.metrics.nee import NEE
 from tests.gui.metric_view_helpers import DEMO_NEE_BY_TYPE, annotate_demo

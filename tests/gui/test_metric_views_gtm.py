@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
+from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.gui.metrics import views as view_registry
 from mtworkbench.gui.metrics.views import detail_views
 from mtworkbench.gui.metrics.views.gtm_grid import GTMGridView
 from mtworkbench.io.bundle.bundle import load_bundle
-from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.gtm import GTM
 from tests.gui.metric_view_helpers import big_grid_tokens, one_segment_project
 

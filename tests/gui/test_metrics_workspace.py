@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication, QDialog
 from mtworkbench.core.model import Judgment, System
 from mtworkbench.gui.commands import SetTextCommand
 from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
 from mtworkbench.gui.metrics import scoring_controls
+from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 SPECS = ["bleu", "chrf", "ter"]

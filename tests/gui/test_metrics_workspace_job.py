@@ -10,8 +10,8 @@ import sacrebleu
 from metrics_synthetic import synthetic_project
 
 from mtworkbench.core.jobs import Cancelled
-from mtworkbench.scoring.cache import ScoreCache, pack_input
 from mtworkbench.core.project_input import scoring_input
+from mtworkbench.scoring.cache import ScoreCache, pack_input
 from mtworkbench.scoring.job import InputReader, ScoringRequest, run_scoring
 
 

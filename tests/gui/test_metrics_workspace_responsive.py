@@ -11,8 +11,8 @@ import pytest
 from metrics_synthetic import synthetic_project
 from PySide6.QtCore import Qt, QTimer
 
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.metrics.workspace import MetricsWorkspace
+from mtworkbench.gui.session import ProjectSession
 
 # The goal (no stall of 100 ms or more) is measured by benchmarks/bench_metrics_workspace_stall.py;
 # a shared CI machine cannot time it reliably, so this test checks the structure that makes it

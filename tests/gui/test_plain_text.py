@@ -13,6 +13,7 @@ import json
 
 import pyqtgraph as pg
 import pytest
+from hostile_project import FORMULA_SYSTEM, RAW_TAGS, REF, SYS, write_hostile_bundle  # noqa: I001
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtGui import QTextDocument
@@ -26,7 +27,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hostile_project import FORMULA_SYSTEM, RAW_TAGS, REF, SYS, write_hostile_bundle  # noqa: I001
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.main_window import MainWindow
 

@@ -9,11 +9,10 @@ from PySide6.QtGui import QImage
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Reference, System
+from mtworkbench.gui.metrics.views import DETAIL_VIEW_NAMES, VIEW_NAMES, detail_views
 from mtworkbench.gui.render import MAX_SIDE
-from mtworkbench.gui.metrics.views import DETAIL_VIEW_NAMES, VIEW_NAMES
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
-from mtworkbench.gui.metrics.views import detail_views
 
 
 def distinct_colours(image: QImage, step: int = 7) -> int:

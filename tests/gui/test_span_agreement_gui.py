@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from mtworkbench.analysis.span_agreement import span_agreement
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.judge.workspace import JudgeWorkspace
+from mtworkbench.gui.session import ProjectSession
 from tests.gui.span_project import span_project
 
 

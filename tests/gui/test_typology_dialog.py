@@ -227,8 +227,8 @@ def test_picker_slash_searches_by_name(qtbot):
 
 
 def test_rating_picks_from_the_projects_typology_by_keys(qtbot, window, rate):  # noqa: F811
-    from mtworkbench.gui.judge.typology_dialog import TypologyChangeCommand
     from mtworkbench.core.typology_edits import plan_edit
+    from mtworkbench.gui.judge.typology_dialog import TypologyChangeCommand
 
     project = window.session.project
     custom = GOOGLE_TYPOLOGY.add("Design").add("Layout", parent="Design", key="y")

@@ -13,12 +13,12 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import check_cancel
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
+from mtworkbench.gui.analysis import workspace as analysis_module
+from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
+from mtworkbench.gui.metrics import scoring_controls
+from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker, error_message, running_workers, stop_all_workers
-from mtworkbench.gui.analysis import workspace as analysis_module
-from mtworkbench.gui.metrics import scoring_controls
-from mtworkbench.gui.analysis.workspace import AnalysisWorkspace
-from mtworkbench.gui.metrics.workspace import MetricsWorkspace
 from tests.gui.test_analysis import judged_project
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.annotations.brat import brat_paths, format_brat, read_brat, write_brat
 from mtworkbench.io.annotations.entity_records import AnnotatedText
-from mtworkbench.core.scoring_input import EntityMention
 
 
 def write_pair(tmp_path, txt: str, ann: str):

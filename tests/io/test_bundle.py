@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mtworkbench.core import atomic
 from mtworkbench.core.errors import BundleError
 from mtworkbench.core.model import (
     Document,
@@ -21,7 +22,6 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.core import atomic
 from mtworkbench.io.bundle import bundle
 from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads, project_to_dict, save_bundle
 

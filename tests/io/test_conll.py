@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.annotations.conll import format_conll, read_conll, sentence_mentions, write_conll
 from mtworkbench.io.annotations.entity_records import AnnotatedText
-from mtworkbench.core.scoring_input import EntityMention
 
 CONLL2003 = """-DOCSTART- -X- -X- O
 

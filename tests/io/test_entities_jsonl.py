@@ -7,9 +7,9 @@ import json
 import pytest
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.annotations.entities_jsonl import format_record, read_entities_jsonl, write_entities_jsonl
 from mtworkbench.io.annotations.entity_records import AnnotatedText
-from mtworkbench.core.scoring_input import EntityMention
 
 
 def test_reads_records_with_and_without_segment(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Document, Judgment, Paragraph, Project, Reference, Segment, System
-from mtworkbench.io.judgments.judgments_export import export_judgments
+from mtworkbench.io.corpora.plaintext import import_plain
 from mtworkbench.io.judgments.judgments import (
     COLUMNS,
     apply_import,
@@ -20,7 +20,7 @@ from mtworkbench.io.judgments.judgments import (
     read_mqm_tsv,
     revert_import,
 )
-from mtworkbench.io.corpora.plaintext import import_plain
+from mtworkbench.io.judgments.judgments_export import export_judgments
 
 HEADER = ",".join(COLUMNS)
 

@@ -19,8 +19,8 @@ from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
 from mtworkbench.analysis.mqm_weights import parse_weights
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
-from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
 from mtworkbench.core.mqm_typology import UNBABEL_SCALE
+from mtworkbench.io.bundle.bundle import dumps, load_bundle, loads
 from mtworkbench.io.judgments.mqm import import_mqm, read_mqm_file
 from mtworkbench.io.judgments.mqm_export import mqm_table
 

@@ -91,8 +91,8 @@ def test_layout_errors_name_the_file(tmp_path, capsys):
 
 
 def test_layout_and_metric_score_registries_name_real_readers():
-    from mtworkbench.io.formats import LAYOUT_FORMATS, METRIC_SCORE_FORMATS
     from mtworkbench.io.corpora.mt_metrics_eval import import_mt_metrics_eval_dir
+    from mtworkbench.io.formats import LAYOUT_FORMATS, METRIC_SCORE_FORMATS
 
     assert LAYOUT_FORMATS.get("mt-metrics-eval").read is import_mt_metrics_eval_dir
     assert LAYOUT_FORMATS.get("mt-metrics-eval").suffixes == ()  # a directory: no file dialog offers it

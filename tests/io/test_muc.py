@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.annotations.entity_records import AnnotatedText
 from mtworkbench.io.annotations.muc import format_inline, parse_inline, read_muc, write_muc
-from mtworkbench.core.scoring_input import EntityMention
 
 
 def test_parse_the_three_elements():

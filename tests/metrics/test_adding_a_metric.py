@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mtworkbench.metrics import MetricError, ScoringInput, create_metric, metric_names
-from mtworkbench.metrics import registry
+from mtworkbench.metrics import MetricError, ScoringInput, create_metric, metric_names, registry
 
 
 @pytest.fixture

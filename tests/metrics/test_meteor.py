@@ -17,7 +17,6 @@ from mtworkbench.metrics.meteor.scoring import STAT_NAMES, meteor_formula
 from mtworkbench.metrics.registry import create_metric
 
 
-
 def score_one(spec: str, hyp: str, *refs: str) -> float:
     metric = create_metric(spec)
     return metric.score(ScoringInput([hyp], [[r] for r in refs])).corpus

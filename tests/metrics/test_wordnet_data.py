@@ -17,7 +17,6 @@ from mtworkbench.metrics.wordnet_data import (
 )
 
 
-
 def test_cache_dir_follows_the_environment(wordnet_cache):
     assert wordnet_data.cache_dir() == wordnet_cache
 

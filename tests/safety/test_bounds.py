@@ -126,9 +126,9 @@ def test_resampling_memory_does_not_grow_with_the_number_of_samples(monkeypatch)
 
 
 def test_the_mean_of_imported_scores_of_1e308_is_1e308(tmp_path):
+    from mtworkbench.core.project_input import scoring_input
     from mtworkbench.io.scores.external_scores import import_score_lines
     from mtworkbench.metrics.external import external_metric
-    from mtworkbench.core.project_input import scoring_input
 
     from .helpers import project
 

@@ -7,8 +7,8 @@ import pytest
 from mtworkbench.cli import main
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import System
-from mtworkbench.io.corpora import plaintext
 from mtworkbench.io.bundle.bundle import save_bundle
+from mtworkbench.io.corpora import plaintext
 from mtworkbench.io.corpora.corpus import export_corpus
 
 from .helpers import project

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.bundle.bundle import dumps, loads, project_to_dict
 from mtworkbench.io.corpora.corpus import import_corpus
-from mtworkbench.io.judgments.judgments import read_judgment_rows
 from mtworkbench.io.corpora.plaintext import read_lines, write_lines
+from mtworkbench.io.judgments.judgments import read_judgment_rows
 
 from .helpers import project
 

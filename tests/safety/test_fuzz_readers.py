@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.io.bundle.bundle import dumps, loads, save_bundle
+from mtworkbench.io.bundle.packages import merge_packages, split_project
+from mtworkbench.io.corpora.mt_metrics_eval import import_mt_metrics_eval_dir
 from mtworkbench.io.judgments.mqm import import_mqm
 from mtworkbench.io.judgments.mqm_export import mqm_table
-from mtworkbench.io.corpora.mt_metrics_eval import import_mt_metrics_eval_dir
-from mtworkbench.io.bundle.packages import merge_packages, split_project
 
 from .helpers import project
 from .test_fuzz import SPECIAL, json_values

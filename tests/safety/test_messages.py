@@ -14,9 +14,9 @@ from mtworkbench.cli import main
 from mtworkbench.core import atomic
 from mtworkbench.core.model import EntityTypeStyle
 from mtworkbench.core.scoring_input import EntityMention
-from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.io.annotations.entity_records import AnnotatedText
 from mtworkbench.io.annotations.muc import read_muc, write_muc
+from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 
 from .helpers import cli, project
 

@@ -242,9 +242,9 @@ def test_scores_of_other_metric_code_are_not_reused(bundle, capsys, monkeypatch)
 def test_the_shipped_demo_keeps_its_scores_in_the_user_cache(tmp_path, monkeypatch):
     # Scoring the demo where it ships (the program's resources folder) must not write a
     # score file into the program's own folder: an installed copy or a desktop build.
+    from mtworkbench.io.bundle.bundle import load_bundle
     from mtworkbench.resources import demo_project_path
     from mtworkbench.scoring.store import attach, fallback_path, store_path
-    from mtworkbench.io.bundle.bundle import load_bundle
 
     monkeypatch.setenv("MTWB_CACHE_DIR", str(tmp_path / "cache"))
     demo = demo_project_path()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
-from mtworkbench.core.errors import DataError
 from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
+from mtworkbench.core.errors import DataError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -28,11 +28,11 @@ from typing import Any
 
 from mtworkbench.analysis.significance import DEFAULT_SAMPLES, DEFAULT_SEED, SIGNIFICANCE_LEVEL, paired_test
 from mtworkbench.cli import UsageError
+from mtworkbench.cli.progress import cli_progress
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.scoring_input import ScoringInput
 from mtworkbench.metrics.registry import create_metric, metric_names
-from mtworkbench.cli.progress import cli_progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

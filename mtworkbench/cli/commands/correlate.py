@@ -9,8 +9,8 @@ from itertools import combinations
 
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
-from mtworkbench.core.errors import DataError
 from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
+from mtworkbench.core.errors import DataError
 
 LEVELS = ("segment", "system")
 STATS = ("pearson", "spearman", "kendall", "pairwise-accuracy", "acc-eq", "spa")

@@ -13,8 +13,8 @@ import json
 import sys
 
 from mtworkbench.cli import UsageError
-from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language
 from mtworkbench.cli.progress import cli_progress
+from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language
 from mtworkbench.core.errors import DataError
 
 

@@ -51,8 +51,8 @@ def _number(value: float) -> float:
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.human_scores import HumanSpec, collect_human_scores
     from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
-    from mtworkbench.core.mqm_typology import UNBABEL_SCALE
     from mtworkbench.core.errors import DataError
+    from mtworkbench.core.mqm_typology import UNBABEL_SCALE
     from mtworkbench.io.bundle.bundle import load_bundle
 
     if args.protocol == "ranking":

@@ -51,8 +51,8 @@ def _missing_action(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.bundle.bundle import bundle_transaction
-    from mtworkbench.io.scores.external_scores import default_metric_name
     from mtworkbench.io.formats import METRIC_SCORE_FORMATS
+    from mtworkbench.io.scores.external_scores import default_metric_name
 
     higher = None if args.higher_is_better is None else args.higher_is_better == "yes"
     if args.format == "lines":

@@ -8,8 +8,8 @@ import math
 from itertools import combinations
 
 from mtworkbench.cli import UsageError
-from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 from mtworkbench.cli.progress import cli_progress
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 
 
 def _lengths(text: str) -> list[int]:
@@ -66,8 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.analysis.human_scores import collect_human_scores
-    from mtworkbench.scoring.project_scores import score_project
     from mtworkbench.analysis.reliability import MetricStats, reliability
+    from mtworkbench.scoring.project_scores import score_project
     from mtworkbench.scoring.store import load_project
 
     if args.docs < 2:

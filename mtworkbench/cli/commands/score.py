@@ -8,8 +8,8 @@ import sys
 from collections.abc import Sequence
 
 from mtworkbench.cli import UsageError
-from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 from mtworkbench.cli.progress import Progress, cli_progress
+from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language, print_notices
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import ProgressCallback

@@ -30,7 +30,6 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.gui import dialogs
 from mtworkbench.io.formats import SCORE_FORMATS
-from mtworkbench.io.scores.score_table import plan_all_systems, read_system_scores
 from mtworkbench.io.judgments.judgments import (
     JudgmentImport,
     apply_import,
@@ -38,6 +37,7 @@ from mtworkbench.io.judgments.judgments import (
     plan_score_lines,
     revert_import,
 )
+from mtworkbench.io.scores.score_table import plan_all_systems, read_system_scores
 
 SCALES = ("da-z", "da", "mqm", "adequacy", "fluency")
 ALL_SYSTEMS = "*all*"

@@ -15,7 +15,6 @@ figure 4). Plots export as PNG or SVG, tables as CSV.
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -48,23 +47,23 @@ from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.analysis.choices import NO_JUDGMENTS_MESSAGE, AnalysisChoices
-from mtworkbench.gui.analysis.error_counts_view import ErrorCountsPanel
-from mtworkbench.gui.analysis.file_actions import AnalysisFiles
 from mtworkbench.gui.analysis.correlation_table import (
     CorrelationTableModel,
     correlation_table_view,
 )
+from mtworkbench.gui.analysis.error_counts_view import ErrorCountsPanel
+from mtworkbench.gui.analysis.file_actions import AnalysisFiles
 from mtworkbench.gui.analysis.meta_table_view import MetaTable
 from mtworkbench.gui.analysis.reliability_view import ReliabilityView
 from mtworkbench.gui.analysis.scatter_view import ScatterView
 from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
+from mtworkbench.gui.plain import esc
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.metrics.registry import metric_names
 from mtworkbench.metrics.spec import parse_spec
 from mtworkbench.scoring.analysis_job import LEVELS, AnalysisOutcome, AnalysisRequest, run_analysis
 from mtworkbench.scoring.cache import cache_for
-from mtworkbench.gui.plain import esc
 
 IMAGE_FILTER = "PNG image (*.png);;SVG image (*.svg)"
 CSV_FILTER = "CSV table (*.csv)"

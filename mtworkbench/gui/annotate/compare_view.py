@@ -48,8 +48,8 @@ from mtworkbench.gui.annotate.commands import (
     check_new_spans,
 )
 from mtworkbench.gui.annotate.compare_layers import LayersAgreement
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import esc
+from mtworkbench.gui.session import ProjectSession
 
 DEFAULT_TARGET = "adjudicated"
 

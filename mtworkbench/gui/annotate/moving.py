@@ -15,7 +15,6 @@ from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.text_view import EntityTextView
 from mtworkbench.gui.session import ProjectSession
 
-
 # The most segments the text view lays out at once: a document of a quarter of a million
 # segments took a minute to lay out on the GUI thread. Longer ones are shown a page at a time,
 # the page that holds the current segment (moving past its end shows the next page).

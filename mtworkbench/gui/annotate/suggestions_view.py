@@ -48,7 +48,6 @@ from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
 
 
-
 class DecideCommand(QUndoCommand):
     """Spans made from suggestions and the decisions recorded, as one undo step."""
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from mtworkbench.io.formats import ANNOTATION_FORMATS
 from mtworkbench.gui.plain import show_message
+from mtworkbench.io.formats import ANNOTATION_FORMATS
 
 
 def _format_of(selected_filter: str) -> str:

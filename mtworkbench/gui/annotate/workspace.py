@@ -49,10 +49,9 @@ from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
+from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
-from mtworkbench.gui.annotate.find_bar import FindBar
-from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
 from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
 from mtworkbench.gui.annotate.type_dialog import EntityTypesDialog
@@ -61,8 +60,9 @@ from mtworkbench.gui.commands import (
     SetSettingCommand,
     SetSpanTypeCommand,
 )
-from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.gui.plain import esc
+from mtworkbench.gui.project_people import remember, remembered
+from mtworkbench.gui.workspace_base import Workspace
 
 SCOPES = ("segment", "paragraph", "document")
 NEXT_SEGMENT_KEY = "Alt+Down"

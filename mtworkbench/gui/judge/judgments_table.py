@@ -39,8 +39,8 @@ from mtworkbench.core.events import (
     SystemRemoved,
 )
 from mtworkbench.core.model import SPAN_PROTOCOLS, Judgment, Project, ProjectEvent
-from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.plain import tooltip
+from mtworkbench.gui.session import ProjectSession
 
 # (header, attribute or callable)
 COLUMNS: tuple[tuple[str, str], ...] = (

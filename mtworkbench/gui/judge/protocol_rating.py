@@ -41,9 +41,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS
 from mtworkbench.core.judging import JudgeSession, QueueItem
 from mtworkbench.core.model import ErrorSpan, Project, Segment
-from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, NON_TRANSLATION_CATEGORY, PickEntry, Typology
 from mtworkbench.gui.judge.score_slider import ScoreSlider
 

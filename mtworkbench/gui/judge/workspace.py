@@ -30,12 +30,12 @@ from mtworkbench.core.model import Judgment, ModelError, Project, ProjectEvent
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.commands import AddJudgeCommand
 from mtworkbench.gui.judge import queue_dialog
-from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.judge.agreement_panel import AgreementPanel
 from mtworkbench.gui.judge.commands import SetQueueOptionCommand, StartQueueCommand
 from mtworkbench.gui.judge.judgments_table import JudgmentsPanel
 from mtworkbench.gui.judge.ranking_view import RankingView
 from mtworkbench.gui.judge.rating import RatingView
+from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.workspace_base import Workspace
 
 NO_JUDGE = ""

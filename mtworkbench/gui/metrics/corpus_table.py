@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.gui.metrics.formatting import format_score, metric_info
 from mtworkbench.core.spreadsheet import table_text
+from mtworkbench.gui.metrics.formatting import format_score, metric_info
 from mtworkbench.gui.plain import tooltip
 
 SIGNIFICANCE_LEVEL = 0.05

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QWidget
 
 from mtworkbench.core.model import Project
 from mtworkbench.gui import dialogs
-from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.metrics.settings_dialog import scoring_scheduler
+from mtworkbench.gui.worker import JobWorker
 from mtworkbench.scoring.cache import ScoreCache
 from mtworkbench.scoring.job import InputReader, PreparedInput, ScoringRequest, run_scoring
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -18,14 +20,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from collections.abc import Sequence
-
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.gui.plain import tooltip
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.external import PREFIX as EXT_PREFIX
 from mtworkbench.metrics.external import is_external
 from mtworkbench.metrics.registry import create_metric, metric_class, metric_names
-from mtworkbench.gui.plain import tooltip
 from mtworkbench.scoring.cluster import ClusterError, parse_scheduler
 
 SCHEDULER_KEY = "metrics/scheduler"

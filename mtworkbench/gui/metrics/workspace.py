@@ -40,14 +40,14 @@ from mtworkbench.core.events import (
 )
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.gui.commands import SetSettingCommand
-from mtworkbench.gui.metrics.views import VIEWS, detail_views
 from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
 from mtworkbench.gui.metrics.detail_tabs import DetailTabs
 from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
 from mtworkbench.gui.metrics.scoring_controls import PreparingJob, ScoringControls
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
-from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
+from mtworkbench.gui.metrics.views import VIEWS, detail_views
+from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
 from mtworkbench.metrics.spec import parse_spec

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.text_display import clip, first_difference
-from mtworkbench.core.model import EntitySpan, EntityTypeStyle, Project, Reference
 from mtworkbench.core.layers import ENTITIES, RELATIONS, Relation, layer_types, relation_layer, span_layer
-from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, MentionLink
+from mtworkbench.core.model import EntitySpan, EntityTypeStyle, Project, Reference
 from mtworkbench.core.scoring_input import EntityMention
+from mtworkbench.core.text_display import clip, first_difference
+from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, MentionLink
 from mtworkbench.io.formats import ANNOTATION_FORMATS
 
 FORMATS: tuple[str, ...] = ANNOTATION_FORMATS.names  # the one list is in io.formats

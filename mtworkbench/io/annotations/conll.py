@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.text_display import clip
-from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, check_mentions, read_utf8, split_lines
 from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.core.text import TOKEN_RE
+from mtworkbench.core.text_display import clip
+from mtworkbench.io.annotations.entity_records import AnnotatedText, FormatError, check_mentions, read_utf8, split_lines
 
 
 @dataclass

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
     FormatError,
@@ -24,7 +25,6 @@ from mtworkbench.io.annotations.entity_records import (
     read_utf8,
     split_lines,
 )
-from mtworkbench.core.scoring_input import EntityMention
 
 
 def parse_record(line: str, lineno: int | None = None, path: str | Path | None = None) -> AnnotatedText:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.scoring_input import EntityMention
 from mtworkbench.core.text_display import clip
 from mtworkbench.io.annotations.entity_records import (
     AnnotatedText,
@@ -28,7 +29,6 @@ from mtworkbench.io.annotations.entity_records import (
     read_utf8,
     split_lines,
 )
-from mtworkbench.core.scoring_input import EntityMention
 
 ELEMENTS = ("ENAMEX", "TIMEX", "NUMEX")
 _ELEMENT_OF_TYPE = {"DATE": "TIMEX", "TIME": "TIMEX", "MONEY": "NUMEX", "PERCENT": "NUMEX"}

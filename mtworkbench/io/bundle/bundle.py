@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
@@ -28,16 +29,15 @@ from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
 from mtworkbench.core.output import not_a_file_target, write_output
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS
 from mtworkbench.core.text_display import file_name_text
-from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.io.bundle.bundle_read import read_project
-from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
-from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.bundle.json_checks import parse_json, parse_json_bytes
 from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
+from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
 from mtworkbench.io.bundle.locking import bundle_lock
+from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.corpora.plaintext import decode_utf8
 from mtworkbench.io.scores.external_scores import bundle_value
-from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 
 FORMAT = "mtworkbench-project"
 FORMAT_VERSION = 3

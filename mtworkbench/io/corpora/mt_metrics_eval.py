@@ -28,7 +28,6 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.jobs import ProgressCallback, report
-from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import (
     Document,
     Judgment,
@@ -38,8 +37,9 @@ from mtworkbench.core.model import (
     Segment,
     System,
 )
-from mtworkbench.io.scores.external_scores import import_mt_metrics_eval, read_system_scores
+from mtworkbench.core.text_display import shown
 from mtworkbench.io.corpora.plaintext import read_lines
+from mtworkbench.io.scores.external_scores import import_mt_metrics_eval, read_system_scores
 
 _LP = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z]+)?-[A-Za-z]{2,3}(?:_[A-Za-z]+)?$")
 

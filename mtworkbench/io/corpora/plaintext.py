@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.text_display import shown
 from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.text_display import shown
 
 if TYPE_CHECKING:  # the model loads only where a project is built: reading lines stays light
     from mtworkbench.core.model import Project

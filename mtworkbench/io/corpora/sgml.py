@@ -61,9 +61,9 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from mtworkbench.core.atomic import atomic_write_text
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
-from mtworkbench.core.atomic import atomic_write_text
 from mtworkbench.io.corpora.doc_corpus import (
     DocBlock,
     SegEntry,

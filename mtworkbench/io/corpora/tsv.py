@@ -45,10 +45,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from mtworkbench.core.errors import DataError
-from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.core.spreadsheet import neutralise, restore
 from mtworkbench.core.output import write_output
+from mtworkbench.core.spreadsheet import neutralise, restore
+from mtworkbench.core.text_display import shown
 from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
 STRUCTURE_COLUMNS = ("doc", "para", "id")

@@ -56,6 +56,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.model import Project
 from mtworkbench.core.output import write_output
 from mtworkbench.io.corpora.doc_corpus import (
@@ -70,7 +71,6 @@ from mtworkbench.io.corpora.doc_corpus import (
     name_single_system,
     pick_language,
 )
-from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.io.corpora.plaintext import decode_utf8
 
 # Characters XML 1.0 cannot hold at all, not even as character references.

@@ -30,11 +30,11 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Judgment, ModelError, Project

@@ -68,8 +68,14 @@ def parse_number(value: str, where: str, column: str, lo: float | None = None, h
 
 def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
     """The judges and judgments an ESA or DA CSV adds (nothing is changed yet)."""
-    from mtworkbench.io.judgments.judgments import JudgmentImport, fresh_id, numbered_rows, read_csv_header
-    from mtworkbench.io.judgments.judgments import row_rater, row_segment_and_reference
+    from mtworkbench.io.judgments.judgments import (
+        JudgmentImport,
+        fresh_id,
+        numbered_rows,
+        read_csv_header,
+        row_rater,
+        row_segment_and_reference,
+    )
 
     required, optional = COLUMNS[protocol]
     reader, header = read_csv_header(path)

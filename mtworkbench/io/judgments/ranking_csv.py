@@ -65,8 +65,14 @@ def _rank(value: str, where: str, column: str) -> int:
 
 def plan_ranking_file(project: Project, path: str | Path):
     """The judges and judgments a rankings CSV adds (nothing is changed yet)."""
-    from mtworkbench.io.judgments.judgments import JudgmentImport, fresh_id, numbered_rows, read_csv_header
-    from mtworkbench.io.judgments.judgments import row_rater, row_segment_and_reference
+    from mtworkbench.io.judgments.judgments import (
+        JudgmentImport,
+        fresh_id,
+        numbered_rows,
+        read_csv_header,
+        row_rater,
+        row_segment_and_reference,
+    )
     from mtworkbench.io.judgments.protocol_csv import parse_number
 
     reader, header = read_csv_header(path)

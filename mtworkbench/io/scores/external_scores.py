@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from mtworkbench.core.errors import BundleError, DataError
-from mtworkbench.core.text_display import shown
 from mtworkbench.core.model import Project
+from mtworkbench.core.text_display import shown
 from mtworkbench.io.corpora.plaintext import read_text, split_lines
 
 MISSING = frozenset({"", "none", "na", "nan", "null"})

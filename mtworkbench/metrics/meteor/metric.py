@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import re
 import weakref
-from pathlib import Path
-
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.core.language import meteor_defaults
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -58,7 +58,6 @@ from mtworkbench.metrics.base import (
 )
 from mtworkbench.metrics.meteor import scoring
 from mtworkbench.metrics.meteor.exact_aligner import exact_search
-from mtworkbench.core.language import meteor_defaults
 from mtworkbench.metrics.meteor.function_words import FUNCTION_WORD_LISTS, function_words
 from mtworkbench.metrics.meteor.matchers import (
     KNOWN_MODULES,
@@ -69,13 +68,13 @@ from mtworkbench.metrics.meteor.matchers import (
     CandidateFinder,
     tokenize,
 )
+from mtworkbench.metrics.meteor.normalise import NORM_LANGUAGES, normalise
 from mtworkbench.metrics.meteor.results import (
     MeteorChunk,
     MeteorLink,
     MeteorReferenceResult,
     MeteorResult,
 )
-from mtworkbench.metrics.meteor.normalise import NORM_LANGUAGES, normalise
 from mtworkbench.metrics.meteor.search import BEAM_SIZE, meteor_search
 from mtworkbench.metrics.tokens import TOKENIZERS, pretokenize
 

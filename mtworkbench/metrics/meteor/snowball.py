@@ -27,8 +27,9 @@ class StemWord(Protocol):
 def c_stemmers() -> ModuleType | None:
     """PyStemmer's module when its release is Snowball 2.2.0, else None."""
     try:
-        import Stemmer
         from importlib.metadata import PackageNotFoundError, version
+
+        import Stemmer
     except ImportError:
         return None
     try:

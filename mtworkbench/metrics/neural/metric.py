@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
+from mtworkbench.core.metric_files import FILE_OPTIONS, looks_like_path
 from mtworkbench.core.scoring_input import MetricError, MetricScore, ScoringInput
 from mtworkbench.metrics.base import Metric, Option
-from mtworkbench.core.metric_files import FILE_OPTIONS, looks_like_path
 from mtworkbench.metrics.neural.models import ResolvedModel, resolve
 from mtworkbench.metrics.signature import Signature
 

@@ -14,7 +14,7 @@ import json
 import os
 import re
 from dataclasses import asdict, dataclass
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from mtworkbench.core.atomic import atomic_write_text

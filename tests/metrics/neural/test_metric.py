@@ -41,7 +41,8 @@ def test_score_through_the_metric_interface():
 
 
 def test_one_model_load_for_many_systems(monkeypatch):
-    from mtworkbench.metrics.neural import comet_predict, metric as neural_metric
+    from mtworkbench.metrics.neural import comet_predict
+    from mtworkbench.metrics.neural import metric as neural_metric
 
     neural_metric._LOADED.clear()
     loads = []

@@ -35,9 +35,9 @@ from mtworkbench.gui.metrics.views.base import MetricDetailView
 from mtworkbench.gui.metrics.views.colours import BLUE, GREY, INK, ORANGE, tint
 from mtworkbench.gui.metrics.views.text_panes import Mark, TokenPane
 from mtworkbench.gui.metrics.views.token_axis import TokenAxis
+from mtworkbench.gui.plain import tooltip
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.gtm import GTM, GTMResult
-from mtworkbench.gui.plain import tooltip
 
 pg.setConfigOptions(imageAxisOrder="row-major", antialias=True)
 

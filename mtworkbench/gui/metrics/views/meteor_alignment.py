@@ -37,6 +37,7 @@ from mtworkbench.gui.metrics.views.colours import (
     tint,
 )
 from mtworkbench.gui.metrics.views.text_panes import Mark, TokenPane
+from mtworkbench.gui.plain import tooltip
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.meteor import (
     Meteor,
@@ -44,7 +45,6 @@ from mtworkbench.metrics.meteor import (
     MeteorReferenceResult,
     MeteorResult,
 )
-from mtworkbench.gui.plain import tooltip
 
 LINK_ROLE = 0  # QGraphicsItem.data key holding the link index
 ROW_GAP = 110.0  # vertical distance between the candidate and the reference row

@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.model import Project
+from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.gui.metrics.views.base import MetricDetailView, segment_input
 from mtworkbench.gui.metrics.views.colours import GREEN, VERMILLION, tint
 from mtworkbench.gui.metrics.views.table_model import RowsModel
 from mtworkbench.gui.metrics.views.text_panes import Mark, MarkedTextPane, TextBlock
-from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.nee import NEE, NEEExplanation
 
