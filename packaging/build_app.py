@@ -38,7 +38,10 @@ EXCLUDES = ("tkinter", "matplotlib", "IPython", "pytest", "hypothesis", "pytestq
             # The neural metrics' optional extra (gigabytes with CUDA): the desktop app is built without
             # it and, asked for a neural metric, says to install mtworkbench[neural] (metrics/neural).
             "torch", "torchvision", "torchaudio", "transformers", "safetensors", "sentencepiece", "tokenizers",
-            "triton", "yaml", "huggingface_hub")
+            "triton", "yaml", "huggingface_hub",
+            # The other optional extras, imported only when used: spaCy pre-annotation ([annotate]) and
+            # Dask scoring ([cluster]); the desktop app names the extra to install when asked for them.
+            "spacy", "thinc", "blis", "dask", "distributed")
 
 
 def app_dir() -> Path:
