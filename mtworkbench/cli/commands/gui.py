@@ -26,8 +26,6 @@ def run(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     # Qt is imported only here, so every other command stays Qt-free.
-    from mtworkbench.gui.app import exit_now, run_app
+    from mtworkbench.gui.app import run_app
 
-    code = run_app(args.bundle, demo=args.demo, quit_after=args.quit_after, screenshot=args.screenshot)
-    exit_now(code)
-    return code
+    return run_app(args.bundle, demo=args.demo, quit_after=args.quit_after, screenshot=args.screenshot)

@@ -15,21 +15,6 @@ from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.text_view import EntityTextView
 from mtworkbench.gui.session import ProjectSession
 
-# The most segments the text view lays out at once: a document of a quarter of a million
-# segments took a minute to lay out on the GUI thread. Longer ones are shown a page at a time,
-# the page that holds the current segment (moving past its end shows the next page).
-PAGE_SEGMENTS = 1000
-
-
-def page_of(container: str, members: list[tuple[str, bool]], segment_id: str) -> tuple[str, list[tuple[str, bool]]]:
-    """The part of ``members`` (segment, starts paragraph) to show around ``segment_id``, and
-    an id for it: ``container`` itself when it is short enough to show whole."""
-    if len(members) <= PAGE_SEGMENTS:
-        return container, members
-    position = next((i for i, (sid, _first) in enumerate(members) if sid == segment_id), 0)
-    start = position - position % PAGE_SEGMENTS
-    return f"{container}@{start}", members[start:start + PAGE_SEGMENTS]
-
 
 class MovingAndFinding:
     """Mixed into the Annotate workspace after its QWidget base (whose methods win)."""

@@ -49,8 +49,7 @@ from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
-from mtworkbench.gui.annotate.find_bar import FindBar
-from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
+from mtworkbench.gui.annotate.moving import MovingAndFinding
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
 from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
@@ -373,7 +372,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
             container = paragraph_id
         else:
             container = document.id
-        return page_of(container, [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)], segment_id)
+        return container, [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
 
     def _refresh_view(self, force: bool = False) -> None:
         """Rebuild the text only when a different segment set is to be shown."""
