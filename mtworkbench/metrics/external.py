@@ -31,15 +31,22 @@ PREFIX = "ext:"
 
 def is_external(spec: str, project: Any = None) -> bool:
     """``ext:NAME``; with a project, also a bare ``NAME`` it imported scores for, as long as
-    no built-in metric has that name (``--metric COMET`` then means ``ext:COMET``)."""
+    no built-in metric can be made from that name alone (``--metric COMET`` means ``ext:COMET``:
+    the built-in COMET needs ``model=``)."""
     spec = spec.strip()
     if spec.startswith(PREFIX):
         return True
     if project is None or ":" in spec or spec not in (getattr(project, "external_scores", None) or {}):
         return False
-    from mtworkbench.metrics.registry import metric_names
+    from mtworkbench.metrics.registry import create_metric, metric_names
 
-    return spec.lower() not in metric_names()
+    if spec.lower() not in metric_names():
+        return True
+    try:
+        create_metric(spec.lower())
+    except ValueError:  # a built-in that cannot be used bare (a neural metric without its model)
+        return True
+    return False
 
 
 class ExternalMetric(Metric):

@@ -22,6 +22,8 @@ def choose(qtbot, window, annotator: str, judge: str) -> None:
     window.tabs.setCurrentWidget(judge_ws)
     judge_ws.judge_combo.setFocus()
     qtbot.keyClicks(judge_ws.judge_combo, judge)
+    if judge_ws.judge != judge:  # the combo's type-ahead resets between slow key presses: pick as a click would
+        judge_ws.judge_combo.setCurrentIndex(judge_ws.judge_combo.findText(judge))
     assert judge_ws.judge == judge
 
 

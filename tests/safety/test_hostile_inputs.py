@@ -94,7 +94,7 @@ def test_every_path_option_is_declared():
         for option in cls.option_specs:
             names_a_file = any(w in option.help.lower() for w in ("file", "path", "folder", "directory"))
             assert names_a_file == (option.name in declared), f"{name}:{option.name}"
-        assert tuple(declared) == FILE_OPTIONS.get(name, ()), name  # the loader's list (core) agrees
+        assert declared == set(FILE_OPTIONS.get(name, ())), name  # the loader's list (core) agrees
 
 
 # --- files ------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
+from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.moving import MovingAndFinding
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
