@@ -12,6 +12,7 @@ from pathlib import Path
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.spreadsheet import restore
+from mtworkbench.io.judgments.judgments import numbered_rows
 
 REQUIRED = ("rater", "item", "value")
 MISSING = frozenset({"", "na", "n/a", "nan"})
@@ -36,20 +37,7 @@ def read_ratings_rows(path: str | Path) -> list[tuple[str, str, str | None]]:
     where = {c: header.index(c) for c in REQUIRED}
     rows: list[tuple[str, str, str | None]] = []
     seen: dict[tuple[str, str], int] = {}
-    line = reader.line_num
-    while True:
-        start = line + 1
-        try:
-            fields = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            raise DataError(f"{path}:{start}: {exc}") from None
-        line = reader.line_num
-        if not fields or (len(fields) == 1 and not fields[0].strip()):
-            continue
-        if len(fields) != len(header):
-            raise DataError(f"{path}:{start}: expected {len(header)} fields, found {len(fields)}")
+    for start, fields in numbered_rows(reader, path, len(header)):
         rater = restore(fields[where["rater"]].strip())
         item = restore(fields[where["item"]].strip())
         value = restore(fields[where["value"]].strip())
