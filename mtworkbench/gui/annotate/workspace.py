@@ -50,7 +50,7 @@ from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
-from mtworkbench.gui.annotate.moving import MovingAndFinding
+from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
 from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
@@ -373,7 +373,11 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
             container = paragraph_id
         else:
             container = document.id
-        return container, [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
+        shown, shown_start = self._shown_key, None
+        if shown is not None and shown[:2] == (self.reference, self.scope) and shown[2].startswith(container + "@"):
+            shown_start = int(shown[2].rsplit("@", 1)[1])  # a window of a long document is shown
+        members = [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
+        return page_of(container, members, segment_id, shown_start)
 
     def _refresh_view(self, force: bool = False) -> None:
         """Rebuild the text only when a different segment set is to be shown."""
