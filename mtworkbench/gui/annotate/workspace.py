@@ -92,7 +92,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.scope = str(settings.value("annotate/scope", "document"))
         if self.scope not in SCOPES:
             self.scope = "document"
-        self._shown_key: tuple[str, str, str] | None = None
+        self._shown_key: tuple[str, str, str, str] | None = None
         self._key_to_type: dict[str, str] = {}
 
         # --- top row: what is annotated ---------------------------------------------------
