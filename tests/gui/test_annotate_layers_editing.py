@@ -119,7 +119,7 @@ def test_a_layer_on_sources_with_its_own_types_keys_and_flat_rule(qtbot, ws, scr
     assert ("2", "", "Иван", "IDIOM") in spans_of(ws, "mwe")
     # The side list shows this layer's spans with their text.
     rows = [ws.entities.data(ws.entities.index(r, 2)) for r in range(ws.entities.rowCount())]
-    assert rows == ["打破了沙锅问到底", "Иван"]
+    assert rows == ["打破了沙锅问到底", "Иван"] and "Spans of mwe" in ws.entities_title.text()
     QApplication.processEvents()
     ws.window_.grab().save(str(screenshot_dir / "annotate_layer_sources.png"))
     # Tools bound to one reference say so rather than search the wrong text.

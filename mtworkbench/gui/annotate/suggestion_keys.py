@@ -53,8 +53,9 @@ class SuggestionsInEditor:
         suggestions are entities, so none are drawn while another layer is edited."""
         if self.active_layer_name() != ENTITIES or not self.reference:
             return []
-        return [s for s in self.suggestions.rows
-                if s.target == self.reference and (segment is None or s.segment == segment)]
+        if segment is not None:
+            return list(self.suggestions.by_place.get((self.reference, segment), ()))
+        return [s for s in self.suggestions.rows if s.target == self.reference]
 
     def _suggestion_spans(self, segment: str) -> list[EntitySpan]:
         return [EntitySpan(f"?{i}", s.target, s.segment, s.start, s.end, s.label, self.annotator)

@@ -78,6 +78,7 @@ class SuggestionsPanel(QWidget):
         self.session, self.place = session, place  # place(): (reference, annotator layer) now
         self.suggestions: list[Suggestion] = []
         self.rows: list[Suggestion] = []  # pending, as last listed (the editor draws these)
+        self.by_place: dict[tuple[str, str], list[Suggestion]] = {}
         self.worker: JobWorker | None = None
         self.load = QPushButton("Load spaCy pipeline…")
         self.load.setObjectName("load-pipeline")
@@ -123,9 +124,16 @@ class SuggestionsPanel(QWidget):
         layout.addWidget(self.rates, 1)
         for seq, slot in (("Ctrl+Shift+A", self.accept_all), ("Ctrl+Shift+R", self.reject_all)):
             QShortcut(QKeySequence(seq), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        session.project_changed.connect(lambda _event: self._refill())
-        session.undo_stack.indexChanged.connect(lambda _index: self._refill())  # decisions alone: no event
-        session.project_replaced.connect(lambda _project: self.set_suggestions([]))
+        # Bound methods, not lambdas: Qt drops those with the widget (a lambda would outlive it).
+        session.project_changed.connect(self._refill_on)
+        session.undo_stack.indexChanged.connect(self._refill_on)  # decisions alone: no event
+        session.project_replaced.connect(self._forget)
+
+    def _refill_on(self, *_args) -> None:
+        self._refill()
+
+    def _forget(self, *_args) -> None:
+        self.set_suggestions([])
 
     # --- getting suggestions -------------------------------------------------------------------------
     def choose_pipeline(self) -> None:
@@ -180,6 +188,9 @@ class SuggestionsPanel(QWidget):
         row = max(0, self.table.currentRow())
         project = self.session.project
         rows = self.rows = self.pending()
+        self.by_place = {}  # (target, segment) -> its pending suggestions: the editor paints per segment
+        for suggestion in rows:
+            self.by_place.setdefault((suggestion.target, suggestion.segment), []).append(suggestion)
         self.table.setRowCount(len(rows))
         for r, s in enumerate(rows):
             text = (project.reference_text(s.target, s.segment) or "")[s.start:s.end]

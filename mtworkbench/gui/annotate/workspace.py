@@ -380,8 +380,9 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
 
     def _update_entities_title(self, *_args) -> None:
         document = self.entities.document
+        what = "Entities" if self.layer == ENTITIES else f"Spans of {esc(self.layer)}"
         self.entities_title.setText(
-            f"<b>Entities</b> in document {esc(document)} ({self.entities.rowCount()})" if document else "<b>Entities</b>"
+            f"<b>{what}</b> in document {esc(document)} ({self.entities.rowCount()})" if document else f"<b>{what}</b>"
         )
 
     # --- following the session -----------------------------------------------------------------
