@@ -150,3 +150,26 @@ def test_an_accept_the_layer_refuses_says_why(qtbot, ws):
     qtbot.keyClick(view, Qt.Key.Key_Return, CTRL | SHIFT)  # 北京 nests in 北京大学: refused, nothing added
     assert made(ws) == [] and decisions(ws) == []
     assert "Not accepted" in ws.status.text() and "does not allow" in ws.status.text()
+
+
+def test_a_type_key_on_a_suggestion_accepts_it_as_that_type_recorded_as_corrected(qtbot, ws):
+    view = ws.view
+    qtbot.keyClick(view, Qt.Key.Key_Home, CTRL)
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    qtbot.keyClick(view, Qt.Key.Key_Left)  # inside München, where no span is yet
+    assert view.caret()[0] == "3" and view.selected_span is None
+    qtbot.keyClick(view, Qt.Key.Key_O)  # ORGANIZATION instead of the suggested LOCATION
+    assert made(ws) == [("3", "München", "ORGANIZATION")]
+    assert [(d.suggestion.label, d.decision, d.label) for d in ws.session.project.suggestion_decisions] == [
+        ("LOCATION", "corrected", "ORGANIZATION")]
+    assert "Accepted the LOCATION “München” as ORGANIZATION" in ws.status.text()
+    # Now a span is under the caret: the same key retypes it instead, and undo takes each back.
+    qtbot.keyClick(view, Qt.Key.Key_L)
+    assert made(ws) == [("3", "München", "LOCATION")] and len(ws.session.project.suggestion_decisions) == 1
+    qtbot.keyClick(view, Qt.Key.Key_Z, CTRL)
+    qtbot.keyClick(view, Qt.Key.Key_Z, CTRL)
+    assert made(ws) == [] and decisions(ws) == [] and len(view.suggestions_for("3")) == 2

@@ -8,10 +8,12 @@ from the spans already made (solid), as INCEpTION draws its recommendations:
   (or **Ctrl+Delete**) rejects it;
 - with **Shift** the same keys accept or reject every suggestion of the segment, with
   **Alt** every suggestion of the document;
-- a click on a suggestion accepts it, a right-click rejects it.
+- a click on a suggestion accepts it, a right-click rejects it;
+- a type key with the caret on a suggestion (and no span there) accepts it as that type,
+  recorded as corrected when the type differs.
 
-Every decision is one undo step, recorded as accepted or rejected (a type key on the
-Suggestions tab records it as corrected); the status line gives the type's accept rate.
+Every decision is one undo step, recorded as accepted, corrected or rejected as on the
+Suggestions tab; the status line gives the type's accept rate.
 """
 
 from __future__ import annotations
@@ -87,23 +89,34 @@ class SuggestionsInEditor:
             return
         self._decide(chosen, action == "accept")
 
+    def accept_suggestion_as(self, label: str) -> bool:
+        """A type key on a suggestion with no span under the caret: accept it as that type
+        (recorded as corrected when the type differs). False when no suggestion is there."""
+        caret = self.view.caret()
+        found = self.suggestions_at(*caret)[:1] if caret and not self.view.has_selection() else []
+        if not found:
+            return False
+        self._decide(found, True, label)
+        return True
+
     def suggestion_clicked(self, segment: str, offset: int, accept: bool) -> None:
         found = self.suggestions_at(segment, offset)
         if found:
             self._decide(found[:1], accept)
 
-    def _decide(self, chosen: list[Suggestion], accept: bool) -> None:
+    def _decide(self, chosen: list[Suggestion], accept: bool, label: str | None = None) -> None:
         what = f"{len(chosen)} suggestions" if len(chosen) > 1 else \
             f"the {chosen[0].label} “{self._suggested_text(chosen[0])}”"
         if not accept:
             self.suggestions.reject(chosen)
             self.say(f"Rejected {what}.{self._rates(chosen)}")
             return
-        problem = self.suggestions.accept(chosen)
+        problem = self.suggestions.accept(chosen, label)
         if problem:
             self.say(f"Not accepted: {problem}.", True)
             return
-        self.say(f"Accepted {what}.{self._rates(chosen)}")
+        as_type = f" as {label}" if label and label != chosen[0].label else ""
+        self.say(f"Accepted {what}{as_type}.{self._rates(chosen)}")
 
     def _suggested_text(self, s: Suggestion) -> str:
         return (self.project.reference_text(s.target, s.segment) or "")[s.start:s.end]

@@ -498,6 +498,8 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
             self.tag_selection(entity_type)
             return
         span = self.selected_span()
+        if span is None and self.accept_suggestion_as(entity_type):
+            return
         if span is None:
             self.say("Select some text first (drag with the mouse or use Shift+arrows), or click an entity.", True)
             return
