@@ -3,7 +3,7 @@
 Each observer cuts a continuum ``[begin, begin + length)`` into units of categories; for
 one category c, an observer's continuum is a sequence of c's units and the gaps between
 them (everything not inside a unit of c). This is the coefficient as Krippendorff defines
-it in "Content Analysis: An Introduction to Its Methodology" (2nd ed., 2004, section 11.6)
+it in "Content Analysis: An Introduction to Its Methodology" (2nd ed., 2004)
 after "On the reliability of unitizing continuous data" (1995):
 
 The distance of a segment g of observer i and a segment h of observer j (b: begin, l: length):
