@@ -37,7 +37,9 @@ def span_project(pair: str = "zh-en", systems: tuple[str, ...] = ("A", "B")) -> 
     for rater, spans in RATER_SPANS.items():
         project.add_judge(rater)
         for k, seg in enumerate(segs):
-            errors = tuple(ErrorSpan(a, b, sev, "accuracy/mistranslation") for i, a, b, sev in spans if i == k)
+            n = len(outputs["A"][k])  # spans fit the output (Chinese outputs are short)
+            errors = tuple(ErrorSpan(min(a, n - 1), min(b, n), sev, "accuracy/mistranslation")
+                           for i, a, b, sev in spans if i == k)
             project.add_judgment(Judgment(project.new_id("j"), rater, "A", seg.id, scale="mqm", protocol="mqm",
                                           errors=errors))
     return project
