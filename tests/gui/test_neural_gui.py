@@ -256,3 +256,25 @@ def test_analysis_tab_compares_xcomet_spans_with_raters(qtbot, window, tmp_path,
     panel.spec_box.setCurrentText("comet:model=nope")
     qtbot.mouseClick(panel.compute_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.worker is None and "'nope'" in panel.message.text(), timeout=30_000)
+
+
+def test_spans_view_in_front_draws_the_spans_once_scored(qtbot, window, tmp_path):
+    """The view is drawn from scores: shown before they exist it says so, and draws them when
+    the background scoring delivers them, without another click."""
+    register_xcomet(tmp_path)
+    project = span_project()
+    project.settings.metrics = [XCOMET]
+    bundle = tmp_path / "zh-en.mtwb.json"
+    save_bundle(project, bundle)
+    workspace = window.workspaces["Metrics"]
+    click_tab(qtbot, window.tabs, "Metrics")
+    click_tab(qtbot, workspace.detail_tabs, "xCOMET spans vs raters")
+    view = workspace.detail_views["metric-spans"]
+    seen: list[str] = []
+    original = view.show_message
+    view.show_message = lambda text: (seen.append(text), original(text))[1]
+    assert window.open_path(bundle)
+    qtbot.waitUntil(lambda: not workspace.is_scoring() and not workspace.needs_scoring(), timeout=60_000)
+    qtbot.waitUntil(lambda: view.spans is not None and not view.showing_message, timeout=5_000)
+    assert any("has not scored" in text for text in seen)  # drawn first without scores
+    assert view.spans.raters and view.spans.metric
