@@ -79,6 +79,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scores.add_argument("--file-system", metavar="NAME", help="mqm-tsv: the system's name in the file, if it differs")
     scores.set_defaults(func=run_import_scores)
 
+    from mtworkbench.cli import judgment_suggestions
+
+    judgment_suggestions.register(sub)
+
     p.set_defaults(func=lambda args: _missing_action(p))
 
 

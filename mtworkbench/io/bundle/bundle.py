@@ -123,6 +123,8 @@ def project_to_dict(project: Project) -> dict[str, Any]:
                 "qc": j.qc,
                 "text": j.text,
                 **({"ranking": j.ranking} if j.ranking else {}),  # relative ranking only: additive
+                # a model's pre-marked spans and the judge's decisions: additive, as ranking
+                **({"suggestions": [o.to_json() for o in j.suggestions]} if j.suggestions else {}),
             }
             for j in project.judgments
         ],
