@@ -50,6 +50,8 @@ class QueueConfig:
     change what the judge sees), so they are stored with the queue.
     ``bad_rate`` (DA, ESA) adds BAD copies as a share of the distinct items
     (WMT used about 12%), each at least ``min_repeat_gap`` items after its original.
+    ``suggest_spans`` (ESA, MQM): the spec of a span-marking metric whose error spans the items
+    start with, pre-marked (``with_suggestions``; the caller runs the metric, the core cannot).
     """
 
     seed: int = 0
@@ -66,6 +68,7 @@ class QueueConfig:
     max_errors: int = MQM_MAX_ERRORS
     max_systems: int = RANK_MAX_SYSTEMS  # relative ranking: systems side by side (core.ranking)
     bad_rate: float = 0.0
+    suggest_spans: str = ""
 
 
 class Draws:
@@ -265,6 +268,7 @@ def config_of(state: JudgeQueue) -> QueueConfig:
         max_errors=state.max_errors,
         max_systems=state.max_systems,
         bad_rate=state.bad_rate,
+        suggest_spans=state.suggestions,
     )
 
 
