@@ -85,3 +85,43 @@ def test_an_esa_csv_without_suggestions_is_written_as_before(tmp_path):
     project.add_judgment(Judgment("j1", "li", "A", "s1", score=80, scale="esa", protocol="esa"))
     assert protocol_table(project, "esa").splitlines()[0] == \
         "rater,system,segment,score,errors,reference,seconds,timestamp,comment"
+
+
+def test_judgments_jsonl_round_trips_mqm_suggestions_exactly(tmp_path, capsys):
+    from mtworkbench.core.model import ErrorSpan, Judgment
+    from mtworkbench.core.suggested_spans import SpanOutcome, SuggestedSpan
+
+    project = zh_en_project()
+    project.add_judge("王芳")
+    offered = (SuggestedSpan(3, 6, "critical", confidence=0.8125, model=MODEL, fingerprint="0123abcd"),
+               SuggestedSpan(7, 8, "minor", confidence=0.25, model=MODEL, fingerprint="0123abcd"))
+    project.add_judgment(Judgment(
+        "j1", "王芳", "A", "s2", protocol="mqm", errors=(ErrorSpan(3, 6, "Major", "Accuracy/Mistranslation"),),
+        suggestions=(SpanOutcome(offered[0], "changed", 0), SpanOutcome(offered[1], "deleted")), comment="好"))
+    bundle, out = tmp_path / "p.mtwb", tmp_path / "all.jsonl"
+    save_bundle(project, bundle)
+    code, _, err = run(capsys, ["judgments", "export", str(bundle), "-o", str(out), "--format", "jsonl"])
+    assert code == 0, err
+    assert "王芳" in out.read_text(encoding="utf-8")  # not escaped
+    fresh = tmp_path / "fresh.mtwb"
+    save_bundle(zh_en_project(), fresh)
+    code, _, err = run(capsys, ["judgments", "import", str(fresh), str(out)])
+    assert code == 0, err
+    back = load_bundle(fresh).judgments
+    assert len(back) == 1 and back[0].suggestions == project.judgments[0].suggestions
+    assert back[0].errors == project.judgments[0].errors and back[0].judge == "王芳"
+
+
+def test_a_jsonl_line_naming_a_missing_error_is_refused_with_its_line(tmp_path):
+    import pytest
+
+    from mtworkbench.core.errors import DataError
+    from mtworkbench.io.judgments.judgments_jsonl import plan_jsonl_file
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x", "judge": "li", "system": "A", "segment": "s1", "protocol": "esa", "score": 5, '
+                   '"scale": "esa", "errors": [], "suggestions": [{"suggestion": {"start": 0, "end": 2, '
+                   '"severity": "minor", "model": "m", "fingerprint": ""}, "decision": "kept", "error": 0}]}\n',
+                   encoding="utf-8")
+    with pytest.raises(DataError, match=r"bad.jsonl:1: .*suggestions\[0\]\.error"):
+        plan_jsonl_file(zh_en_project(), bad)
