@@ -328,7 +328,7 @@ def with_suggestions(project: Project, state: JudgeQueue,
     pre-marked: ESA and MQM queues only; a BAD item (a degraded copy the model never saw)
     gets none. A span outside its translation is refused, naming the item."""
     if state.protocol not in SUGGESTION_PROTOCOLS:
-        raise ModelError(f"only {' and '.join(SUGGESTION_PROTOCOLS).upper()} queues can start from a model's error "
+        raise ModelError(f"only {' and '.join(p.upper() for p in SUGGESTION_PROTOCOLS)} queues can start from a model's error "
                          f"spans, not {state.protocol.upper()}")
     items = []
     for entry in state.items:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mtworkbench.core.model import ErrorSpan, Judgment
+from mtworkbench.core.model import ErrorSpan, Judgment, ModelError
 from mtworkbench.core.span_draft import SpanDraft, pre_marked
 from mtworkbench.core.suggested_spans import (
     SpanOutcome,
@@ -88,3 +88,32 @@ def test_an_outcome_names_an_error_unless_deleted():
     with pytest.raises(ValueError):
         SpanOutcome(SUGGESTED[0], "kept")
     assert pre_marked(SUGGESTED[2], "mqm").severity == "Major"
+
+
+def test_a_queue_keeps_its_suggestions_and_refuses_them_on_other_protocols():
+    import json
+
+    from mtworkbench.core.errors import BundleError
+    from mtworkbench.core.queue_drawing import QueueConfig, build_queue, with_suggestions
+    from mtworkbench.core.queue_state import JudgeQueue
+    from tests.core.test_judging import make_project
+
+    project = make_project()
+    plain = build_queue(project, "ann", QueueConfig(protocol="esa", repeat_share=0))
+    assert "suggest" not in json.dumps(plain.to_json())  # a queue without them is written as before
+    spans = {("A", "d1s1"): [SuggestedSpan(0, 1, "major", model="xc", fingerprint="ab")]}
+    state = with_suggestions(project, plain, spans, "comet:model=xc")
+    data = json.loads(json.dumps(state.to_json()))
+    assert JudgeQueue.from_json(data) == state
+    data["protocol"] = "da"
+    with pytest.raises(BundleError, match="suggestions"):
+        JudgeQueue.from_json(data)
+    data["protocol"] = "esa"
+    data["items"][0]["suggested"] = [{"start": 3, "end": 1, "severity": "minor", "model": "", "fingerprint": ""}]
+    with pytest.raises(BundleError, match=r"items\[0\]\.suggested\[0\]"):
+        JudgeQueue.from_json(data)
+    ldc = build_queue(project, "ann", QueueConfig(repeat_share=0))
+    with pytest.raises(ModelError, match="only ESA and MQM"):
+        with_suggestions(project, ldc, spans, "comet:model=xc")
+    with pytest.raises(ModelError, match="outside the translation"):
+        with_suggestions(project, plain, {("A", "d1s1"): [SuggestedSpan(0, 99, "minor")]}, "x")

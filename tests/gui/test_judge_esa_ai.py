@@ -119,3 +119,40 @@ def test_esa_ai_keys_mouse_undo_and_the_recorded_outcomes(qtbot, ai_window, monk
     qtbot.waitUntil(lambda: bool(load_bundle(bundle).judgments), timeout=20_000)
     stored = load_bundle(bundle)
     assert [o.decision for o in stored.judgments[0].suggestions] == ["kept", "deleted", "changed"] + ["kept"] * (n - 3)
+
+
+def test_mqm_with_model_spans_category_by_keys_and_outcomes(qtbot, ai_window, monkeypatch):
+    window, spec, _ = ai_window
+    workspace = window.workspaces["Judge"]
+    project = window.session.project
+    add_judge(qtbot, workspace, monkeypatch, "ana")
+    start_queue(qtbot, workspace, monkeypatch,
+                QueueConfig(seed=3, repeat_share=0.0, protocol="mqm", max_errors=10, suggest_spans=spec))
+    qtbot.waitUntil(lambda: "ana" in project.judge_queues, timeout=120_000)
+    view = workspace.rating
+    panel = view.protocol_panel
+    while len(view.current_item().suggested) < 2:
+        qtbot.mouseClick(view.skip_button, Qt.MouseButton.LeftButton)
+    n = len(view.current_item().suggested)
+    assert all(s.severity in ("Minor", "Major") for s in panel.spans)  # MQM's spelling; critical as Major
+    picked = iter(["Fluency/Grammar", "Accuracy/Mistranslation"])
+    panel.ask_category = lambda parent: next(picked)
+    first = panel.spans[0]
+    keys(qtbot, view, K.Key_Home)
+    for _ in range(first.start + 1):
+        keys(qtbot, view, K.Key_Right)
+    keys(qtbot, view, K.Key_C)  # another category for the first: Fluency/Grammar
+    assert panel.spans[0].category == "Fluency/Grammar" and not panel.draft.pending(0)
+    other = "Major" if first.severity == "Minor" else "Minor"
+    keys(qtbot, view, K.Key_2 if other == "Major" else K.Key_1)  # its category stays, no question asked
+    assert (panel.spans[0].severity, panel.spans[0].category) == (other, "Fluency/Grammar")
+    undo(qtbot, window)
+    undo(qtbot, window)
+    assert panel.spans[0] == first and panel.draft.pending(0)
+    keys(qtbot, view, K.Key_C)
+    qtbot.keyClick(view, K.Key_A, Qt.KeyboardModifier.ShiftModifier)  # the rest kept as they are
+    keys(qtbot, view, K.Key_Return)
+    j = next(j for j in project.judgments if j.judge == "ana")
+    assert (j.protocol, j.score) == ("mqm", None)
+    assert [o.decision for o in j.suggestions] == ["changed"] + ["kept"] * (n - 1)
+    assert j.errors[j.suggestions[0].error].category == "Accuracy/Mistranslation"
