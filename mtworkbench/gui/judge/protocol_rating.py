@@ -61,6 +61,7 @@ ESA_SEVERITY_KEYS = {Qt.Key.Key_1: "minor", Qt.Key.Key_2: "major"}
 MQM_SEVERITY_KEYS = {Qt.Key.Key_1: "Minor", Qt.Key.Key_2: "Major", Qt.Key.Key_3: "Neutral"}
 DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in range(10)}
 CONTEXT_SEGMENTS = 2  # segments shown before and after the current one
+LISTED_SPANS = 4  # spans named in the list under the translation (the view is tight at 800 pixels)
 
 __all__ = ["CategoryPicker", "ProtocolPanel", "ask_category", "context_label", "document_context", "source_context"]
 
@@ -106,6 +107,8 @@ class ProtocolPanel(QWidget):
         self.spans_label.setObjectName("span-list")
         self.spans_label.setTextFormat(Qt.TextFormat.PlainText)
         self.spans_label.setWordWrap(True)
+        # Two lines kept whatever the window's height: the list says which spans are the model's.
+        self.spans_label.setMinimumHeight(2 * self.spans_label.fontMetrics().lineSpacing() + 2)
         self.score = ScoreSlider()
         # No focus: the rating view keeps the keys (0 does the same as a click).
         self.no_errors_button = QPushButton("No e&rrors  (0)")
@@ -202,6 +205,8 @@ class ProtocolPanel(QWidget):
         ]
         self.show_suggestion_state()
         limit = f" (at most {self.max_errors})" if self.protocol == "mqm" else ""
+        if len(lines) > LISTED_SPANS:  # the rest are drawn in the translation; a longer list would be cut
+            lines = [*lines[:LISTED_SPANS], f"… and {len(lines) - LISTED_SPANS} more, marked above"]
         text = f"Errors marked{limit}: " + ("; ".join(lines) if lines else "none")
         if self.protocol == "mqm":
             self.no_errors_button.setChecked(self.no_errors and not self.spans)
