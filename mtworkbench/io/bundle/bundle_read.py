@@ -244,13 +244,13 @@ def read_judgments(r: JsonReader, value: Any, project: Project) -> None:
     rankings: dict[str, tuple[Judgment, set[str]]] = {}  # ranking id -> its first judgment, systems
     for i, j in enumerate(r.list(value, "$.judgments")):
         p = f"$.judgments[{i}]"
-        judgment = _read_judgment(r, j, p, project)
+        judgment = read_judgment(r, j, p, project)
         if judgment.ranking:
             _check_ranking_judgment(r, judgment, p, rankings)
         _model_checked(r, lambda: project.add_judgment(judgment), p)  # noqa: B023 - called at once
 
 
-def _read_judgment(r: JsonReader, j: Any, p: str, project: Project) -> Judgment:
+def read_judgment(r: JsonReader, j: Any, p: str, project: Project) -> Judgment:
     r.keys(j, p, {"id", "judge", "system", "segment"}, JUDGMENT_OPTIONAL)
     protocol = r.str(j.get("protocol", ""), f"{p}.protocol")
     if protocol and protocol not in PROTOCOLS:

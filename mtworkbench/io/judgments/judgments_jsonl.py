@@ -46,7 +46,7 @@ def export_jsonl(project: Project, path: str | Path, raw: bool = False) -> int:
 def plan_jsonl_file(project: Project, path: str | Path):
     """The judges and judgments a JSON Lines file adds (nothing is changed yet)."""
     from mtworkbench.core.json_reader import JsonReader
-    from mtworkbench.io.bundle.bundle_read import _read_judgment
+    from mtworkbench.io.bundle.bundle_read import read_judgment
     from mtworkbench.io.judgments.judgments import JudgmentImport, fresh_id
 
     try:
@@ -67,7 +67,7 @@ def plan_jsonl_file(project: Project, path: str | Path):
         if isinstance(judge, str) and judge.strip() and judge not in project.judges and judge not in plan.judges:
             plan.judges.append(judge)
         try:
-            j = _read_judgment(reader, value, f"line {number}", _WithJudges(project, plan.judges))  # type: ignore[arg-type]
+            j = read_judgment(reader, value, f"line {number}", _WithJudges(project, plan.judges))  # type: ignore[arg-type]
         except BundleError as exc:
             raise DataError(f"{path}:{number}: {exc}") from None
         plan.judgments.append(_with_id(j, fresh_id(lambda: project.new_id("j"), taken)))
