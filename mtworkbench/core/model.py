@@ -196,12 +196,14 @@ class Project(LayeredSpans):
     def has_reference(self, reference_id: str) -> bool:
         return reference_id in self._reference_by_id
 
-    def add_reference(self, ref: Reference, index: int | None = None) -> None:
+    def add_reference(self, ref: Reference, index: int | None = None, in_segment_order: bool = False) -> None:
+        """``in_segment_order``: ``texts`` are strings for every segment id in order, checked by the caller."""
         if not ref.id:
             raise ModelError("a reference needs a non-empty id")
         if self.has_reference(ref.id):
             raise ModelError(f"duplicate reference id {ref.id!r}")
-        self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
+        if not in_segment_order:
+            self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
         self.references.insert(len(self.references) if index is None else index, ref)
         self._reference_by_id[ref.id] = ref
         self._emit(ev.ReferenceAdded(ref))
@@ -283,14 +285,15 @@ class Project(LayeredSpans):
     def has_system(self, system_id: str) -> bool:
         return system_id in self._system_by_id
 
-    def add_system(self, system: System, index: int | None = None) -> None:
+    def add_system(self, system: System, index: int | None = None, in_segment_order: bool = False) -> None:
         if not system.id:
             raise ModelError("a system needs a non-empty id")
         if self.has_system(system.id):
             raise ModelError(f"duplicate system id {system.id!r}")
         if system.kind not in SYSTEM_KINDS:
             raise ModelError(f"system {system.id!r}: kind must be machine or human, not {system.kind!r}")
-        self._check_texts(f"system {system.id!r}", system.texts, complete=True)
+        if not in_segment_order:  # as for add_reference
+            self._check_texts(f"system {system.id!r}", system.texts, complete=True)
         self.systems.insert(len(self.systems) if index is None else index, system)
         self._system_by_id[system.id] = system
         self._emit(ev.SystemAdded(system))

@@ -134,6 +134,34 @@ def test_files_only_the_general_way_reads_give_its_outcome(name, change):
         assert outcome(loads_bytes, data) == outcome(loads, text)
 
 
+TEXT_ORDERS = [
+    ("in segment order", lambda texts: texts),
+    ("last segment without a reference", lambda texts: dict(list(texts.items())[:-1])),
+    ("first segment without a reference", lambda texts: dict(list(texts.items())[1:])),
+    ("reversed", lambda texts: dict(reversed(texts.items()))),
+]
+
+
+@pytest.mark.parametrize("piece", [8 * 1024 * 1024, 1, 40])
+@pytest.mark.parametrize("name,order", TEXT_ORDERS, ids=[c[0] for c in TEXT_ORDERS])
+def test_texts_read_in_pieces_or_whole_make_the_general_project(name, order, piece, monkeypatch):
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", piece)  # 1 and 40: a piece every entry or two
+    text = _edit(lambda t: t["references"][0].update(texts=order(t["references"][0]["texts"])))
+    project = fast(text.encode("utf-8"))
+    assert project is not None
+    assert dumps(project) == dumps(loads(text))
+    assert list(project.reference("r1").texts) == list(json.loads(text)["references"][0]["texts"])
+
+
+@pytest.mark.parametrize("piece", [1, 40])
+@pytest.mark.parametrize("name,change,path", REFUSED[8:14], ids=[c[0] for c in REFUSED[8:14]])
+def test_texts_read_in_pieces_keep_each_message(name, change, path, piece, monkeypatch):
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", piece)
+    text = _edit(change)
+    assert fast(text.encode("utf-8")) is None
+    assert outcome(loads_bytes, text.encode("utf-8")) == outcome(loads, text)
+
+
 def test_a_byte_order_mark_is_skipped_by_the_section_reader():
     text = dumps(world_project())
     project = fast(b"\xef\xbb\xbf" + text.encode("utf-8"))

@@ -52,13 +52,13 @@ class _Document(msgspec.Struct, forbid_unknown_fields=True):
 
 class _Reference(msgspec.Struct, forbid_unknown_fields=True):
     id: str
-    texts: dict[str, str]
+    texts: msgspec.Raw  # decoded piece by piece (``_texts``)
     translator: str = ""
 
 
 class _System(msgspec.Struct, forbid_unknown_fields=True):
     id: str
-    texts: dict[str, str]
+    texts: msgspec.Raw
     kind: str = "machine"
 
 
@@ -67,6 +67,7 @@ _ITEMS = msgspec.json.Decoder(list[msgspec.Raw])
 _DOCUMENTS = msgspec.json.Decoder(list[_Document])
 _REFERENCE = msgspec.json.Decoder(_Reference)
 _SYSTEM = msgspec.json.Decoder(_System)
+_TEXTS = msgspec.json.Decoder(dict[str, str])
 _ANY = msgspec.json.Decoder()
 # What the typed decoders raise for a file they do not take (the general way names why).
 _NOT_TAKEN = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
@@ -119,16 +120,18 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
     # every segment's text or of another kind (ModelError: the general way names it).
     for raw in _ITEMS.decode(sections.pop("references")):
         ref = _REFERENCE.decode(raw)
-        release_pages(data)
+        release_pages(data)  # the decoder ran over the texts to find their end
         if _blank(ref.id):
             raise _NotTaken
-        project.add_reference(Reference(ref.id, ref.translator, _keyed_by(ids, ref.texts)))
+        texts, in_order = _texts(ref.texts, ids, data)
+        project.add_reference(Reference(ref.id, ref.translator, texts), in_segment_order=in_order)
     for raw in _ITEMS.decode(sections.pop("systems")):
         system = _SYSTEM.decode(raw)
         release_pages(data)
         if _blank(system.id):
             raise _NotTaken
-        project.add_system(System(system.id, system.kind, _keyed_by(ids, system.texts)))
+        texts, in_order = _texts(system.texts, ids, data)
+        project.add_system(System(system.id, system.kind, texts), in_segment_order=in_order)
     del sections
     read_rest(r, rest, project)
     return project
@@ -203,12 +206,41 @@ def _any_blank(ids: list[str]) -> bool:
     return "" in ids or any(map(str.isspace, ids))
 
 
-def _keyed_by(ids: list[str], texts: dict[str, str]) -> dict[str, str]:
-    """``texts`` keyed by the segments' own id strings where they come in segment order (as
-    saved): one string per id instead of one more per reference and system."""
-    if len(texts) == len(ids) and list(texts) == ids:
-        return dict(zip(ids, texts.values()))
-    return texts
+# A text section is decoded in pieces of about this size, each piece's pages released before
+# the next is decoded: the file's pages resident at once stay this small.
+PIECE_BYTES = 8 * 1024 * 1024
+# Where one entry of a text section ends and the next begins, as bundles are written (one entry
+# a line). A raw line break cannot occur inside a JSON string, so this is always between two
+# entries of the object or of a value in it - and a value that is not a string is refused.
+_ENTRY_BREAK = re.compile(rb',[ \t\r]*\n[ \t\r\n]*"')
+
+
+def _texts(raw: msgspec.Raw, ids: list[str], data: bytes | mmap.mmap) -> tuple[dict[str, str], bool]:
+    """A reference's or system's texts, and whether they are every segment's in segment
+    order, as saved: then keyed by the segments' own id strings (one string per id, not
+    one more per reference and system) and decoded in pieces. Any other section is
+    decoded whole, as written (``Project`` checks its keys)."""
+    body = memoryview(raw)
+    texts: dict[str, str] = {}
+    start, done = 1, 0  # after the opening brace; segments read
+    while True:
+        found = _ENTRY_BREAK.search(body, start + PIECE_BYTES) if start + PIECE_BYTES < len(body) else None
+        end = len(body) - 1 if found is None else found.start()
+        piece = _TEXTS.decode(b"{" + body[start:end] + b"}")
+        release_pages(data)
+        if list(piece) != ids[done:done + len(piece)]:
+            break
+        texts.update(zip(ids[done:done + len(piece)], piece.values()))
+        done += len(piece)
+        if found is None:
+            if done == len(ids):
+                return texts, True
+            break
+        start = found.start() + 1
+    del texts, piece
+    whole = _TEXTS.decode(raw)
+    release_pages(data)
+    return whole, False
 
 
 @contextmanager
