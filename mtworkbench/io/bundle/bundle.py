@@ -201,7 +201,7 @@ def dumps_bytes(project: Project, path: str | Path) -> bytes:
     return encode_text(dumps_text(value), path) if data is None else data
 
 
-def content_hash(data: bytes) -> str:
+def content_hash(data: bytes | mmap.mmap) -> str:
     """The sha256 of a bundle's bytes: what a saver compares to see whether the file changed."""
     return hashlib.sha256(data).hexdigest()
 

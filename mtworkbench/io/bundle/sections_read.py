@@ -63,10 +63,9 @@ class _System(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
-_ITEMS = msgspec.json.Decoder(list[msgspec.Raw])
 _DOCUMENTS = msgspec.json.Decoder(list[_Document])
-_REFERENCE = msgspec.json.Decoder(_Reference)
-_SYSTEM = msgspec.json.Decoder(_System)
+_REFERENCES = msgspec.json.Decoder(list[_Reference])
+_SYSTEMS = msgspec.json.Decoder(list[_System])
 _TEXTS = msgspec.json.Decoder(dict[str, str])
 _ANY = msgspec.json.Decoder()
 # What the typed decoders raise for a file they do not take (the general way names why).
@@ -118,16 +117,18 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
     ids = project.segment_ids
     # ``Project`` refuses a repeated id, a text for an unknown segment, a system without
     # every segment's text or of another kind (ModelError: the general way names it).
-    for raw in _ITEMS.decode(sections.pop("references")):
-        ref = _REFERENCE.decode(raw)
-        release_pages(data)  # the decoder ran over the texts to find their end
+    # The texts stay slices of the file here (the decoder only runs over them to find their end);
+    # ``_texts`` decodes them piece by piece.
+    references = _REFERENCES.decode(sections.pop("references"))
+    release_pages(data)
+    for ref in references:
         if _blank(ref.id):
             raise _NotTaken
         texts, in_order = _texts(ref.texts, ids, data)
         project.add_reference(Reference(ref.id, ref.translator, texts), in_segment_order=in_order)
-    for raw in _ITEMS.decode(sections.pop("systems")):
-        system = _SYSTEM.decode(raw)
-        release_pages(data)
+    systems = _SYSTEMS.decode(sections.pop("systems"))
+    release_pages(data)
+    for system in systems:
         if _blank(system.id):
             raise _NotTaken
         texts, in_order = _texts(system.texts, ids, data)
