@@ -188,14 +188,20 @@ def test_a_large_file_is_mapped_released_and_closed(tmp_path, monkeypatch):
     assert all(m.closed for m in seen)  # type: ignore[attr-defined]
 
 
-def test_a_mapped_broken_file_gets_the_general_message(tmp_path, monkeypatch):
-    path = tmp_path / "x.mtwb.json"
-    text = _edit(lambda t: _segment(t).update(id=""))
-    path.write_text(text, encoding="utf-8")
+MAPPED_REFUSED = [c for c in REFUSED if c[0] in (
+    "blank segment id", "reference text not a string", "system without a text", "bad later section")]
+
+
+@pytest.mark.parametrize("name,change,path", MAPPED_REFUSED, ids=[c[0] for c in MAPPED_REFUSED])
+def test_a_mapped_broken_file_gets_the_general_message(name, change, path, tmp_path, monkeypatch):
+    path_on_disk = tmp_path / "x.mtwb.json"
+    text = _edit(change)
+    path_on_disk.write_text(text, encoding="utf-8")
     monkeypatch.setattr(files, "MAP_FROM_BYTES", 1)
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", 1)  # the texts in pieces, pages released
     with pytest.raises(BundleError) as mapped:
-        read_bundle(path)
+        read_bundle(path_on_disk)
     with pytest.raises(BundleError) as general:
-        loads(text, file=str(path))
+        loads(text, file=str(path_on_disk))
     assert (str(mapped.value), mapped.value.json_path) == (str(general.value), general.value.json_path)
-    assert "non-empty id" in str(mapped.value)
+    assert mapped.value.json_path == path
