@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import mmap
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ from mtworkbench.io.bundle.bundle import (
     FORMAT,
     FORMAT_VERSION,
     FREE_FORM_FIELDS,
+    MIGRATIONS,
     dumps,
     loads,
     loads_bytes,
@@ -33,7 +35,7 @@ from .test_bundle_fast_json import world_project
 
 
 def fast(data: bytes):
-    return read_valid_bundle(data, "x.mtwb.json", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS)
+    return read_valid_bundle(data, "x.mtwb.json", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
 
 
 def outcome(load, value):
@@ -114,7 +116,6 @@ TAKEN_THE_GENERAL_WAY = [
     ("repeated key, good first value", lambda s: s.replace('{\n  "format"', '{\n  "name": "старое",\n  "format"', 1)),
     ("repeated key, bad first UTF-8", lambda s: s.replace('{\n  "format"', '{\n  "name": "\udcff",\n  "format"', 1)),
     ("key written with an escape", lambda s: s.replace('"name"', '"n\\u0061me"', 1)),
-    ("older format version", lambda s: s.replace('"format_version": 3', '"format_version": 2', 1)),
     ("newer format version", lambda s: s.replace('"format_version": 3', '"format_version": 4', 1)),
     ("version a boolean", lambda s: s.replace('"format_version": 3', '"format_version": true', 1)),
     ("not a bundle", lambda s: s.replace('"mtworkbench-project"', '"other"', 1)),
@@ -160,6 +161,17 @@ def test_texts_read_in_pieces_keep_each_message(name, change, path, piece, monke
     text = _edit(change)
     assert fast(text.encode("utf-8")) is None
     assert outcome(loads_bytes, text.encode("utf-8")) == outcome(loads, text)
+
+
+def test_older_versions_are_migrated_as_the_general_way_does():
+    v2 = dumps(world_project()).replace('"format_version": 3', '"format_version": 2', 1)
+    v1 = (Path(__file__).parents[1] / "fixtures" / "bundle-v1.mtwb.json").read_text(encoding="utf-8")
+    for text in (v2, v1):
+        project = fast(text.encode("utf-8"))
+        assert project is not None
+        assert dumps(project) == dumps(loads(text))
+    # Judgments of version 1 got their protocol from the migration.
+    assert {j.protocol for j in fast(v1.encode("utf-8")).judgments} == {j.protocol for j in loads(v1).judgments}
 
 
 def test_a_byte_order_mark_is_skipped_by_the_section_reader():

@@ -72,7 +72,9 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-# MIGRATIONS[n] turns a version-n bundle dict into version n+1.
+# MIGRATIONS[n] turns a version-n bundle dict into version n+1. The section reader gives each one
+# every section but the texts (documents, references, systems): a migration that must change
+# those needs the section reader to leave older versions to the general way.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: v2_to_v3}
 
 
@@ -279,8 +281,13 @@ def _read_file(path: Path, with_hash: bool) -> tuple[Project, str]:
     try:
         sha256 = content_hash(data) if with_hash else ""
         release_pages(data)
-        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS)
-        tree = None if project is not None else _parse_bytes(data[:] if isinstance(data, mmap.mmap) else data, path)
+        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
+        tree = None
+        if project is None:  # an older version or a broken file: the general way, from bytes
+            raw = data[:] if isinstance(data, mmap.mmap) else data
+            release_pages(data)  # a mapped file is not held twice
+            tree = _parse_bytes(raw, path)
+            del raw
     finally:
         if isinstance(data, mmap.mmap):
             data.close()
@@ -327,7 +334,7 @@ def loads_bytes(data: bytes, file: str | None = None) -> Project:
 
 
 def _project_from_bytes(data: bytes, file: str | None) -> Project:
-    project = read_valid_bundle(data, file, FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS)
+    project = read_valid_bundle(data, file, FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
     if project is None:
         return _project_from_tree(_parse_bytes(data, file), file)
     _name_score_file_bundle(project, file)

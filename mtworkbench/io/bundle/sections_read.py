@@ -1,4 +1,4 @@
-"""Reading a valid bundle of the current version section by section, typed in C.
+"""Reading a valid bundle section by section, typed in C.
 
 The texts - every segment's source, every reference's and system's texts - are
 almost all of a large bundle. Here each of those sections is decoded on its own
@@ -9,8 +9,9 @@ field, while it decodes, so no Python loop visits the 1.75 million strings of a
 (``release_pages``), so the file and all of its decoded texts are never
 resident at once.
 
-This path only ever accepts: anything it does not take - an older format
-version, a missing or unknown field, a wrong type, a blank or repeated id, a
+Older versions are migrated as the general way migrates them (``MIGRATIONS``,
+which only change the sections other than the texts). This path only ever
+accepts: anything it does not take - a newer or unknown version, a missing or unknown field, a wrong type, a blank or repeated id, a
 text for an unknown segment, any refusal of a later section - makes
 ``read_valid_bundle`` return None, and the caller reads the file the general way
 (``json_checks`` and ``bundle_read``), whose message names the first problem and
@@ -24,8 +25,9 @@ import codecs
 import gc
 import mmap
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import msgspec
 
@@ -37,6 +39,7 @@ from mtworkbench.io.bundle.bundle_read import TOP_LEVEL_OPTIONAL, TOP_LEVEL_REQU
 from mtworkbench.io.bundle.json_checks import MAX_DEPTH, check_tree
 
 TEXT_SECTIONS = ("documents", "references", "systems")
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 class _Paragraph(msgspec.Struct, forbid_unknown_fields=True):
@@ -77,15 +80,17 @@ class _NotTaken(Exception):
 
 
 def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
-                      free_form: tuple[str, ...]) -> Project | None:
+                      free_form: tuple[str, ...], migrations: Mapping[int, Migration] | None = None) -> Project | None:
     """The project of a bundle file's bytes (or map) of format ``version``; None where
-    the general reader must read it (any problem, any other version)."""
+    the general reader must read it (any problem, a newer version, an older one without
+    ``migrations``). A migration is given the sections other than the texts - documents,
+    references, systems - and must change only those (as every one so far does)."""
     body = memoryview(data)
     if data[:3] == codecs.BOM_UTF8:
         body = body[3:]
     try:
         with _no_cyclic_gc():
-            return _read(body, data, file, version, format_name, free_form)
+            return _read(body, data, file, version, format_name, free_form, migrations or {})
     except (_NotTaken, *_NOT_TAKEN):
         return None
     finally:
@@ -93,7 +98,7 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
 
 
 def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
-          free_form: tuple[str, ...]) -> Project:
+          free_form: tuple[str, ...], migrations: Mapping[int, Migration]) -> Project:
     sections = _TOP.decode(body)
     keys = sections.keys()
     if not (TOP_LEVEL_REQUIRED <= keys and keys <= TOP_LEVEL_REQUIRED | TOP_LEVEL_OPTIONAL):
@@ -101,9 +106,15 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
     _check_layout(body, sections)
     release_pages(data)
     rest = {key: _ANY.decode(raw) for key, raw in sections.items() if key not in TEXT_SECTIONS}
-    if rest["format"] != format_name or type(rest["format_version"]) is not int or \
-            rest["format_version"] != version:
-        raise _NotTaken  # another format, or a version the general way migrates or refuses
+    found = rest["format_version"]
+    if rest["format"] != format_name or type(found) is not int or not 1 <= found <= version:
+        raise _NotTaken  # another format, or a version the general way refuses
+    while found < version:  # as the general way migrates, on the sections migrations change
+        if found not in migrations:
+            raise _NotTaken
+        rest = migrations[found](dict(rest))
+        found += 1
+        rest["format_version"] = found
     for key in free_form:  # as the general way: depth of the parts no type check bounds
         if key in rest:
             check_tree(rest[key], file, MAX_DEPTH, strings=False, path=f"$.{key}", depth=1)
