@@ -11,9 +11,9 @@ resident at once.
 
 Older versions are migrated as the general way migrates them (``MIGRATIONS``,
 which only change the sections other than the texts). This path only ever
-accepts: anything it does not take - a newer or unknown version, a missing or unknown field, a wrong type, a blank or repeated id, a
-text for an unknown segment, any refusal of a later section - makes
-``read_valid_bundle`` return None, and the caller reads the file the general way
+accepts: anything it does not take - a newer or unknown version, a missing or
+unknown field, a wrong type, a blank or repeated id, a text for an unknown
+segment, any refusal of a later section - makes ``read_valid_bundle`` return None, and the caller reads the file the general way
 (``json_checks`` and ``bundle_read``), whose message names the first problem and
 its JSON path exactly as before. What it accepts, the general way accepts too,
 with the same project.
