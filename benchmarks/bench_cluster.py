@@ -157,7 +157,11 @@ def stop(procs: list[subprocess.Popen]) -> None:
     for proc in reversed(procs):
         proc.terminate()
     for proc in procs:
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a nanny busy restarting the worker killed on purpose
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 def compare_processes(args: argparse.Namespace, bundle: Path, specs: list[str], systems: list[str]) -> None:
