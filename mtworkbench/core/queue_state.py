@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mtworkbench.core.json_reader import JsonReader
+from mtworkbench.core.suggested_spans import SuggestedSpan
 
 QUEUE_FORMAT = 1
 REFERENCE_MODES = ("per-document", "per-segment", "fixed")
@@ -33,9 +34,11 @@ BAD_PROTOCOLS = ("da", "esa")
 # Protocol fields with their defaults; left out of the JSON when default so an
 # LDC queue is written byte for byte as before and old bundles load unchanged.
 _PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS,
-                      "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0}
+                      "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0, "suggestions": ""}
 # The same for an item: only a ranking item writes systems, only a BAD copy qc and text.
-_ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None}
+_ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None, "suggested": None}
+# Queues whose items may carry a model's error spans as suggestions (ESA-AI, MQM pre-marked).
+SUGGESTION_PROTOCOLS = ("esa", "mqm")
 
 
 @dataclass
@@ -57,6 +60,9 @@ class QueueEntry:
     # system's (the rater is not told; the judgment carries both, see Judgment.qc).
     qc: str = ""
     text: str | None = None
+    # The model's error spans pre-marked for the judge (None: the queue suggests none;
+    # a BAD item, whose text the model never saw, has none).
+    suggested: list[SuggestedSpan] | None = None
 
 
 @dataclass
@@ -80,9 +86,13 @@ class JudgeQueue:
     max_errors: int = MQM_MAX_ERRORS
     max_systems: int = RANK_MAX_SYSTEMS
     bad_rate: float = 0.0  # BAD items as a share of the distinct items (0: none)
+    suggestions: str = ""  # where the items' suggested spans came from (a metric spec); "" none
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        for entry, item in zip(out["items"], self.items):
+            if item.suggested is not None:
+                entry["suggested"] = [s.to_json() for s in item.suggested]
         for key, default in _PROTOCOL_DEFAULTS.items():
             if out[key] == default:
                 del out[key]
@@ -119,6 +129,10 @@ class JudgeQueue:
             if (shown is None) != (qc == ""):
                 check.fail("a BAD item (qc 'bad') needs the text it shows, and only a BAD item has one",
                            f"{where}.text")
+            suggested = None
+            if raw["suggested"] is not None:
+                suggested = [SuggestedSpan.from_json(x, f"{where}.suggested[{k}]", check)
+                             for k, x in enumerate(check.list(raw["suggested"], f"{where}.suggested"))]
             items.append(QueueEntry(
                 system=check.str(raw["system"], f"{where}.system"),
                 segment=check.str(raw["segment"], f"{where}.segment"),
@@ -128,6 +142,7 @@ class JudgeQueue:
                 systems=systems,
                 qc=qc,
                 text=shown,
+                suggested=suggested,
             ))
         position = check.int(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
@@ -150,6 +165,9 @@ class JudgeQueue:
         if max_systems < 2:
             check.fail(f"expected an integer of at least 2, found {max_systems}", f"{path}.max_systems")
         check.share(obj["bad_rate"], f"{path}.bad_rate")
+        suggestions = check.str(obj["suggestions"], f"{path}.suggestions")
+        if suggestions and protocol not in SUGGESTION_PROTOCOLS:
+            check.fail(f"only {' and '.join(SUGGESTION_PROTOCOLS)} queues carry suggested spans", f"{path}.suggestions")
         return cls(
             format=QUEUE_FORMAT,
             seed=check.int(obj["seed"], f"{path}.seed"),
@@ -168,4 +186,5 @@ class JudgeQueue:
             max_errors=max_errors,
             max_systems=max_systems,
             bad_rate=obj["bad_rate"],  # as written, like repeat_share
+            suggestions=suggestions,
         )
