@@ -157,7 +157,11 @@ def stop(procs: list[subprocess.Popen]) -> None:
     for proc in reversed(procs):
         proc.terminate()
     for proc in procs:
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a nanny busy restarting the worker killed on purpose
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 def compare_processes(args: argparse.Namespace, bundle: Path, specs: list[str], systems: list[str]) -> None:
@@ -204,7 +208,9 @@ def phases(bundle: Path, specs: list[str], systems: list[str]) -> None:
     t0 = time.perf_counter()
 
     def say(what: str) -> None:
-        print(f"  {time.perf_counter() - t0:7.2f} s  {what}", flush=True)
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        print(f"  {time.perf_counter() - t0:7.2f} s  {what}  (this process's CPU so far: "
+              f"{cpu.ru_utime + cpu.ru_stime:.2f} s)", flush=True)
 
     from mtworkbench.scoring.cluster import client_for, shutdown_clusters, start_cluster
 

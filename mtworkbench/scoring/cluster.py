@@ -81,10 +81,12 @@ _STARTING: dict[str, threading.Thread] = {}
 _STARTING_LOCK = threading.Lock()
 
 # A LocalCluster's workers do nothing but score: dask's statistical profiler (a thread sampling
-# every worker's stack 100 times a second) and the nanny's memory monitor would take CPU from
-# the scoring on a machine with as many cores as workers.
+# every worker's stack 100 times a second), the nanny's memory monitor and the event loops'
+# 20 ms "tick" (which alone kept 6% of a core busy in this process while it waited: the
+# scheduler and the nannies live here) would take CPU from scoring on a machine with as
+# many cores as workers. A blocked event loop is still reported, after a second.
 LOCAL_CONFIG = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "2s",
-                "distributed.admin.system-monitor.gil.enabled": False}
+                "distributed.admin.system-monitor.gil.enabled": False, "distributed.admin.tick.interval": "1s"}
 
 
 def _start_local(distributed: Any, n_workers: int) -> Any:
@@ -98,7 +100,7 @@ def _start_local(distributed: Any, n_workers: int) -> Any:
             # (taken by any other scheduler on the machine: dask would warn on stderr)
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         )
-    return distributed.Client(cluster, set_as_default=False)
+        return distributed.Client(cluster, set_as_default=False)
 
 
 def client_for(address: str) -> Any:
@@ -134,9 +136,16 @@ def start_cluster(address: str, specs: Iterable[str] = (), language: str | None 
         def start() -> None:
             try:
                 client = client_for(address)
+                distributed = import_distributed()
+                kind, target = parse_scheduler(address)
+                if kind == "local":  # every worker listed before the warm-up tasks are addressed to them
+                    client.wait_for_workers(int(target), timeout=CONNECT_TIMEOUT)
                 for worker in client.scheduler_info().get("workers", {}):
-                    client.submit(warm_worker, tuple(specs), language, workers=[worker], pure=False,
-                                  key=f"mtwb-warm-{uuid.uuid4().hex}")
+                    # ahead of the job's tasks in the worker's queue; run even though no one waits for it
+                    # (a worker gone meanwhile: another one warms up twice, which costs nothing)
+                    distributed.fire_and_forget(client.submit(
+                        warm_worker, tuple(specs), language, workers=[worker], allow_other_workers=True,
+                        pure=False, key=f"mtwb-warm-{uuid.uuid4().hex}"))
             except Exception:  # noqa: BLE001 - the job's own call to client_for says what went wrong
                 pass
 

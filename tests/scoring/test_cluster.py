@@ -157,3 +157,34 @@ def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch):
 def test_a_bad_scheduler_address_is_refused_with_what_is_expected(address):
     with pytest.raises(scoring_cluster.ClusterError, match="expected"):
         scoring_cluster.parse_scheduler(address)
+
+
+def test_the_client_wakes_when_a_future_finishes_not_when_its_wait_times_out(client):
+    executor = scoring_cluster.DaskExecutor(client, client.scheduler.address)
+    future = executor._submit(time.sleep, 0.2, key=f"mtwb-test-sleep-{time.monotonic_ns()}")
+    start = time.monotonic()
+    ready, rest = executor.wait({future}, 60.0)
+    assert ready == {future} and rest == set()
+    assert time.monotonic() - start < 30  # woken by the future, not by the 60 s timeout
+
+
+def test_a_started_cluster_warms_its_workers_before_any_task():
+    """start_cluster: each worker imports the scoring code and loads METEOR's WordNet tables
+    while the command is still reading its input."""
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+
+    def warmed() -> bool:
+        import sys
+
+        wordnet = sys.modules.get("mtworkbench.metrics.wordnet_data")
+        return wordnet is not None and wordnet._loaded is not None and "mtworkbench.scoring.tasks" in sys.modules
+
+    scoring_cluster.start_cluster("local:1", ["meteor"], "en")
+    try:
+        c = scoring_cluster.client_for("local:1")
+        deadline = time.monotonic() + 90
+        while not all(c.run(warmed).values()) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert list(c.run(warmed).values()) == [True]
+    finally:
+        scoring_cluster.shutdown_clusters()
