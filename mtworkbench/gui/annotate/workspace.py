@@ -48,6 +48,7 @@ from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
+from mtworkbench.gui.annotate.entity_table_width import EntityTableWidth, type_column_width
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.moving import MovingAndFinding
@@ -194,6 +195,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([640, 300])
+        self.entity_width = EntityTableWidth(self.splitter, self.entity_table, self.entities)
 
         self.comparison = ComparisonView(session)
         self.tabs = QTabWidget()
@@ -346,8 +348,8 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.view.colors = {t.name: QColor(t.color) for t in styles}
         self.entities.colors = {t.name: t.color for t in styles}
         self.find_bar.set_types([t.name for t in styles])
-        widest = max((self.entity_table.fontMetrics().horizontalAdvance(t.name) for t in styles), default=60)
-        self.entity_table.horizontalHeader().resizeSection(1, widest + 40)
+        self.entity_table.horizontalHeader().resizeSection(1, type_column_width(self.entity_table,
+                                                                              [t.name for t in styles]))
         keys = " · ".join(f"<b>{esc(t.key)}</b> {esc(t.name.lower())}" for t in styles if t.key)
         self.hint.setText(
             f"Tag the selection: {keys}<br>"
