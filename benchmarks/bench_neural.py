@@ -7,7 +7,8 @@ Models: the small fixture checkpoints (tests/fixtures/neural) and a randomly ini
 model of real size (XLM-R large shape: 24 layers, hidden 1024, vocabulary 250002, the
 estimator of wmt22-comet-da), built from its config, nothing downloaded. Each side runs
 in its own process on the same segments (multilingual, length-varied) and reports
-throughput (segments/s, after one warm-up batch), peak memory (CPU: the process's
+throughput (segments/s, after one warm-up batch; the median of alternating runs, ours then
+the reference, ``--repeats`` times), peak memory (CPU: the process's
 maximum resident set; GPU: torch's peak allocation) and the largest score difference.
 
 The reference side needs a Python with unbabel-comet (it pins numpy<2 and transformers<5,
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -138,6 +140,7 @@ def main() -> int:
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--ref-python", default=os.environ.get("MTWB_COMET_REF_PYTHON", "/tmp/comet-ref/bin/python"))
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3, help="alternating runs per side; medians are reported")
     args = parser.parse_args()
     ref_python = args.ref_python if Path(args.ref_python).exists() else None
     import torch
@@ -156,24 +159,35 @@ def main() -> int:
         for name, folder, n in models:
             data_file = work / f"{name}.json"
             data_file.write_text(json.dumps(segments(n), ensure_ascii=False), encoding="utf-8")
-            row = {"model": name, "segments": n}
-            for mode, python in (("ours", sys.executable), ("ref", ref_python)):
-                if python is None:
-                    continue
-                got = run_side(python, mode, folder, data_file, args.device, args.batch_size)
-                if got is not None:
-                    row[mode] = {"seg_per_s": n / got["seconds"], "peak_mib": got["peak_mib"], "load_s": got["load_s"]}
-                    row[f"{mode}_scores"] = got["scores"]
-            if "ours_scores" in row and "ref_scores" in row:
-                row["max_abs_diff"] = max(abs(a - b) for a, b in zip(row.pop("ours_scores"), row.pop("ref_scores")))
-            row.pop("ours_scores", None)
-            row.pop("ref_scores", None)
+            row: dict = {"model": name, "segments": n}
+            sides = [(mode, python) for mode, python in (("ours", sys.executable), ("ref", ref_python)) if python]
+            runs: dict[str, list[dict]] = {mode: [] for mode, _ in sides}
+            scores: dict[str, list[float]] = {}
+            # alternating runs (ours, ref, ours, ref, ...) so a busy moment costs both sides alike
+            for _ in range(args.repeats):
+                for mode, python in sides:
+                    got = run_side(python, mode, folder, data_file, args.device, args.batch_size)
+                    if got is not None:
+                        runs[mode].append(got)
+                        scores[mode] = got["scores"]
+            for mode, got_runs in runs.items():
+                if got_runs:
+                    row[mode] = {"seg_per_s": statistics.median(n / g["seconds"] for g in got_runs),
+                                 "peak_mib": max(g["peak_mib"] for g in got_runs),
+                                 "load_s": statistics.median(g["load_s"] for g in got_runs),
+                                 "runs": len(got_runs)}
+            if "ours" in scores and "ref" in scores:
+                row["max_abs_diff"] = max(abs(a - b) for a, b in zip(scores["ours"], scores["ref"]))
+            if "ours" in row and "ref" in row:
+                row["ratio"] = row["ours"]["seg_per_s"] / row["ref"]["seg_per_s"]
             results.append(row)
             line = f"{name:24s} n={n:5d}"
             for mode in ("ours", "ref"):
                 if mode in row:
                     r = row[mode]
                     line += f"  {mode}: {r['seg_per_s']:8.1f} seg/s, peak {r['peak_mib']:7.0f} MiB, load {r['load_s']:5.1f} s"
+            if "ratio" in row:
+                line += f"  ours/ref {row['ratio']:.2f}x"
             if "max_abs_diff" in row:
                 line += f"  max|diff| {row['max_abs_diff']:.2e}"
             print(line, flush=True)
