@@ -10,7 +10,7 @@ from tests.gui.test_annotate_entity_list_width import open_annotate
 
 def rows_shown_whole(table) -> int:
     height = table.viewport().height()
-    return sum(1 for r in range(table.rowCount())
+    return sum(1 for r in range(table.model().rowCount())
                if table.rowViewportPosition(r) >= 0 and table.rowViewportPosition(r) + table.rowHeight(r) <= height)
 
 
