@@ -144,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(f"mtworkbench {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 1
+    finally:
+        # a cluster a command reached (or started: local:N) is closed when the command ends,
+        # whatever ended it; a command that never asked for one does not import dask to say so
+        cluster = sys.modules.get("mtworkbench.scoring.cluster")
+        if cluster is not None:
+            cluster.shutdown_clusters()
 
 
 def _one_line(exc: BaseException) -> str:

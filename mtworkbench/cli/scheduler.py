@@ -13,19 +13,16 @@ def add_scheduler_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def chosen_scheduler(args: argparse.Namespace) -> str | None:
-    """The scheduler asked for, checked before any work starts (dask present, address well-formed)."""
+    """The scheduler asked for, checked before any work starts (dask present, address
+    well-formed). The cluster is started (``local:N``) or reached in the background from
+    here on, so a command calls this first, before it reads its input."""
     address = getattr(args, "scheduler", None)
     if not address:
         return None
-    from mtworkbench.scoring.cluster import import_distributed, parse_scheduler
+    from mtworkbench.scoring.cluster import import_distributed, parse_scheduler, start_cluster
 
     parse_scheduler(address)
     import_distributed()
+    specs = getattr(args, "metric", None) or []
+    start_cluster(str(address), [specs] if isinstance(specs, str) else list(specs), getattr(args, "tgt_lang", None))
     return str(address)
-
-
-def close_clusters(args: argparse.Namespace) -> None:
-    if getattr(args, "scheduler", None):
-        from mtworkbench.scoring.cluster import shutdown_clusters
-
-        shutdown_clusters()

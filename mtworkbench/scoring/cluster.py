@@ -24,6 +24,7 @@ only to workers that declare a ``GPU`` resource, when any do.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import pickle
 import threading
 import time
@@ -43,6 +44,7 @@ INSTALL_HINT = "pip install 'mtworkbench[cluster]'"
 RETRIES = 3  # per task: a worker lost mid-run costs its tasks a retry, not the run
 CONNECT_TIMEOUT = 30  # seconds to reach a scheduler
 GPU_RESOURCE = "GPU"
+WAKE_UP = 0.25  # seconds between two Cancel checks while no task finishes
 
 
 class ClusterError(DataError):
@@ -75,6 +77,28 @@ def parse_scheduler(address: str) -> tuple[str, int | str]:
 
 _CLIENTS: dict[str, Any] = {}
 _CLIENTS_LOCK = threading.Lock()
+_STARTING: dict[str, threading.Thread] = {}
+_STARTING_LOCK = threading.Lock()
+
+# A LocalCluster's workers do nothing but score: dask's statistical profiler (a thread sampling
+# every worker's stack 100 times a second) and the nanny's memory monitor would take CPU from
+# the scoring on a machine with as many cores as workers.
+LOCAL_CONFIG = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "2s",
+                "distributed.admin.system-monitor.gil.enabled": False}
+
+
+def _start_local(distributed: Any, n_workers: int) -> Any:
+    import dask
+
+    with dask.config.set(LOCAL_CONFIG):  # worker processes receive the config their nanny saw
+        cluster = distributed.LocalCluster(
+            n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None, silence_logs=40, memory_limit=0,
+            # no dashboard; the scheduler's health page on a free loopback port, not on 8787
+            # (taken by any other scheduler on the machine: dask would warn on stderr)
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        )
+    return distributed.Client(cluster, set_as_default=False)
 
 
 def client_for(address: str) -> Any:
@@ -88,11 +112,7 @@ def client_for(address: str) -> Any:
             return client
         try:
             if kind == "local":
-                cluster = distributed.LocalCluster(
-                    n_workers=int(target), threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=40,
-                )
-                client = distributed.Client(cluster, set_as_default=False)
+                client = _start_local(distributed, int(target))
             else:
                 client = distributed.Client(str(target), timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError) as exc:
@@ -101,8 +121,51 @@ def client_for(address: str) -> Any:
         return client
 
 
+def start_cluster(address: str, specs: Iterable[str] = (), language: str | None = None) -> None:
+    """Start (``local:N``) or reach the cluster in the background, and have each worker import
+    the scoring code and load the resources of ``specs`` (METEOR's WordNet tables), while the
+    caller reads its input: on a machine with a core per worker, that start-up overlaps the
+    reading instead of following it. ``client_for`` then waits for it; a failure here is
+    reported there, when the job asks for the cluster."""
+    with _STARTING_LOCK:
+        if address in _STARTING and _STARTING[address].is_alive():
+            return
+
+        def start() -> None:
+            try:
+                client = client_for(address)
+                for worker in client.scheduler_info().get("workers", {}):
+                    client.submit(warm_worker, tuple(specs), language, workers=[worker], pure=False,
+                                  key=f"mtwb-warm-{uuid.uuid4().hex}")
+            except Exception:  # noqa: BLE001 - the job's own call to client_for says what went wrong
+                pass
+
+        thread = _STARTING[address] = threading.Thread(target=start, name="mtwb-cluster-start", daemon=True)
+        thread.start()
+
+
+def warm_worker(specs: tuple[str, ...], language: str | None) -> None:
+    """On a worker: import what scoring tasks import and load the process-wide tables of
+    ``specs`` (each metric's ``before_segments``), once per process; a neural metric's
+    model is left to the task (it loads only where the task runs)."""
+    import mtworkbench.analysis.significance  # noqa: F401 - the bootstrap every task may run
+    from mtworkbench.metrics.registry import create_metric
+    from mtworkbench.scoring import tasks  # noqa: F401
+
+    for spec in specs:
+        try:
+            metric = create_metric(spec, language)
+            if not getattr(metric, "wants_gpu", False) and not getattr(metric, "single_process", False):
+                metric.before_segments()
+        except Exception:  # noqa: BLE001 - a spec that fails fails again in its task, with its message
+            continue
+
+
 def shutdown_clusters() -> None:
     """Close every client (and the LocalClusters this process started)."""
+    for thread in list(_STARTING.values()):
+        thread.join()
+    _STARTING.clear()
     with _CLIENTS_LOCK:
         clients = list(_CLIENTS.values())
         _CLIENTS.clear()
@@ -178,15 +241,22 @@ class DaskExecutor:
     def __init__(self, client: Any, address: str) -> None:
         self.client, self.address = client, address
         self._scattered: dict[str, Any] = {}  # content digest -> the future of its scattered blob
-        self._sides: dict[bytes, tuple[str, list[str]]] = {}  # a system's input -> (side digest, hypotheses)
+        self._sides: dict[Any, tuple[str, list[str]]] = {}  # a system's input -> (side digest, hypotheses)
+        self._side_objects: list[tuple[Any, str]] = []  # each reference side sent, with its digest
         self._resubmit: dict[Any, tuple[Any, tuple, dict]] = {}  # future -> how to submit it again
         self._cancelling = False
         # keys are global on a scheduler: two clients' jobs must never share one
         self._token = uuid.uuid4().hex
+        self._count = itertools.count()
+        # set by each finished future (dask calls back from its own thread): the job sleeps
+        # on it instead of polling the futures, so the client takes no CPU from the workers
+        self._finished = threading.Event()
+        self._keep_alive: list[Any] = []
 
     def _submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         future = self.client.submit(fn, *args, pure=False, retries=RETRIES, **kwargs)
         self._resubmit[future] = (fn, args, kwargs)
+        future.add_done_callback(lambda _future: self._finished.set())
         return future
 
     def _scatter(self, blob: bytes) -> tuple[str, Any]:
@@ -201,16 +271,27 @@ class DaskExecutor:
                 _blob, blob, key=f"mtwb-data-{self._token}-{digest}", pure=False, retries=RETRIES)
         return digest, future
 
-    def _split(self, data_blob: bytes) -> tuple[str, Any, list[str]]:
-        """The reference side of a system's input (scattered) and its hypotheses (sent per task)."""
-        found = self._sides.get(data_blob)
+    def _split(self, task: ScoreTask) -> tuple[str, Any, list[str]]:
+        """The reference side of a system's input (sent once) and its hypotheses (sent per task).
+
+        Systems scored against the same references share one side: it is pickled once per
+        job (compared by value, not pickled again to be compared), never once per system."""
+        source = id(task.data) if task.data is not None else task.data_blob
+        found = self._sides.get(source)
         if found is None:
-            data = pickle.loads(data_blob)  # noqa: S301 - pickled by pack_input in this process
+            if task.data is not None:
+                data = task.data
+            else:
+                data = pickle.loads(task.data_blob)  # noqa: S301 - pickled by pack_input in this process
             # the input checks its lengths: one shared empty string per segment pickles to a few bytes
-            side = pickle.dumps(replace(data, hypotheses=[""] * data.n_segments),
-                                protocol=pickle.HIGHEST_PROTOCOL)
-            digest, _future = self._scatter(side)
-            found = self._sides[data_blob] = (digest, list(data.hypotheses))
+            side = replace(data, hypotheses=[""] * data.n_segments)
+            digest = next((d for known, d in self._side_objects if known == side), None)
+            if digest is None:
+                digest, _future = self._scatter(pickle.dumps(side, protocol=pickle.HIGHEST_PROTOCOL))
+                self._side_objects.append((side, digest))
+            found = self._sides[source] = (digest, list(data.hypotheses))
+            if task.data is not None:  # kept, so that its id is not reused while this executor lives
+                self._keep_alive.append(task.data)
         digest, hypotheses = found
         return digest, self._scattered[digest], hypotheses
 
@@ -224,11 +305,11 @@ class DaskExecutor:
 
     def submit_score(self, task: ScoreTask) -> Any:
         metric_digest, metric_future = self._scatter(task.metric_blob)
-        side_digest, side_future, hypotheses = self._split(task.data_blob)
+        side_digest, side_future, hypotheses = self._split(task)
         return self._submit(
             dask_score, metric_digest, metric_future, side_digest, side_future, hypotheses,
             task.ci_samples, task.seed, task.system, resources=self._resources(task.metric),
-            key=f"mtwb-score-{self._token}-{task.job_id}-{task.spec}-{task.system}",
+            key=f"mtwb-score-{self._token}-{task.job_id}-{next(self._count)}",
         )
 
     def submit_paired(self, job_id, spec, metric, metric_blob, systems, method, n_samples, seed) -> Any:
@@ -237,9 +318,12 @@ class DaskExecutor:
                             resources=self._resources(metric), key=f"mtwb-paired-{self._token}-{job_id}-{spec}")
 
     def wait(self, pending: set[Any], timeout: float) -> tuple[set[Any], set[Any]]:
+        """The futures of ``pending`` that are done, sleeping until one is (or ``timeout``
+        passes: the job checks Cancel between two waits)."""
+        self._finished.clear()  # before looking: a future finishing after the look sets it again
         ready = {f for f in pending if f.done()}
         if not ready:
-            time.sleep(timeout)
+            self._finished.wait(max(timeout, WAKE_UP))
             ready = {f for f in pending if f.done()}
         return ready, pending - ready
 

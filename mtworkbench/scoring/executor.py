@@ -28,10 +28,13 @@ class ScoreTask:
     spec: str
     metric: Metric  # bound, as the job made it
     metric_blob: bytes  # the same, pickled once per job
-    data_blob: bytes  # the system's pickled ScoringInput
+    data_blob: bytes  # the system's pickled ScoringInput (b"" where ``data`` is given)
     ci_samples: int
     seed: int
-    system: str
+    system: str | None  # None: plain files scored without a system name
+    # the input itself, where the job holds it unpickled: a cluster then splits it
+    # without unpickling a copy (worker processes on this machine take ``data_blob``)
+    data: Any = None
 
 
 class ScoringExecutor(Protocol):

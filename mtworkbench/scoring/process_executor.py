@@ -70,7 +70,7 @@ def _child_metric(job_id: int, spec: str, blob: bytes) -> Metric:
 
 
 def child_score(job_id: int, spec: str, metric_blob: bytes, data: bytes, ci_samples: int, seed: int,
-                 system: str) -> ScoreEntry:
+                 system: str | None) -> ScoreEntry:
     metric = _child_metric(job_id, spec, metric_blob)
     return score_one(metric, data, ci_samples, seed, cancel=_child_cancel(job_id), system=system)
 

@@ -79,3 +79,34 @@ def test_without_dask_scheduler_says_what_to_install(tmp_path, capsys, monkeypat
     assert main(["score", str(tmp_path / "p.mtwb.json"), "--metric", "bleu", "--scheduler", "local:2"]) == 1
     err = capsys.readouterr().err
     assert "pip install 'mtworkbench[cluster]'" in err and "Traceback" not in err
+
+
+def _write_files(tmp_path, project) -> list[str]:
+    """The project as plain files: source, reference, one hypothesis file per system."""
+    sids = project.segment_ids
+    texts = {"ref.txt": [project.references[0].texts[s] for s in sids],
+             "src.txt": [project.segment(s).source for s in sids]}
+    for system in project.systems:
+        texts[f"{system.id}.txt"] = [system.texts[s] for s in sids]
+    for name, lines in texts.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [str(tmp_path / f"{s.id}.txt") for s in project.systems]
+
+
+def test_files_and_several_hyps_on_a_local_cluster_print_the_numbers_of_one_process(tmp_path, capsys):
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    hyps = _write_files(tmp_path, mixed_project(n_segments=30, n_systems=3))
+    files = ["--src", str(tmp_path / "src.txt"), "--ref", str(tmp_path / "ref.txt"), "--tgt-lang", "de",
+             *(x for h in hyps for x in ("--hyp", h))]
+    here = _score_json(capsys, *files)
+    on_cluster = _score_json(capsys, *files, "--scheduler", "local:2")
+    assert on_cluster.pop("backend") == {"kind": "dask", "scheduler": "local:2", "workers": 2}
+    assert on_cluster == here
+    # every metric x every file, each named by its path, in the order asked for
+    assert [(s["metric"], s["system"]) for s in here["scores"]] == [(m.split(":")[0], h) for m in METRICS for h in hyps]
+    # one --hyp: no system name, as without a cluster
+    one_here = _score_json(capsys, *files[:6], "--hyp", hyps[1])
+    one_on_cluster = _score_json(capsys, *files[:6], "--hyp", hyps[1], "--scheduler", "local:2")
+    one_on_cluster.pop("backend")
+    assert one_on_cluster == one_here and {s["system"] for s in one_here["scores"]} == {None}
+    assert one_here["scores"][0] == here["scores"][1] | {"system": None}

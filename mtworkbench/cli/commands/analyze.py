@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give exactly two systems: --system A --system B")
     if args.ngrams < 1 or args.sentences < 1:
         raise UsageError("--ngrams and --sentences must be at least 1")
+    scheduler = chosen_scheduler(args)  # a cluster starts while the bundle is read
     with cli_progress(args, "Reading"):
         project = load_bundle(args.bundle)
     metrics = args.metric or ["bleu", "chrf"] + [f"ext:{n}" for n in project.external_scores]
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             raise DataError(f"{args.bundle}: no system {s!r}; systems: {', '.join(x.id for x in project.systems)}")
     with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
         scored = score_project(project, metrics, args.system, progress=progress,
-                               scheduler=chosen_scheduler(args))
+                               scheduler=scheduler)
     frequencies = None
     if args.freq_file:
         from mtworkbench.analysis.compare_systems import WordFrequencies

@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("spa is a system-level statistic: use --level system")
     if args.permutations < 1:
         raise UsageError("--permutations must be at least 1")
+    scheduler = chosen_scheduler(args)  # a cluster starts while the bundle is read
     with cli_progress(args, "Reading"):
         project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     rows = [human.systems.index(s) for s in rated]
     with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
         scored = score_project(project, args.metric, rated, progress=progress,
-                               scheduler=chosen_scheduler(args))
+                               scheduler=scheduler)
     if meta or args.clusters:
         return _run_meta(args, human, rows, rated, scored)
     results = []

@@ -72,13 +72,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.docs < 2:
         raise UsageError("--docs must be at least 2")
+    scheduler = chosen_scheduler(args)  # a cluster starts while the bundle is read
     with cli_progress(args, "Reading"):
         project = load_project(args.bundle)  # with its persisted scores
     human = collect_human_scores(project, args.human, z=args.z)
     rated = human.rated_systems()
     with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
         scored = score_project(project, args.metric, rated, progress=progress,
-                               scheduler=chosen_scheduler(args))
+                               scheduler=scheduler)
     metrics = [MetricStats(s.spec, s.metric.aggregate, s.stats) for s in scored]
     result = reliability(
         metrics, human, lengths=args.lengths, n_docs=args.docs, seed=args.seed, mode=args.mode,

@@ -23,13 +23,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "score",
         help="score hypotheses against references",
         description=(
-            "Score --hyp against --ref files, or the systems of a project bundle. "
+            "Score --hyp files against --ref files, or the systems of a project bundle. "
             f"Metrics: {', '.join(metric_names())}. SPEC is NAME[:key=value,...], e.g. "
             "bleu:tokenize=none or gtm:e=2."
         ),
     )
     p.add_argument("bundle", nargs="?", help="a project bundle (*.mtwb.json)")
-    p.add_argument("--hyp", help="hypothesis file, one segment per line")
+    p.add_argument("--hyp", action="append", default=[],
+                   help="hypothesis file, one segment per line (repeat for several systems, each named by its path)")
     p.add_argument("--src", help="source file, one segment per line (neural metrics read it; reference-free "
                                  "ones need no --ref)")
     p.add_argument("--ref", action="append", default=[], help="reference file (repeat for several)")
@@ -57,43 +58,25 @@ def run(args: argparse.Namespace) -> int:
     if args.bundle:
         if args.jobs < 0:
             raise UsageError("--jobs must be 1 or more (0: all cores)")
+        scheduler = chosen_scheduler(args)  # a cluster starts while the bundle is read
         with cli_progress(args, "Reading") as progress:
-            scores, n_segments = _score_bundle(args, metric_specs, progress, backend)
+            scores, n_segments = _score_bundle(args, metric_specs, progress, backend, scheduler)
     else:
-        if args.scheduler:
-            raise UsageError("--scheduler scores a bundle's systems; give a bundle")
         if not args.hyp:
             raise UsageError("give a bundle, or --hyp and at least one --ref")
         if not metric_specs:
             raise UsageError(f"give at least one --metric; valid metrics: {', '.join(metric_names())}")
-        language = chosen_language(args)
-        metrics = [create_metric(spec, language) for spec in metric_specs]
-        if not args.ref:
-            needing = [m.name for m in metrics if m.needs_references]
-            if needing:
-                raise UsageError(f"give at least one --ref: {', '.join(needing)} scores against references "
-                                 "(reference-free neural metrics need only --src and --hyp)")
-        print_notices(metrics, "score")
-        data = read_plain_input(args.hyp, args.ref, args.ref_format, args.src)
-        data.target_language = language
-        if not args.json and all(metric.lean for metric in metrics):
-            # the table shows corpus scores only: plain Python, numpy never loads
-            # (its import alone is a quarter of a one-shot BLEU run)
-            table: list[MetricScore | CorpusScore] = [metric.corpus_only(data) for metric in metrics]
-            print_table(table, data.n_segments)
+        scheduler = chosen_scheduler(args)  # a cluster starts while the files are read
+        file_scores, n_segments = _score_files(args, metric_specs, scheduler, backend)
+        if file_scores is None:
             return 0
-        scores = []
-        with cli_progress(args, "Scoring", unit="segments") as progress:
-            for metric in metrics:
-                progress.stage(f"Scoring {metric.name}", unit="segments")
-                scores.append(metric.score(data, progress=progress))
-        n_segments = data.n_segments
+        scores = file_scores
 
     if args.json:
         import json
 
         out: dict = {"n_segments": n_segments, "scores": [s.to_json() for s in scores]}
-        if backend and args.scheduler:  # which cluster did the work; no score depends on it
+        if backend and scheduler:  # which cluster did the work; no score depends on it
             out["backend"] = backend
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -102,8 +85,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: Progress, backend: dict
-                  ) -> tuple[list[MetricScore], int]:
+def _score_files(args: argparse.Namespace, metric_specs: list[str], scheduler: str | None, backend: dict
+                 ) -> tuple[list[MetricScore] | None, int]:
+    """Every --hyp file with every metric, here or on the cluster; (None, n) when the
+    corpus table was printed already (the lean path)."""
+    language = chosen_language(args)
+    metrics = [create_metric(spec, language) for spec in metric_specs]
+    if not args.ref:
+        needing = [m.name for m in metrics if m.needs_references]
+        if needing:
+            raise UsageError(f"give at least one --ref: {', '.join(needing)} scores against references "
+                             "(reference-free neural metrics need only --src and --hyp)")
+    print_notices(metrics, "score")
+    inputs = read_plain_inputs(args.hyp, args.ref, args.ref_format, args.src)
+    for _system, data in inputs:
+        data.target_language = language
+    n_segments = inputs[0][1].n_segments
+    if not args.json and not scheduler and all(metric.lean for metric in metrics):
+        # the table shows corpus scores only: plain Python, numpy never loads
+        # (its import alone is a quarter of a one-shot BLEU run)
+        table: list[MetricScore | CorpusScore] = [metric.corpus_only(data, system=system)
+                                                  for metric in metrics for system, data in inputs]
+        print_table(table, n_segments)
+        return None, n_segments
+    if scheduler:
+        from mtworkbench.scoring.input_job import score_inputs_on_cluster
+
+        with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
+            return score_inputs_on_cluster(metrics, inputs, scheduler, progress=progress, backend=backend), n_segments
+    scores = []
+    with cli_progress(args, "Scoring", unit="segments") as progress:
+        for metric in metrics:
+            for system, data in inputs:
+                progress.stage(f"Scoring {metric.name}" + (f" of {system}" if system else ""), unit="segments")
+                scores.append(metric.score(data, progress=progress, system=system))
+    return scores, n_segments
+
+
+def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: Progress, backend: dict,
+                  scheduler: str | None) -> tuple[list[MetricScore], int]:
     from mtworkbench.scoring.store import load_project
 
     project = load_project(args.bundle)  # with its persisted scores
@@ -119,7 +139,7 @@ def _score_bundle(args: argparse.Namespace, metric_specs: list[str], progress: P
             )
     progress.stage("Scoring", unit="scores", scale=1000)  # the service counts thousandths of a score
     scores = score_bundle_systems(project, metric_specs, systems, jobs=args.jobs or os.cpu_count() or 1,
-                                  progress=progress, scheduler=chosen_scheduler(args), backend=backend)
+                                  progress=progress, scheduler=scheduler, backend=backend)
     return scores, len(project.segments)
 
 
@@ -156,15 +176,39 @@ def score_bundle_systems(project, specs: list[str], systems: list[str], jobs: in
     return [scored[(spec, system)] for spec in specs for system in systems if (spec, system) in scored]
 
 
-def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str, src_path: str | None = None
-                     ) -> ScoringInput:
+def read_plain_inputs(hyp_paths: list[str], ref_paths: list[str], ref_format: str, src_path: str | None = None
+                      ) -> list[tuple[str | None, ScoringInput]]:
+    """One input per hypothesis file, sharing the references: (None, input) for one file
+    (as ``score`` always printed it), (path, input) for each of several."""
+    from dataclasses import replace
+
+    from mtworkbench.io.corpora.plaintext import read_lines
+
+    first = read_plain_input(hyp_paths[0], ref_paths, ref_format, src_path, others=hyp_paths[1:])
+    if len(hyp_paths) == 1:
+        return [(None, first)]
+    out: list[tuple[str | None, ScoringInput]] = [(hyp_paths[0], first)]
+    for path in hyp_paths[1:]:
+        lines = read_lines(path)
+        if len(lines) != first.n_segments:
+            raise DataError(f"{path} has {len(lines)} lines, {hyp_paths[0]} has {first.n_segments}: "
+                            "every --hyp file must have one line per segment")
+        out.append((path, replace(first, hypotheses=lines)))
+    return out
+
+
+def read_plain_input(hyp_path: str, ref_paths: list[str], ref_format: str, src_path: str | None = None,
+                     others: Sequence[str] = ()) -> ScoringInput:
+    """``others``: further hypothesis files of the same run, checked not to repeat a file."""
     from mtworkbench.io.corpora.plaintext import check_same_length, read_lines
 
     files = {hyp_path: read_lines(hyp_path)}
-    for path in ref_paths + ([src_path] if src_path else []):
+    for path in [*others, *ref_paths, *([src_path] if src_path else [])]:
         if path in files:
             raise UsageError(f"file {path} is given twice")
-        files[path] = read_lines(path)
+        files[path] = [] if path in others else read_lines(path)
+    for path in others:  # read by the caller, one at a time; only their names are checked here
+        del files[path]
     check_same_length(files)
     refs = [files[p] for p in ref_paths]
     entities = None
