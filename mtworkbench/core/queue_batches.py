@@ -11,14 +11,12 @@ BAD copies included) in queue order; ``batch_at`` says where an item falls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.core.queue_state import BATCH_UNITS, JudgeQueue, QueueEntry
-
-if TYPE_CHECKING:
-    from mtworkbench.core.queue_drawing import Draws, QueueConfig
 
 
 def check_batching(batch_size: object, batch_unit: object) -> None:
@@ -29,15 +27,14 @@ def check_batching(batch_size: object, batch_unit: object) -> None:
         raise ModelError(f"unknown batch unit {batch_unit!r}; expected one of {', '.join(BATCH_UNITS)}")
 
 
-def cut_batches(project: Project, items: list[QueueEntry], config: QueueConfig,
-                draws: Draws) -> list[list[QueueEntry]]:
-    """``items`` (distinct, in queue order) cut into batches of ``config.batch_size`` items,
-    or of ``config.batch_size`` whole documents in an order drawn with ``draws``; each
-    batch keeps the queue's order. One batch when the size is 0."""
-    size = config.batch_size
+def cut_batches(project: Project, items: list[QueueEntry], size: int, unit: str,
+                shuffle: Callable[[list[Any]], None]) -> list[list[QueueEntry]]:
+    """``items`` (distinct, in queue order) cut into batches of ``size`` items, or of ``size``
+    whole documents (``unit`` "documents") in an order ``shuffle`` draws; each batch keeps
+    the queue's order. One batch when the size is 0."""
     if not size:
         return [items] if items else []
-    if config.batch_unit == "items":
+    if unit == "items":
         return [items[at:at + size] for at in range(0, len(items), size)]
     by_document: dict[str, list[QueueEntry]] = {}
     for item in items:
@@ -45,7 +42,7 @@ def cut_batches(project: Project, items: list[QueueEntry], config: QueueConfig,
     # Documents in project order, then shuffled: the order depends on the seed and the
     # judge only, never on the order the items happened to come in.
     documents = [d.id for d in project.documents if d.id in by_document]
-    draws.shuffle(documents)
+    shuffle(documents)
     batches = []
     for at in range(0, len(documents), size):
         group = set(documents[at:at + size])

@@ -199,7 +199,8 @@ def in_batches(project: Project, distinct: list[QueueEntry], config: QueueConfig
         return checked(distinct, ""), None
     items: list[QueueEntry] = []
     sizes: list[int] = []
-    batches = cut_batches(project, distinct, config, Draws(config.seed, judge, "batch-documents"))
+    batches = cut_batches(project, distinct, config.batch_size, config.batch_unit,
+                          Draws(config.seed, judge, "batch-documents").shuffle)
     for number, batch in enumerate(batches, 1):
         batch = checked(batch, f"\0batch {number}")
         items.extend(batch)
