@@ -36,17 +36,15 @@ def cut_batches(project: Project, items: list[QueueEntry], size: int, unit: str,
         return [items] if items else []
     if unit == "items":
         return [items[at:at + size] for at in range(0, len(items), size)]
-    by_document: dict[str, list[QueueEntry]] = {}
-    for item in items:
-        by_document.setdefault(project.document_of(item.segment), []).append(item)
+    present = {project.document_of(item.segment) for item in items}
     # Documents in project order, then shuffled: the order depends on the seed and the
     # judge only, never on the order the items happened to come in.
-    documents = [d.id for d in project.documents if d.id in by_document]
+    documents = [d.id for d in project.documents if d.id in present]
     shuffle(documents)
-    batches = []
-    for at in range(0, len(documents), size):
-        group = set(documents[at:at + size])
-        batches.append([item for item in items if project.document_of(item.segment) in group])
+    batch_of = {document: k // size for k, document in enumerate(documents)}
+    batches: list[list[QueueEntry]] = [[] for _ in range(-(-len(documents) // size))]
+    for item in items:  # one pass in queue order: each batch keeps it
+        batches[batch_of[project.document_of(item.segment)]].append(item)
     return batches
 
 
