@@ -9,4 +9,6 @@ def plural(n: int, word: str) -> str:
         return f"1 {word}"
     if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
         return f"{n} {word[:-1]}ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return f"{n} {word}es"
     return f"{n} {word}s"

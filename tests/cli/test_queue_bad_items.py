@@ -149,7 +149,7 @@ def test_split_with_bad_items_then_merge_and_check_the_raters(bundle, tmp_path, 
 def test_queue_in_batches_of_chosen_documents(bundle, capsys):
     assert main(["queue", str(bundle), "--judge", "ann", "--documents", "d2,d3", "--batch-size", "1",
                  "--batch-unit", "documents", "--repeat-share", "0"]) == 0
-    assert "in 2 batches of 10, 10 items; the judge starts with batch 1" in capsys.readouterr().out
+    assert "in 2 batches (2 of 10 items); the judge starts with batch 1" in capsys.readouterr().out
     project = load_bundle(bundle)
     state = project.judge_queues["ann"]
     assert state.batches == [10, 10] and state.documents == ["d2", "d3"]

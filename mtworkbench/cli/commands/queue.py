@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.campaign import CampaignError, parse_share
     from mtworkbench.core.judging import QueueConfig, build_queue
     from mtworkbench.core.queue_state import BAD_PROTOCOLS
+    from mtworkbench.core.wording import plural
     from mtworkbench.io.bundle.bundle import bundle_transaction
 
     try:
@@ -92,7 +93,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.bundle}: {'new judge ' if added else ''}{judge}: {args.protocol.upper()} queue of "
           f"{len(state.items)} items ({len(state.items) - bad - repeats} distinct, {repeats} repeated, {bad} BAD)")
     if state.batches is not None:
-        sizes = ", ".join(str(n) for n in state.batches)
-        print(f"in {len(state.batches)} {'batch' if len(state.batches) == 1 else 'batches'} of {sizes} items; "
-              "the judge starts with batch 1")
+        runs: list[list[int]] = []  # [size, how many batches in a row have it]
+        for size in state.batches:
+            if runs and runs[-1][0] == size:
+                runs[-1][1] += 1
+            else:
+                runs.append([size, 1])
+        sizes = ", ".join(f"{count} of {plural(size, 'item')}" for size, count in runs)
+        print(f"in {plural(len(state.batches), 'batch')} ({sizes}); the judge starts with batch 1")
     return 0
