@@ -63,3 +63,31 @@ def test_batches_of_chosen_documents_from_the_dialog(qtbot, window, workspace, m
     for _ in range(19):
         keys(qtbot, view, K.Key_4, K.Key_5, K.Key_Return)
     assert view.progress.text() == f"Batch 2 of 2: 0 of {n - 20} judged"
+
+
+def test_every_system_of_wmt21_in_view_and_the_summary_names_what_a_batch_holds(qtbot, shared_dir, tmp_path,
+                                                                                  screenshot_dir):
+    from tests.gui.wmt21_project import SYSTEMS, wmt21_project
+
+    project = wmt21_project(shared_dir, tmp_path / "texts", n=12, with_mqm=False)
+    project.add_judge("ann")
+    dialog = queue_dialog.QueueSetupDialog(project, "ann")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    systems = dialog.systems
+    assert systems.count() == len(SYSTEMS) == 8
+    last = systems.visualItemRect(systems.item(7))
+    assert last.bottom() <= systems.viewport().height()  # the eighth system in view, no scrolling
+    assert dialog.documents.height() < systems.height()  # one document takes one row's room
+    dialog.protocol.setCurrentIndex(dialog.protocol.findData("da"))
+    for box, text in ((dialog.bad_rate, "12"), (dialog.batch_size, "50")):
+        box.setFocus()
+        box.lineEdit().selectAll()
+        qtbot.keyClicks(box.lineEdit(), text)
+    assert dialog.summary.text() == (
+        "96 items to rate, plus 10 repeated and about 12 BAD (quality control), in 2 batches of at most 50 items "
+        "to rate, each with its own repeats and BAD items; the judge starts with batch 1.")
+    qtbot.wait(50)
+    assert dialog.height() <= 760  # fits a 1280x800 screen
+    dialog.grab().save(str(screenshot_dir / "judge-queue-batches-wmt21.png"))

@@ -68,7 +68,10 @@ def checkable_list(object_name: str, ids: list[str], chosen: tuple[str, ...] | N
         entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         entry.setCheckState(Qt.CheckState.Checked if chosen is None or ident in chosen else Qt.CheckState.Unchecked)
         box.addItem(entry)
-    box.setMaximumHeight(120)
+    # As tall as its rows, up to eight (WMT's eight systems all in view), so one document
+    # does not take the room of eight systems.
+    rows = max(1, min(box.count(), 8))
+    box.setFixedHeight(rows * max(box.sizeHintForRow(0), box.fontMetrics().height() + 4) + 2 * box.frameWidth())
     return box
 
 
@@ -242,7 +245,9 @@ class QueueSetupDialog(QDialog):
             unit = self.batch_unit.currentData()
             count = -(-(distinct if unit == "items" else len(documents)) // size)
             what = ("item" if unit == "items" else "whole document") + ("" if size == 1 else "s")
-            text += (f", in {count} {'batch' if count == 1 else 'batches'} of at most {size} {what}; "
+            extras = " to rate, each with its own repeats and BAD items" if bad else (
+                " to rate, each with its own repeats" if repeats else "")
+            text += (f", in {count} {'batch' if count == 1 else 'batches'} of at most {size} {what}{extras}; "
                      "the judge starts with batch 1")
         self.summary.setText(f"{text}.")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(distinct > 0)
