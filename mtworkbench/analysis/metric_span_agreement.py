@@ -5,11 +5,13 @@ The metric's spans come as judgments (``metrics.neural.spans.as_judgments``), on
 (system, segment) it scored; each rater of a span protocol (MQM, ESA) is compared with
 them on the items both marked, exactly as two raters are compared (exact-span F1,
 character-overlap F1, severity agreement and kappa, score correlation).
+``metric_span_judgments`` builds those judgments from a project's scored spans.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
 from mtworkbench.analysis.span_agreement import Item, SpanPairAgreement, span_pair_agreement
@@ -44,4 +46,24 @@ def metric_rater_span_agreement(
         report(progress, done, len(raters))
         out.append(span_pair_agreement(metric, items, (name, judge), protocol, weights, text_length))
     report(progress, len(raters), len(raters))
+    return out
+
+
+def metric_span_judgments(
+    segment_ids: Sequence[str],
+    spans_by_system: Mapping[str, Sequence[Sequence[dict[str, Any]]]],
+    judge: str = "xCOMET",
+    scores_by_system: Mapping[str, Sequence[float]] | None = None,
+) -> list[Judgment]:
+    """The metric's judgments from each system's scored ``error_spans`` (one list per segment,
+    in ``segment_ids`` order, as a score's extras hold them)."""
+    from mtworkbench.metrics.neural.spans import as_judgments, spans_from_json
+
+    out: list[Judgment] = []
+    for system, rows in spans_by_system.items():
+        if len(rows) != len(segment_ids):
+            raise ValueError(f"{judge}: system {system} has error spans for {len(rows)} segments, the project "
+                             f"{len(segment_ids)}; score it again")
+        scores = None if scores_by_system is None else scores_by_system.get(system)
+        out += as_judgments(spans_from_json(rows), system, segment_ids, judge=judge, scores=scores)
     return out

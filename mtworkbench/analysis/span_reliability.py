@@ -19,6 +19,13 @@ show how far a value rests on few units, not as a test.
 
 Where entities nest or overlap, a unit takes the label of the entity starting first (the
 outermost), as NEE reads a layer by default.
+
+Beside it, for exactly two layers, Krippendorff's alpha for unitizing (``unitizing_alpha``):
+the continuum is the characters of the segments both layers worked on, end to end, and each
+entity (each fragment of a discontinuous one) a unit of its type, so boundaries count to the
+character and nested spans of different types are all compared. It is not computed for more
+than two layers (its definition misbehaves there) nor where one layer has two overlapping
+entities of one type; ``unitizing_note`` then says why.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mtworkbench.analysis.multi_rater import DEFAULT_BOOTSTRAP, AgreementStat, agreement_stats, ratings_table
+from mtworkbench.analysis.unitizing_alpha import UnitizingAlpha, unitizing_alpha
 from mtworkbench.core.annotation import agreement_unit, token_labels
 from mtworkbench.core.jobs import CancelCheck, check_cancel
 from mtworkbench.core.model import EntitySpan, Project
@@ -48,6 +56,8 @@ class SpanReliability:
     overall: tuple[AgreementStat, ...]
     by_type: dict[str, tuple[AgreementStat, ...]] = field(default_factory=dict)
     by_document: dict[str, tuple[AgreementStat, ...]] = field(default_factory=dict)
+    unitizing: UnitizingAlpha | None = None
+    unitizing_note: str = ""  # why there is no unitizing alpha
 
     def to_json(self) -> dict:
         def stats(group: Sequence[AgreementStat]) -> dict:
@@ -59,6 +69,8 @@ class SpanReliability:
             "overall": stats(self.overall),
             "by_type": {t: stats(g) for t, g in self.by_type.items()},
             "by_document": {d: stats(g) for d, g in self.by_document.items()},
+            "unitizing_alpha": self.unitizing.to_json() if self.unitizing else None,
+            "unitizing_note": self.unitizing_note,
         }
 
 
@@ -150,8 +162,37 @@ def reliability_of(inputs: SpanInputs, bootstrap: int = DEFAULT_BOOTSTRAP, seed:
             by_document[doc] = _stats(grouped[doc], bootstrap, seed)
     counts = {a: sum(len(inputs.spans[a].get(sid, ())) for sid in inputs.segments if sid in inputs.worked[a])
               for a in inputs.annotators}
+    unitizing, note = unitizing_of(inputs)
     return SpanReliability(inputs.reference, inputs.annotators, agreement_unit(inputs.language), n_units,
-                           inputs.segments, counts, overall, by_type, by_document)
+                           inputs.segments, counts, overall, by_type, by_document, unitizing, note)
+
+
+def unitizing_of(inputs: SpanInputs) -> tuple[UnitizingAlpha | None, str]:
+    """Unitizing alpha of two layers on the characters of the segments both worked on."""
+    if len(inputs.annotators) != 2:
+        return None, (f"unitizing alpha compares two layers at a time, not {len(inputs.annotators)} "
+                      "(Krippendorff's 2004 definition misbehaves with more)")
+    units: dict[str, list[tuple[int, int, str]]] = {a: [] for a in inputs.annotators}
+    offset = 0
+    for sid in inputs.segments:
+        if not all(sid in inputs.worked[a] for a in inputs.annotators):
+            continue
+        for annotator in inputs.annotators:
+            pieces = sorted((a, b, s.type) for s in inputs.spans[annotator].get(sid, ()) for a, b in s.parts)
+            for i, (a1, b1, t1) in enumerate(pieces):
+                clash = next(((a2, b2) for a2, b2, t2 in pieces[i + 1:] if t2 == t1 and a2 < b1), None)
+                if clash:
+                    return None, (f"unitizing alpha not computed: {annotator} has two overlapping {t1} entities in "
+                                  f"segment {sid} ({a1}-{b1} and {clash[0]}-{clash[1]}); the coefficient needs "
+                                  "one layer's entities of a type apart")
+            units[annotator] += [(offset + a, offset + b, t) for a, b, t in pieces]
+        offset += len(inputs.texts[sid])
+    if offset == 0:
+        return None, "unitizing alpha: no segment with text that both layers worked on"
+    try:
+        return unitizing_alpha(units, 0, offset), ""
+    except ValueError as exc:
+        return None, str(exc)
 
 
 def _stats(rows: list[tuple[str, str, str]], bootstrap: int, seed: int) -> tuple[AgreementStat, ...]:

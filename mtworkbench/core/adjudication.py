@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from mtworkbench.core.annotation import AnnotatorComparison
+from mtworkbench.core.layers import check_placement, span_layer
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 
 
@@ -16,30 +18,36 @@ def agreed_spans(comparison: AnnotatorComparison) -> list[EntitySpan]:
 def copy_to_layer(project: Project, spans: Iterable[EntitySpan], target: str) -> list[EntitySpan]:
     """Copies of ``spans`` for annotator ``target``, with fresh ids (not yet added).
 
-    Spans ``target`` already has exactly (same place and type) are left out;
-    a copy that would overlap another of ``target``'s spans, or another copy,
-    is refused with a ModelError naming both. Add the result with :func:`add_spans`.
+    A copy keeps its span layer and fragments. Spans ``target`` already has exactly
+    (same place and type) are left out. A copy sits beside ``target``'s spans of its
+    layer, and the other copies, as that layer's nesting and overlap rules allow: a
+    nesting layer takes an inner span inside an outer one, an overlapping layer takes
+    crossing spans, and a flat layer refuses both with a ModelError naming the two.
+    Add the result with :func:`add_spans`.
     """
     if not target:
         raise ModelError("the adjudication layer needs an annotator name")
     copies: list[EntitySpan] = []
     ids: set[str] = set()
     for span in spans:
-        existing = project.spans_for(span.reference, span.segment, target)
-        if any(e.start == span.start and e.end == span.end and e.type == span.type for e in existing):
+        layer = span_layer(project.settings, span.layer)
+        existing = [s for s in project.spans_for(span.reference, span.segment, target) if s.layer == span.layer]
+        if any(e.parts == span.parts and e.type == span.type for e in existing):
             continue
-        rivals = existing + [c for c in copies if c.reference == span.reference and c.segment == span.segment]
-        for other in rivals:
-            if span.start < other.end and other.start < span.end:
-                raise ModelError(
-                    f"segment {span.segment!r}: {span.type} {span.start}-{span.end} overlaps "
-                    f"{other.type} {other.start}-{other.end} in layer {target!r}"
-                )
+        rivals = existing + [
+            c for c in copies if (c.reference, c.segment, c.layer) == (span.reference, span.segment, span.layer)
+        ]
+        if any(c.parts == span.parts and c.type == span.type for c in rivals):
+            continue  # the same span twice among the input: one copy
+        text = project.span_text(span) or ""
+        try:
+            check_placement(span, rivals, layer, text)
+        except ModelError as exc:
+            raise ModelError(f"segment {span.segment!r}: {span.type} {span.start}-{span.end}: {exc} "
+                             f"(adjudicated layer {target!r})") from None
         new_id = project.new_id("e")
         while new_id in ids:
             new_id = project.new_id("e")
         ids.add(new_id)
-        copies.append(
-            EntitySpan(new_id, span.reference, span.segment, span.start, span.end, span.type, target)
-        )
+        copies.append(replace(span, id=new_id, annotator=target))
     return copies

@@ -199,6 +199,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
             action = self._action(view, self.tabs.tabText(i), lambda _=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
             action.setObjectName(f"show-workspace-{i}")
 
+        from mtworkbench.gui.metrics.models_menu import add_metrics_menu  # Metrics > Models…, missing-model notice
+
+        add_metrics_menu(self)
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts, "F1")
         self._action(help_menu, "&About mtworkbench", self._about)

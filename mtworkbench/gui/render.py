@@ -156,6 +156,17 @@ def detail_view_widget(project, view: str, system: str, segment: str, metric: st
     if view not in views:
         raise DataError(f"view {view!r} is not available; views: {', '.join([*views, CORPUS_TABLE])}")
     widget = views[view]()
+    if getattr(widget, "reads_scores", False) and metric:
+        # A view drawn from scores (xCOMET's spans) has them computed here, as the corpus table does.
+        from mtworkbench.scoring.cache import cache_for
+        from mtworkbench.scoring.job import ScoringRequest, run_scoring
+
+        cache = cache_for(project)
+        outcome = run_scoring(project, cache, ScoringRequest((metric,), (system,), ci_samples=0))
+        if metric in outcome.failures:
+            raise outcome.failures[metric]
+        for item in outcome.items:
+            cache.store(item.system, item.spec, item.fingerprint, item.entry, item.generation)
     widget.set_segment(project, system, segment, metric)
     return widget, detail_size(project, view, system, segment)
 

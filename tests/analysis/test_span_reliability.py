@@ -130,3 +130,48 @@ def test_cli_compare_three_layers(tmp_path, capsys):
     assert "3 layers" in text and "alpha:nominal" in text and "document d2" in text
     assert main([*args, "--annotator", "a", "--annotator", "zz"]) != 0
     assert "no annotator layer 'zz'" in capsys.readouterr().err
+
+
+def test_unitizing_alpha_of_two_layers_on_the_characters_end_to_end(capsys):
+    from mtworkbench.analysis.unitizing_alpha import unitizing_alpha
+
+    p = project()
+    rel = span_reliability(p, "r1", ["a", "b"], all_segments=True, bootstrap=0)
+    # The continuum: the four texts end to end; each entity a unit of its type at its offset there.
+    offsets, at = {}, 0
+    for sid in ["s1", "s2", "s3", "s4"]:
+        offsets[sid], at = at, at + len(TEXTS[sid])
+    units = {who: [(offsets[seg] + a, offsets[seg] + b, t) for seg, a, b, t, w in SPANS if w == who] for who in "ab"}
+    expected = unitizing_alpha(units, 0, at)
+    assert rel.unitizing is not None and rel.unitizing.length == at == 63
+    assert rel.unitizing.alpha == expected.alpha and 0 < expected.alpha < 1
+    assert set(rel.unitizing.by_category) == {"PERSON", "LOCATION", "ORGANIZATION"}
+    # ORGANIZATION by hand: only b's 4-6 (李雷住在北京: 北京), inside a's one gap of 63: D_o = 2·2²/(2·63²);
+    # gaps 63 (a), 4 and 57 (b): D_e = (2/63)·4·(62+3+56) / (126·125 − 2).
+    from fractions import Fraction
+
+    organization = 1 - Fraction(4, 63 * 63) / (Fraction(2 * 4 * 121, 63) / (126 * 125 - 2))
+    assert rel.unitizing.by_category["ORGANIZATION"].alpha == pytest.approx(float(organization), abs=1e-12)
+    assert rel.to_json()["unitizing_alpha"]["value"] == expected.alpha
+    # Three layers: not computed, and said why.
+    three = span_reliability(p, "r1", ["a", "b", "c"], all_segments=True, bootstrap=0)
+    assert three.unitizing is None and "two layers at a time, not 3" in three.unitizing_note
+    # Two overlapping entities of one type in one layer: not computed, the segment named.
+    p.add_span(EntitySpan("x", "r1", "s2", 2, 10, "PERSON", "a"))
+    clash = span_reliability(p, "r1", ["a", "b"], all_segments=True, bootstrap=0)
+    assert clash.unitizing is None and "two overlapping PERSON entities in segment s2 (0-4 and 2-10)" in clash.unitizing_note
+
+
+def test_cli_prints_the_unitizing_alpha_of_two_layers(tmp_path, capsys):
+    from mtworkbench.cli import main
+    from mtworkbench.io.bundle.bundle import save_bundle
+
+    path = tmp_path / "p.mtwb.json"
+    save_bundle(project(), path)
+    args = ["entities", "compare", str(path), "--reference", "r1", "--all-segments", "--bootstrap", "0",
+            "--annotator", "a", "--annotator", "b"]
+    rel = span_reliability(project(), "r1", ["a", "b"], all_segments=True, bootstrap=0)
+    assert main(args) == 0
+    assert f"unitizing alpha {rel.unitizing.alpha:.4f} over 63 characters" in capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["unitizing_alpha"]["value"] == pytest.approx(rel.unitizing.alpha)

@@ -172,10 +172,41 @@ def test_adjudication_into_a_third_layer():
     add_spans(project, copy_to_layer(project, [b_paris, cmp.disagreements()[0][1]], "gold"))
     final = compare_annotators(project, "r1", "b", "gold")
     assert final.count_b == 4 and final.matched == 3
-    # Copying again adds nothing; copying the rival reading is refused.
+    # Copying again adds nothing; the rival reading of the same range nests (the
+    # entities layer allows it), so it is copied, keeping its layer.
     assert copy_to_layer(project, agreed_spans(cmp), "gold") == []
-    with pytest.raises(ModelError, match="overlaps"):
-        copy_to_layer(project, [a_paris], "gold")
+    (rival,) = copy_to_layer(project, [a_paris], "gold")
+    assert (rival.start, rival.end, rival.type, rival.layer) == (15, 20, "LOCATION", "entities")
+
+
+def test_adjudication_honours_the_target_layers_nesting_and_overlap_rules():
+    from mtworkbench.core.layers import SpanLayer
+
+    # 北京大学 (Peking University) holds 北京 (Beijing); 大学生 crosses 北京大学.
+    project = make_project(["北京大学生", "مدينة نيويورك"])
+    outer = EntitySpan("x1", "r1", "s1", 0, 4, "ORGANIZATION", "a")
+    inner = EntitySpan("x2", "r1", "s1", 0, 2, "LOCATION", "a")
+    crossing = EntitySpan("x3", "r1", "s1", 2, 5, "PERSON", "a")
+    arabic_outer = EntitySpan("x4", "r1", "s2", 0, 13, "LOCATION", "a")
+    arabic_inner = EntitySpan("x5", "r1", "s2", 6, 13, "LOCATION", "a")
+    spans = [outer, inner, crossing, arabic_outer, arabic_inner]
+    # Nesting and overlap allowed (the default): every span is copied, in one batch.
+    copies = copy_to_layer(project, spans, "gold")
+    assert [(c.segment, c.start, c.end, c.annotator) for c in copies] == [
+        ("s1", 0, 4, "gold"), ("s1", 0, 2, "gold"), ("s1", 2, 5, "gold"), ("s2", 0, 13, "gold"), ("s2", 6, 13, "gold")]
+    add_spans(project, copies)
+    assert len(project.spans_for("r1", "s1", "gold")) == 3
+    # Nesting without overlap: the inner span is taken, the crossing one refused.
+    project2 = make_project(["北京大学生"])
+    project2.settings.span_layers = [SpanLayer("entities", nesting=True, overlap=False)]
+    add_spans(project2, copy_to_layer(project2, [outer, inner], "gold"))
+    with pytest.raises(ModelError, match="overlaps the ORGANIZATION entity 0-4"):
+        copy_to_layer(project2, [crossing], "gold")
+    # A flat layer refuses the nested span too, naming both spans.
+    project3 = make_project(["北京大学生"])
+    project3.settings.span_layers = [SpanLayer("entities", nesting=False, overlap=False)]
+    with pytest.raises(ModelError, match=r"nests with the ORGANIZATION entity 0-4 \('北京大学'\)"):
+        copy_to_layer(project3, [outer, inner], "gold")
 
 
 def test_core_modules_do_not_import_qt():

@@ -61,7 +61,7 @@ def viewport_pos(view: GTMGridView, i: int, j: int) -> QPoint:
 
 def test_registry_lists_the_four_views():
     views = detail_views()
-    assert set(views) == {"gtm-grid", "meteor-alignment", "bleu-ngrams", "nee"}
+    assert set(views) == {"gtm-grid", "meteor-alignment", "bleu-ngrams", "nee", "metric-spans"}
     assert views["gtm-grid"] is GTMGridView
     for name, cls in views.items():
         # The name lives once, in gui.metrics.views; the tab label there is the class's title.

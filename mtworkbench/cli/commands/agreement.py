@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
                    help="resamples of the items for the 95%% intervals of alpha and AC1/AC2 (0: none; default 1000)")
     p.add_argument("--seed", type=int, default=12345, help="the bootstrap's seed")
+    p.add_argument("--metric-spans", metavar="SPEC",
+                   help="with a bundle: span agreement between a span-marking metric (comet:model=NAME of an xCOMET "
+                        "checkpoint) and each MQM/ESA rater, the metric scored as `score` would (cached)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -82,6 +85,41 @@ def run_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_metric_spans(args: argparse.Namespace) -> int:
+    if not args.bundle:
+        raise UsageError("--metric-spans needs a bundle (the metric scores its systems)")
+    if args.stat:
+        raise UsageError("--stat goes with --ratings TABLE")
+    from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, parse_weights
+    from mtworkbench.scoring.metric_spans import metric_span_report
+    from mtworkbench.scoring.store import load_project
+
+    try:
+        weights = parse_weights(args.weights) if args.weights else GOOGLE_WEIGHTS
+    except DataError as exc:
+        raise UsageError(str(exc)) from None
+    with cli_progress(args, "Reading"):
+        project = load_project(args.bundle)
+    with cli_progress(args, "Scoring", unit="scores", scale=1000) as progress:  # thousandths of a score
+        result = metric_span_report(project, args.metric_spans, weights, progress=progress)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        return 0
+    print(f"{result.spec}: {result.n_spans} error spans over {result.n_systems} systems")
+    if not result.rows:
+        print("no MQM/ESA rater marked spans on the items the metric scored")
+        return 0
+    print(f"{'protocol':<8} {'rater':<16} {'items':>6} {'spans':>11} {'exactF1':>8} {'charF1':>8} {'sev.agr':>8} "
+          f"{'sev.kappa':>9} {'pearson':>8} {'spearman':>9}")
+    for r in result.rows:
+        spans = f"{r.spans[0]}/{r.spans[1]}"
+        print(f"{r.protocol:<8} {r.judges[1]:<16} {r.n_items:>6} {spans:>11} {_fmt(r.exact_f1):>8} "
+              f"{_fmt(r.overlap_f1):>8} {_fmt(r.severity_agreement):>8} {_fmt(r.severity_kappa):>9} "
+              f"{_fmt(r.pearson):>8} {_fmt(r.spearman):>9}")
+    print("(spans: the metric's / the rater's, on the items both judged)")
+    return 0
+
+
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
@@ -91,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
 
     if sum(map(bool, (args.bundle, args.judgments, args.ratings))) != 1:
         raise UsageError("give one of: a bundle, --judgments FILE or --ratings TABLE")
+    if args.metric_spans:
+        return run_metric_spans(args)
     if args.ratings:
         return run_ratings(args)
     if args.stat:

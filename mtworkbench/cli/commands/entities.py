@@ -295,7 +295,18 @@ def run_compare_many(args: argparse.Namespace, project) -> int:
         print(row(t, stats))
     for d, stats in rel.by_document.items():
         print(row(f"document {d}", stats))
+    print(_unitizing_line(rel))
     return 0
+
+
+def _unitizing_line(rel) -> str:
+    """Krippendorff's unitizing alpha (two layers, boundaries to the character), or why not."""
+    u = rel.unitizing
+    if u is None:
+        return rel.unitizing_note
+    value = lambda x: "-" if math.isnan(x) else f"{x:.4f}"  # noqa: E731
+    types = "   ".join(f"{c} {value(r.alpha)}" for c, r in u.by_category.items())
+    return f"unitizing alpha {value(u.alpha)} over {u.length} characters" + (f"   ({types})" if types else "")
 
 
 def _scope(args: argparse.Namespace, cmp) -> str:

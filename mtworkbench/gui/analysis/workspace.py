@@ -291,6 +291,9 @@ class AnalysisWorkspace(Workspace, AnalysisChoices, AnalysisFiles):
         self.result_tabs.addTab(self.error_panel, "Error counts")
         self.meta_table = MetaTable()
         self.result_tabs.addTab(self.meta_table, "Meta-evaluation")
+        from mtworkbench.gui.analysis.metric_spans_panel import MetricSpanPanel  # xCOMET's spans vs the raters'
+
+        self.result_tabs.addTab(MetricSpanPanel(session), "Metric span agreement")
 
         layout = QHBoxLayout(self)
         layout.addWidget(controls)

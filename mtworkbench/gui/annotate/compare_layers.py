@@ -138,10 +138,15 @@ class LayersAgreement(QWidget):
             return
         self.worker = None
         self.result = result
+        u = result.unitizing
+        unitizing = "" if u is None or math.isnan(u.alpha) else \
+            f" · unitizing alpha {u.alpha:.3f} over {u.length} characters"
         self.summary.setText(f"{len(result.annotators)} layers · {result.n_units} {result.unit} · "
-                             f"{len(result.segments)} segments")
+                             f"{len(result.segments)} segments{unitizing}")
         self.summary.setToolTip("A layer counts on the segments it worked on (a campaign's, or from its first "
-                                "to its last annotated segment). Intervals: 95% bootstrap over units.")
+                                "to its last annotated segment). Intervals: 95% bootstrap over units. "
+                                "Unitizing alpha (Krippendorff 2004): entity boundaries to the character, "
+                                "two layers at a time. " + result.unitizing_note)
         rows: list[tuple[str, str, tuple[AgreementStat, ...]]] = [("Overall", "every unit's label", result.overall)]
         rows += [(t, f"{t} against the rest", stats) for t, stats in result.by_type.items()]
         rows += [(f"doc {d}", f"document {d}", stats) for d, stats in result.by_document.items()]

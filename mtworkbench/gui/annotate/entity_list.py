@@ -13,8 +13,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from mtworkbench.core.annotation import EntityListItem, document_entities
-from mtworkbench.core.model import EntitySpan, Project
+from mtworkbench.core.annotation import EntityListItem
+from mtworkbench.core.layers import ENTITIES, layer_types
+from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.gui.plain import tooltip
 
 COLUMNS = ("Segment", "Type", "Text")
@@ -29,22 +30,33 @@ class EntityListModel(QAbstractTableModel):
         self.reference = ""
         self.document = ""
         self.annotator = ""
+        self.layer = ENTITIES
         self.items: list[EntityListItem] = []
         self._keys: list[tuple[int, int, int]] = []
         self.colors: dict[str, str] = {}
 
     # --- filling ---------------------------------------------------------------------
-    def show(self, project: Project, reference: str, document: str, annotator: str) -> None:
-        """List the document's entities afresh (on a document, reference or layer change)."""
+    def show(self, project: Project, reference: str, document: str, annotator: str, layer: str = ENTITIES) -> None:
+        """List the document's spans of one layer afresh (on a document, text, layer or annotator change)."""
         self.beginResetModel()
         self.project, self.reference, self.document, self.annotator = project, reference, document, annotator
-        self.colors = {t.name: t.color for t in project.settings.entity_types}
-        if reference and document and annotator and project.has_reference(reference):
-            self.items = document_entities(project, reference, document, annotator)
-        else:
-            self.items = []
+        self.layer = layer
+        self.colors = {t.name: t.color for t in layer_types(project.settings, layer)}
+        self.items = []
+        if document and annotator:
+            for segment in project.segments_of_document(document):
+                for span in project.spans_for(reference, segment.id, annotator):
+                    if span.layer == layer:
+                        self.items.append(EntityListItem(span, self._text(span)))
         self._keys = [self._key(item.span) for item in self.items]
         self.endResetModel()
+
+    def _text(self, span: EntitySpan) -> str:
+        assert self.project is not None
+        try:
+            return (self.project.span_text(span) or "")[span.start:span.end]
+        except ModelError:
+            return ""
 
     def _key(self, span: EntitySpan) -> tuple[int, int, int]:
         assert self.project is not None
@@ -55,6 +67,7 @@ class EntityListModel(QAbstractTableModel):
             self.project is not None
             and span.reference == self.reference
             and span.annotator == self.annotator
+            and span.layer == self.layer
             and self.project.document_of(span.segment) == self.document
         )
 
@@ -62,11 +75,10 @@ class EntityListModel(QAbstractTableModel):
         if not self._belongs(span):
             return
         assert self.project is not None
-        text = self.project.reference_text(span.reference, span.segment) or ""
         key = self._key(span)
         row = bisect.bisect_left(self._keys, key)
         self.beginInsertRows(QModelIndex(), row, row)
-        self.items.insert(row, EntityListItem(span, text[span.start : span.end]))
+        self.items.insert(row, EntityListItem(span, self._text(span)))
         self._keys.insert(row, key)
         self.endInsertRows()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
@@ -25,6 +26,7 @@ class AnnotationFiles:
     view: EntityTextView
     find_bar: FindBar
     reference: str
+    reference_only: Callable[[str], str]
     annotator: str
 
     # The workspace's own (AnnotateWorkspace defines them).
@@ -51,6 +53,9 @@ class AnnotationFiles:
     def import_annotations(self) -> None:
         from mtworkbench.io.annotations.annotations import import_entities
 
+        if why := self.reference_only("Importing annotations"):
+            self.say(why, True)
+            return
         if not self.reference or not self.annotator:
             self.say("Choose a reference and type your annotator name before importing.", True)
             return
@@ -80,6 +85,9 @@ class AnnotationFiles:
     def export_annotations(self) -> None:
         from mtworkbench.io.annotations.annotations import export_entities
 
+        if why := self.reference_only("Exporting annotations"):
+            self.say(why, True)
+            return
         if not self.reference or not self.annotator:
             self.say("Choose a reference and an annotator before exporting.", True)
             return

@@ -3,6 +3,8 @@ segment without entities, find, and "annotate every occurrence" of what was foun
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mtworkbench.core.annotation import (
     find_in_reference,
     next_unannotated_segment,
@@ -24,6 +26,7 @@ class MovingAndFinding:
     view: EntityTextView
     find_bar: FindBar
     reference: str
+    reference_only: Callable[[str], str]  # why a tool cannot run on the active layer ("" if it can)
     annotator: str
 
     # The workspace's own (AnnotateWorkspace defines them).
@@ -51,10 +54,15 @@ class MovingAndFinding:
         self._step(-1)
 
     def _step(self, delta: int) -> None:
-        if not self.reference:
-            return
         current = self.session.current_segment or None
-        target = step_segment(self.project, self.reference, current, delta)
+        if self.reference_only("stepping"):  # a layer on sources or outputs: every segment in order
+            ids = self.project.segment_ids
+            at = ids.index(current) if current in ids else -delta
+            target = ids[min(max(at + delta, 0), len(ids) - 1)] if ids else None
+        elif not self.reference:
+            return
+        else:
+            target = step_segment(self.project, self.reference, current, delta)
         if target == current:
             self.say("This is the " + ("last" if delta > 0 else "first") + " segment with reference text.")
             return
@@ -63,6 +71,9 @@ class MovingAndFinding:
             self.say(f"Segment {target}.")
 
     def next_unannotated(self) -> None:
+        if why := self.reference_only("Next unannotated"):
+            self.say(why, True)
+            return
         if not self.reference or not self.annotator:
             return
         target = next_unannotated_segment(self.project, self.reference, self.annotator, self.session.current_segment or None)
@@ -76,7 +87,7 @@ class MovingAndFinding:
 
     def _hits(self) -> list[tuple[str, int, int]]:
         needle = self.find_bar.needle.text()
-        if not needle or not self.reference:
+        if not needle or not self.reference or self.reference_only("Find"):
             return []
         return find_in_reference(
             self.project, self.reference, needle,
@@ -86,6 +97,9 @@ class MovingAndFinding:
     def find_next(self, backwards: bool = False) -> None:  # (not find: that is QWidget's static method)
         hits = self._hits()
         needle = self.find_bar.needle.text()
+        if why := self.reference_only("Find"):
+            self.say(why, True)
+            return
         if not self.reference:
             self.say("No reference to search: open a project with a reference first.", True)
             return
@@ -122,6 +136,9 @@ class MovingAndFinding:
         needle = self.find_bar.needle.text()
         if not needle:
             self.say("Type the string to annotate in the find bar.", True)
+            return
+        if why := self.reference_only("Annotate every occurrence"):
+            self.say(why, True)
             return
         if not self.annotator or not self.reference:
             self.say("Choose a reference and type your annotator name first.", True)

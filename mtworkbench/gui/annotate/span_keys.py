@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mtworkbench.core.layers import ENTITIES, Relation, spans_at
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.gui.annotate.commands import AddRelationCommand, RemoveSpanWithRelationsCommand
@@ -27,6 +29,7 @@ class SpansAndRelations:
     annotator: str
     # (relation type, source span id) while a relation is being drawn, else None.
     pending_relation: tuple[str, str] | None = None
+    active_layer_name: Callable[[], str]  # the layer edited (LayerChoice)
 
     @property
     def project(self) -> Project:
@@ -37,13 +40,13 @@ class SpansAndRelations:
 
     def _text_of(self, span: EntitySpan) -> str:
         raise NotImplementedError
-
     # --- what is shown ---------------------------------------------------------------------
     def _layer_spans(self, segment_id: str) -> list[EntitySpan]:
-        """The annotator's entities in a segment (the entities layer on the reference)."""
-        if not self.reference or not self.annotator:
+        """The annotator's spans of the active layer in a segment, on the text shown."""
+        layer = self.active_layer_name()
+        if not self.annotator or (not self.reference and layer == ENTITIES):
             return []
-        return [s for s in self.project.spans_for(self.reference, segment_id, self.annotator) if s.layer == ENTITIES]
+        return [s for s in self.project.spans_for(self.reference, segment_id, self.annotator) if s.layer == layer]
 
     def _shown_relations(self) -> list[Relation]:
         return [r for r in self.project.relations if r.annotator == self.annotator]

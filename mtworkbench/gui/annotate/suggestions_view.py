@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QUndoCommand
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -68,12 +68,17 @@ class DecideCommand(QUndoCommand):
 
 
 class SuggestionsPanel(QWidget):
+    changed = Signal()
+    """The pending suggestions changed (the editor redraws them)."""
+
     def __init__(self, session: ProjectSession, place: Callable[[], tuple[str, str]],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("annotate-suggestions")
         self.session, self.place = session, place  # place(): (reference, annotator layer) now
         self.suggestions: list[Suggestion] = []
+        self.rows: list[Suggestion] = []  # pending, as last listed (the editor draws these)
+        self.by_place: dict[tuple[str, str], list[Suggestion]] = {}
         self.worker: JobWorker | None = None
         self.load = QPushButton("Load spaCy pipeline…")
         self.load.setObjectName("load-pipeline")
@@ -119,9 +124,16 @@ class SuggestionsPanel(QWidget):
         layout.addWidget(self.rates, 1)
         for seq, slot in (("Ctrl+Shift+A", self.accept_all), ("Ctrl+Shift+R", self.reject_all)):
             QShortcut(QKeySequence(seq), self, slot, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        session.project_changed.connect(lambda _event: self._refill())
-        session.undo_stack.indexChanged.connect(lambda _index: self._refill())  # decisions alone: no event
-        session.project_replaced.connect(lambda _project: self.set_suggestions([]))
+        # Bound methods, not lambdas: Qt drops those with the widget (a lambda would outlive it).
+        session.project_changed.connect(self._refill_on)
+        session.undo_stack.indexChanged.connect(self._refill_on)  # decisions alone: no event
+        session.project_replaced.connect(self._forget)
+
+    def _refill_on(self, *_args) -> None:
+        self._refill()
+
+    def _forget(self, *_args) -> None:
+        self.set_suggestions([])
 
     # --- getting suggestions -------------------------------------------------------------------------
     def choose_pipeline(self) -> None:
@@ -175,7 +187,10 @@ class SuggestionsPanel(QWidget):
     def _refill(self) -> None:
         row = max(0, self.table.currentRow())
         project = self.session.project
-        rows = self.pending()
+        rows = self.rows = self.pending()
+        self.by_place = {}  # (target, segment) -> its pending suggestions: the editor paints per segment
+        for suggestion in rows:
+            self.by_place.setdefault((suggestion.target, suggestion.segment), []).append(suggestion)
         self.table.setRowCount(len(rows))
         for r, s in enumerate(rows):
             text = (project.reference_text(s.target, s.segment) or "")[s.start:s.end]
@@ -193,6 +208,7 @@ class SuggestionsPanel(QWidget):
             shown = "–" if rate.rate is None else f"{rate.rate:.0%}"
             for c, value in enumerate((rate.label, str(rate.accepted), str(rate.corrected), str(rate.rejected), shown)):
                 self.rates.setItem(r, c, QTableWidgetItem(value))
+        self.changed.emit()
 
     def current(self) -> Suggestion | None:
         rows = self.pending()
@@ -246,28 +262,41 @@ class SuggestionsPanel(QWidget):
     def reject_current(self) -> None:
         s = self.current()
         if s is not None:
-            self.session.push(DecideCommand(self.session.project, [], [reject(s)], f"Reject suggestion {s.label}"))
+            self.reject([s])
 
     def accept_all(self) -> None:
         self._decide(self.pending(), None)
 
     def reject_all(self) -> None:
-        rows = self.pending()
-        if rows:
-            self.session.push(DecideCommand(self.session.project, [], [reject(s) for s in rows],
-                                            f"Reject {len(rows)} suggestions"))
+        self.reject(self.pending())
 
-    def _decide(self, suggestions: Sequence[Suggestion], label: str | None) -> None:
+    def reject(self, suggestions: Sequence[Suggestion]) -> None:
+        """Reject these suggestions as one undo step."""
+        if not suggestions:
+            return
+        what = f"Reject {len(suggestions)} suggestions" if len(suggestions) > 1 else \
+            f"Reject suggestion {suggestions[0].label}"
+        self.session.push(DecideCommand(self.session.project, [], [reject(s) for s in suggestions], what))
+
+    def accept(self, suggestions: Sequence[Suggestion], label: str | None = None) -> str:
+        """Accept these suggestions (as ``label`` if given: corrected) as one undo step;
+        returns why not ("" when done)."""
+        return self._decide(suggestions, label)
+
+    def _decide(self, suggestions: Sequence[Suggestion], label: str | None) -> str:
         _, annotator = self.place()
         project = self.session.project
-        if not suggestions or not annotator:
-            return
+        if not suggestions:
+            return "no suggestion to accept"
+        if not annotator:
+            return "type your annotator name first (top row)"
         made = [decide(project, s, annotator, label) for s in suggestions]
         spans = [span for span, _ in made]
         try:
             check_new_spans(project, spans)
         except ModelError as exc:
             self.status.setText(f"Not accepted: {exc}")
-            return
+            return str(exc)
         what = f"Accept {len(made)} suggestions" if len(made) > 1 else f"Accept suggestion as {spans[0].type}"
         self.session.push(DecideCommand(project, spans, [d for _, d in made], what))
+        return ""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QTextEdit, QWidget
 from mtworkbench.core.annotation import snap_to_words, word_stops
 from mtworkbench.core.layers import Relation, span_depths
 from mtworkbench.core.model import EntitySpan
+from mtworkbench.gui.annotate.gutter import SegmentGutter
 from mtworkbench.gui.annotate.offsets import display_text, from_utf16, to_utf16
 
 LINE_HEIGHT_PERCENT = 185  # room under each line for the type labels
@@ -74,6 +75,11 @@ class EntityTextView(QTextEdit):
     """A relation type's key (or "" for Ctrl+L: the first type)."""
     control_clicked = Signal(str, int)
     """Ctrl+click: (segment, offset) under the mouse; the caret does not move."""
+    suggestion_key_pressed = Signal(str, str)
+    """(accept|reject, caret|segment|document): Ctrl+Enter / Ctrl+Backspace, with Shift the
+    segment's, with Alt the document's; plain Enter accepts at the caret."""
+    suggestion_clicked = Signal(str, int, bool)
+    """A click on a suggestion drawn in the text: (segment, offset, accept); right-click rejects."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -95,6 +101,8 @@ class EntityTextView(QTextEdit):
         self._segments: list[ShownSegment] = []
         self._block_of: dict[str, int] = {}
         self.spans_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
+        # Pending suggestions, drawn dashed beside the spans (ids start with "?").
+        self.suggestions_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
         self.colors: dict[str, QColor] = {}
         self.type_keys: set[str] = set()
         self.snap_enabled = True
@@ -106,7 +114,7 @@ class EntityTextView(QTextEdit):
         self.relations_for: Callable[[], list[Relation]] = list
         self.relation_source: str | None = None  # the source of a relation being drawn
         self.current_segment: str = ""
-        self.gutter = _Gutter(self)
+        self.gutter = SegmentGutter(self)
         self.verticalScrollBar().valueChanged.connect(self.gutter.update)
 
     # --- content -------------------------------------------------------------------
@@ -282,6 +290,8 @@ class EntityTextView(QTextEdit):
             self.cycle_pressed.emit()
         elif none and key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.relation_source:
             self.confirm_pressed.emit()
+        elif (scope := _suggestion_scope(key, modifiers)) is not None:
+            self.suggestion_key_pressed.emit(*scope)
         elif none and key == Qt.Key.Key_Escape and self.relation_source:
             self.cancel_pressed.emit()
         elif modifiers == Qt.KeyboardModifier.ControlModifier and key == Qt.Key.Key_L:
@@ -314,8 +324,22 @@ class EntityTextView(QTextEdit):
         self.ensureCursorVisible()
         return True
 
+    def _suggestion_under(self, event: QMouseEvent) -> tuple[str, int] | None:
+        """(segment, offset) under the mouse when a pending suggestion covers it."""
+        if not self._segments:
+            return None
+        segment, offset = self._locate(self.cursorForPosition(event.position().toPoint()).position())
+        hit = any(a <= offset < b for s in self.suggestions_for(segment) for a, b in s.parts)
+        return (segment, offset) if hit else None
+
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.charwise = False
+        self._press_at = event.position().toPoint()
+        if event.button() == Qt.MouseButton.RightButton and (under := self._suggestion_under(event)):
+            self._menu_swallowed = True  # the right-click rejected: no context menu after it
+            self.suggestion_clicked.emit(*under, False)
+            event.accept()
+            return
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier and self._segments:
             position = self.cursorForPosition(event.position().toPoint()).position()
             self.control_clicked.emit(*self._locate(position))
@@ -325,12 +349,24 @@ class EntityTextView(QTextEdit):
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
+        moved = (event.position().toPoint() - getattr(self, "_press_at", QPoint())).manhattanLength()
+        if event.button() == Qt.MouseButton.LeftButton and not self.has_selection() and moved < 4 \
+                and not event.modifiers() and (under := self._suggestion_under(event)):
+            self.suggestion_clicked.emit(*under, True)  # a click (not a drag) on a suggestion accepts it
+            return
         if self.snap_enabled and event.button() == Qt.MouseButton.LeftButton and self.has_selection():
             try:
                 snapped = self.selection()
             except SelectionError:
                 return
             self.select_range(snapped.segment, snapped.start, snapped.end)
+
+    def contextMenuEvent(self, event) -> None:
+        if getattr(self, "_menu_swallowed", False):
+            self._menu_swallowed = False
+            event.accept()
+            return
+        super().contextMenuEvent(event)
 
     # --- painting ----------------------------------------------------------------------
     def _visible_blocks(self):
@@ -387,10 +423,11 @@ class EntityTextView(QTextEdit):
         layout = block.layout()
         text = shown.text or ""
         labels: list[tuple[QRectF, EntitySpan, QColor]] = []  # under the last piece of each entity
-        spans = self.spans_for(shown.segment)
+        spans = self.spans_for(shown.segment) + self.suggestions_for(shown.segment)
         depths = span_depths(spans)
         for span in sorted(spans, key=lambda s: -depths[s.id]):  # outer boxes first, inner on top
             color = QColor(self.colors.get(span.type, QColor("#888888")))
+            ghost = span.id.startswith("?")
             depth = depths[span.id]
             rects: list[QRectF] = []
             for start, end in span.parts:
@@ -407,8 +444,13 @@ class EntityTextView(QTextEdit):
                                         x2 - x1 + 2 + 2 * grow, line.height() + 2 * grow))
             selected = span.id == self.selected_span or span.id == self.relation_source
             fill = QColor(color)
-            fill.setAlpha(110 if selected else 45)
-            painter.setPen(QPen(color.darker(140) if selected else color, 2.0 if selected else 1.0))
+            fill.setAlpha(110 if selected else 12 if ghost else 45)
+            # A suggestion: a dashed outline in its type's colour over a faint tint, as
+            # INCEpTION draws recommendations, so it never reads as a span already made.
+            pen = QPen(color.darker(140) if selected else color, 1.6 if ghost else 2.0 if selected else 1.0)
+            if ghost:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            painter.setPen(pen)
             painter.setBrush(fill)
             for rect in rects:
                 painter.drawRoundedRect(rect, 3, 3)
@@ -455,7 +497,7 @@ class EntityTextView(QTextEdit):
         placed: list[tuple[QPointF, float, EntitySpan, QColor]] = []
         for rect, span, color in labels:
             line = round(rect.center().y())
-            width = metrics.horizontalAdvance(span.type) + 4
+            width = metrics.horizontalAdvance(_label(span)) + 4
             row = 0
             while rows.get((line, row), -1e9) > rect.left():
                 row += 1
@@ -465,7 +507,7 @@ class EntityTextView(QTextEdit):
         for point, width, span, color in placed:
             room = max(self.viewport().width() - point.x(), metrics.horizontalAdvance("MMM"))
             painter.setPen(color.darker(150))
-            painter.drawText(point, metrics.elidedText(span.type, Qt.TextElideMode.ElideRight, min(room, width)))
+            painter.drawText(point, metrics.elidedText(_label(span), Qt.TextElideMode.ElideRight, min(room, width)))
 
     # --- gutter ------------------------------------------------------------------------
     def _update_gutter_width(self) -> None:
@@ -498,39 +540,27 @@ def _block_format(paragraph_gap: bool) -> QTextBlockFormat:
     return _FORMATS[paragraph_gap]
 
 
+def _label(span: EntitySpan) -> str:
+    return f"{span.type}?" if span.id.startswith("?") else span.type  # a suggestion asks
+
+
+_CTRL, _SHIFT, _ALT = (Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier,
+                       Qt.KeyboardModifier.AltModifier)
+_SUGGESTION_SCOPES = ((_CTRL, "caret"), (_CTRL | _SHIFT, "segment"), (_CTRL | _ALT, "document"))
+
+
+def _suggestion_scope(key: int, modifiers) -> tuple[str, str] | None:
+    """Enter accepts the suggestion at the caret; Ctrl+Enter too, Ctrl+Backspace (or
+    Ctrl+Delete) rejects it; Shift widens either to the segment, Alt to the document."""
+    accept = key in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+    if not accept and key not in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
+        return None
+    if accept and modifiers == Qt.KeyboardModifier.NoModifier:
+        return "accept", "caret"
+    scope = next((name for mods, name in _SUGGESTION_SCOPES if modifiers == mods), None)
+    return None if scope is None else ("accept" if accept else "reject", scope)
+
+
 def _x(line, position: int) -> float:
     value = line.cursorToX(position)
     return value[0] if isinstance(value, tuple) else value
-
-
-class _Gutter(QWidget):
-    """Segment ids beside their text; the current one in bold."""
-
-    def __init__(self, view: EntityTextView) -> None:
-        super().__init__(view)
-        self.view = view
-        font = QFont(view.font())
-        font.setPointSizeF(view.font().pointSizeF() * 0.75)
-        self.setFont(font)
-
-    def sizeHint(self) -> QSize:
-        return QSize(self.width(), 0)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.fillRect(event.rect(), QColor(242, 242, 242))
-        metrics = self.fontMetrics()
-        plain, bold = QFont(self.font()), QFont(self.font())
-        bold.setBold(True)
-        for block, origin in self.view._visible_blocks():
-            shown = self.view._segments[block.blockNumber()]
-            current = shown.segment == self.view.current_segment
-            painter.setFont(bold if current else plain)
-            painter.setPen(QColor(30, 30, 30) if current else QColor(120, 120, 120))
-            label = metrics.elidedText(shown.segment, Qt.TextElideMode.ElideLeft, self.width() - 8)
-            if shown.text is None:
-                label += " ∅"
-            line_top = origin.y() + (block.layout().lineAt(0).y() if block.layout().lineCount() else 0)
-            painter.drawText(QRectF(2, line_top, self.width() - 6, metrics.height() + 6),
-                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, label)
-        painter.end()

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import shiboken6
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QColor, QKeySequence, QUndoStack
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -43,16 +43,18 @@ from mtworkbench.core.events import (
     SpanChanged,
     SpanRemoved,
 )
-from mtworkbench.core.layers import grapheme_bounds
+from mtworkbench.core.layers import ENTITIES, grapheme_bounds
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
-from mtworkbench.gui.annotate.entity_table_width import EntityTableWidth, type_column_width
+from mtworkbench.gui.annotate.entity_table_width import EntityTableWidth
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.annotate.layer_choice import LayerChoice
 from mtworkbench.gui.annotate.moving import MovingAndFinding
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
+from mtworkbench.gui.annotate.suggestion_keys import SuggestionsInEditor
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
 from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
 from mtworkbench.gui.annotate.type_dialog import EntityTypesDialog
@@ -79,7 +81,8 @@ def _default_annotator() -> str:
         return "annotator"
 
 
-class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRelations):
+class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRelations, SuggestionsInEditor,
+                        LayerChoice):
     title = "Annotate"
 
     def __init__(self, session, parent: QWidget | None = None) -> None:
@@ -90,10 +93,15 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.scope = str(settings.value("annotate/scope", "document"))
         if self.scope not in SCOPES:
             self.scope = "document"
-        self._shown_key: tuple[str, str, str] | None = None
+        self._shown_key: tuple[str, str, str, str] | None = None
         self._key_to_type: dict[str, str] = {}
 
         # --- top row: what is annotated ---------------------------------------------------
+        self.layer = ENTITIES
+        self.layer_box = QComboBox()
+        self.layer_box.setObjectName("annotate-layer")
+        self.layer_box.setToolTip("The span layer you edit: its text, types, keys and nesting rules")
+        self.text_label = QLabel("Reference")
         self.reference_box = QComboBox()
         self.reference_box.setObjectName("annotate-reference")
         self.reference_box.setMinimumWidth(110)
@@ -124,7 +132,10 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.action_export = self._action("Export annotations…", self.export_annotations)
 
         top = QHBoxLayout()
-        top.addWidget(QLabel("Reference"))
+        top.addWidget(QLabel("Layer"))
+        top.addWidget(self.layer_box)
+        top.addSpacing(10)
+        top.addWidget(self.text_label)
         top.addWidget(self.reference_box)
         top.addSpacing(10)
         top.addWidget(QLabel("Annotator"))
@@ -204,6 +215,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.tabs.addTab(self.comparison, "Compare annotators")
         self.suggestions = SuggestionsPanel(session, lambda: (self.reference, self.annotator))
         self.tabs.addTab(self.suggestions, "Suggestions")
+        self._wire_suggestions()
 
         # What a project without reference texts shows instead of a blank editor.
         self.empty_message = QLabel()
@@ -236,6 +248,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.find_bar.annotate_all_requested.connect(self.annotate_every_occurrence)
         self.find_bar.closed.connect(self.view.setFocus)
         self.reference_box.currentTextChanged.connect(self._reference_chosen)
+        self.layer_box.currentIndexChanged.connect(self._layer_chosen)
         self.annotator_box.currentTextChanged.connect(self._annotator_chosen)
         self.scope_box.currentIndexChanged.connect(self._scope_chosen)
         self.snap_box.toggled.connect(self._snap_toggled)
@@ -305,24 +318,15 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
             self.annotator_box.blockSignals(True)
             self.annotator_box.setEditText(mine)
             self.annotator_box.blockSignals(False)
+        self._fill_layers()
         self._fill_references()
         self._fill_annotators()
         self._apply_type_styles()
         self._shown_key = None
-        self.comparison.set_reference(self.reference)
+        self.comparison.set_reference(self.reference if self.active_layer().on == "reference" else "")
         self._refresh_view()
         self._relist()
         self._update_empty_state()
-
-    def _fill_references(self) -> None:
-        names = [r.id for r in self.project.references]
-        keep = self.reference if self.reference in names else (names[0] if names else "")
-        self.reference_box.blockSignals(True)
-        self.reference_box.clear()
-        self.reference_box.addItems(names)
-        self.reference_box.setCurrentText(keep)
-        self.reference_box.blockSignals(False)
-        self.reference = keep
 
     def _fill_annotators(self) -> None:
         names = list(self.project.annotators)
@@ -339,28 +343,6 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.annotator_box.addItems(names)
         self.annotator_box.setEditText(self.annotator)
         self.annotator_box.blockSignals(False)
-
-    def _apply_type_styles(self) -> None:
-        styles = self.project.settings.entity_types
-        self._key_to_type = {t.key.upper(): t.name for t in styles if t.key}
-        self.view.type_keys = set(self._key_to_type)
-        self.view.relation_keys = set(self.relation_keys())
-        self.view.colors = {t.name: QColor(t.color) for t in styles}
-        self.entities.colors = {t.name: t.color for t in styles}
-        self.find_bar.set_types([t.name for t in styles])
-        self.entity_table.horizontalHeader().resizeSection(1, type_column_width(self.entity_table,
-                                                                              [t.name for t in styles]))
-        keys = " · ".join(f"<b>{esc(t.key)}</b> {esc(t.name.lower())}" for t in styles if t.key)
-        self.hint.setText(
-            f"Tag the selection: {keys}<br>"
-            "Click an entity, then a type key retypes it and <b>Delete</b> removes it · "
-            f"<b>{PREVIOUS_SEGMENT_KEY}</b>/<b>{NEXT_SEGMENT_KEY}</b> previous/next segment · "
-            f"<b>{NEXT_UNANNOTATED_KEY}</b> next unannotated · <b>{FIND_KEY}</b> find · "
-            "<b>Shift+arrows</b> select · <b>Tab</b> next entity at the caret (nested ones) · "
-            + " · ".join(f"<b>{esc(k)}</b> {esc(t)}" for k, t in self.relation_keys().items())
-            + " then <b>Enter</b> on the target links two entities · <b>Ctrl+Z</b>/<b>Ctrl+Y</b> undo/redo"
-        )
-        self.view.viewport().update()
 
     def _container(self, segment_id: str) -> tuple[str, list[tuple[str, bool]]]:
         """The id of what the scope shows around the segment, and its (segment, starts paragraph) list."""
@@ -380,15 +362,15 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
     def _refresh_view(self, force: bool = False) -> None:
         """Rebuild the text only when a different segment set is to be shown."""
         segment = self.session.current_segment
-        if not segment or not self.project.has_segment(segment) or not self.reference:
+        if not segment or not self.project.has_segment(segment) or not self.has_text_side():
             if self._shown_key is not None or force:
                 self.view.set_segments([])
             self._shown_key = None
             return
         container, members = self._container(segment)
-        key = (self.reference, self.scope, container)
+        key = (self.layer, self.reference, self.scope, container)
         if key != self._shown_key or force:
-            texts = self.project.reference(self.reference).texts
+            texts = self.owner_texts()
             self.view.set_segments([ShownSegment(sid, texts.get(sid), first) for sid, first in members])
             self._shown_key = key
         self.view.set_current_segment(segment)
@@ -396,12 +378,13 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
     def _relist(self) -> None:
         segment = self.session.current_segment
         document = self.project.document_of(segment) if segment and self.project.has_segment(segment) else ""
-        self.entities.show(self.project, self.reference, document, self.annotator)
+        self.entities.show(self.project, self.reference, document, self.annotator, self.layer)
 
     def _update_entities_title(self, *_args) -> None:
         document = self.entities.document
+        what = "Entities" if self.layer == ENTITIES else f"Spans of {esc(self.layer)}"
         self.entities_title.setText(
-            f"<b>Entities</b> in document {esc(document)} ({self.entities.rowCount()})" if document else "<b>Entities</b>"
+            f"<b>{what}</b> in document {esc(document)} ({self.entities.rowCount()})" if document else f"<b>{what}</b>"
         )
 
     # --- following the session -----------------------------------------------------------------
@@ -421,7 +404,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
     def _project_changed(self, event) -> None:
         if isinstance(event, (SpanAdded, SpanRemoved, SpanChanged)):
             span: EntitySpan = event.span
-            if span.reference != self.reference or span.annotator != self.annotator:
+            if span.reference != self.reference or span.annotator != self.annotator or span.layer != self.layer:
                 if isinstance(event, SpanAdded) and span.annotator not in [self.annotator_box.itemText(i) for i in range(self.annotator_box.count())]:
                     self._fill_annotators()
                 return
@@ -436,7 +419,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
                 self._select_span_at_caret()
         elif isinstance(event, ReferenceChanged):
             reference, segment = event.reference_id, event.segment_id
-            if reference == self.reference and self.view.shows(segment):
+            if reference == self.reference and self.active_layer().on == "reference" and self.view.shows(segment):
                 self.view.replace_segment_text(segment, self.project.reference_text(reference, segment))
         elif isinstance(event, (ReferenceAdded, ReferenceRemoved)):
             self._update_empty_state()
@@ -449,14 +432,15 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         elif isinstance(event, AnnotationsReset):
             self._refresh_view(force=True)
             self._relist()
-        elif isinstance(event, SettingsChanged) and event.name == "entity_types":
+        elif isinstance(event, SettingsChanged) and event.name in ("entity_types", "span_layers"):
+            self._fill_layers()
             self._apply_type_styles()
             self._relist()
 
     # --- choices ---------------------------------------------------------------------------------
     def _reference_chosen(self, reference: str) -> None:
-        self.reference = reference
-        self.comparison.set_reference(reference)
+        self.reference = "" if self.active_layer().on == "source" else reference
+        self.comparison.set_reference(self.reference if self.active_layer().on == "reference" else "")
         self._refresh_view()
         self._relist()
 
@@ -509,13 +493,15 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         if not self.annotator:
             self.say("Type your annotator name first (top row).", True)
             return
-        if not self.reference:
-            self.say("The project has no reference to annotate.", True)
+        if not self.has_text_side():
+            self.say(f"Choose the {self.text_label.text().lower()} to annotate first (top row).", True)
             return
         if self.view.has_selection():
             self.tag_selection(entity_type)
             return
         span = self.selected_span()
+        if span is None and self.accept_suggestion_as(entity_type):
+            return
         if span is None:
             self.say("Select some text first (drag with the mouse or use Shift+arrows), or click an entity.", True)
             return
@@ -534,7 +520,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         # Whole graphemes only: a span never cuts a letter from its combining marks.
         start, end = grapheme_bounds(self.view.segment_text(selection.segment) or "", selection.start, selection.end)
         span = EntitySpan(self.project.new_id("e"), self.reference, selection.segment, start, end, entity_type,
-                          self.annotator)
+                          self.annotator, self.layer)
         try:
             self.project.check_span(span)
         except ModelError as exc:
@@ -545,7 +531,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.say(f"Tagged “{self._text_of(span)}” as {entity_type}.")
 
     def _text_of(self, span: EntitySpan) -> str:
-        return (self.project.reference_text(span.reference, span.segment) or "")[span.start : span.end]
+        return self.span_text_of(span)
 
     # --- moving ---------------------------------------------------------------------------------------
     def _entity_clicked(self, index) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.spreadsheet import table_text
-from mtworkbench.gui.metrics.formatting import format_score, metric_info
+from mtworkbench.gui.metrics.formatting import format_score, metric_info, score_title
 from mtworkbench.gui.plain import tooltip
 
 SIGNIFICANCE_LEVEL = 0.05
@@ -115,7 +115,7 @@ class CorpusTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             if role == Qt.ItemDataRole.DisplayRole:
-                return "System" if section == 0 else self.specs[section - 1]
+                return "System" if section == 0 else score_title(self.specs[section - 1])
             if role == Qt.ItemDataRole.ToolTipRole and section > 0:
                 spec = self.specs[section - 1]
                 return tooltip(f"{spec}: {'higher' if metric_info(spec)[1] else 'lower'} is better")

@@ -24,3 +24,8 @@ def format_score(value: float, spec: str) -> str:
     if value is None or not math.isfinite(value):
         return "–"
     return f"{value:.{metric_info(spec)[2]}f}"
+
+
+def score_title(spec: str) -> str:
+    """A score column's title: the spec, marked ↓ when lower is better (MetricX's error score)."""
+    return spec if metric_info(spec)[1] else f"{spec} ↓"

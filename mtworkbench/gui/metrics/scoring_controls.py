@@ -192,6 +192,18 @@ class ScoringControls:
             self.status.setText(f"Scored {len(outcome.items)} system × metric results ({where})."
                                 + "".join(f" {why}." for why in dict.fromkeys(outcome.unscored.values())))
         self.refresh()
+        self._redraw_score_views()
+
+    def _redraw_score_views(self) -> None:
+        """Views drawn from the cached scores (xCOMET's spans) draw again with the new ones."""
+        shown: dict = getattr(self, "_detail_shown", {})
+        views: dict = getattr(self, "detail_views", {})
+        for view in views.values():
+            if getattr(view, "reads_scores", False):
+                shown.pop(view.objectName(), None)
+        update = getattr(self, "_update_detail_view", None)
+        if update is not None:
+            update()
 
     def _on_failed(self, message: str) -> None:
         self.status.setText("Scoring failed.")

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.gui.metrics.formatting import format_score, metric_info
+from mtworkbench.gui.metrics.formatting import format_score, metric_info, score_title
 from mtworkbench.gui.plain import tooltip
 
 LINK = QColor("#1a55c4")
@@ -199,7 +199,8 @@ class SentenceTableModel(QAbstractTableModel):
         if section < self.N_FIXED:
             title = ("Segment", "System", "Output")[section]
         else:
-            title = self.columns[section - self.N_FIXED].title
+            column = self.columns[section - self.N_FIXED]
+            title = score_title(column.spec) if column.kind == "metric" else column.title  # ↓: lower is better
         # The tooltip names a column whose header is narrower than its title.
         return tooltip(title) if role == Qt.ItemDataRole.ToolTipRole else title
 

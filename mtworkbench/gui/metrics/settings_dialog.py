@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.gui.metrics.neural_options import NeuralOptions, is_neural
 from mtworkbench.gui.plain import tooltip
 from mtworkbench.metrics.base import MetricSpecError
 from mtworkbench.metrics.external import PREFIX as EXT_PREFIX
@@ -68,7 +69,7 @@ class MetricSettingsDialog(QDialog):
         super().__init__(parent)
         self.external = list(external)
         self.setWindowTitle("Metrics and significance")
-        self.resize(560, 480)
+        self.resize(620, 640)
         self.specs_edit = QPlainTextEdit("\n".join(specs))
         self.specs_edit.setObjectName("metric-specs")
         self.available = QListWidget()
@@ -91,6 +92,10 @@ class MetricSettingsDialog(QDialog):
         add.setObjectName("add-metric")
         add.clicked.connect(self.add_selected)
         self.available.itemDoubleClicked.connect(lambda _item: self.add_selected())
+        # A neural metric needs a model and runs on a device: chosen here, written into its spec.
+        self.neural = NeuralOptions()
+        self.neural.hide()
+        self.available.currentTextChanged.connect(self._metric_chosen)
         self.ci_samples = QSpinBox()
         self.ci_samples.setObjectName("ci-samples")
         self.ci_samples.setRange(0, 100_000)
@@ -114,6 +119,7 @@ class MetricSettingsDialog(QDialog):
         form = QFormLayout()
         form.addRow("Metrics (one spec per line, e.g. gtm:e=2)", self.specs_edit)
         form.addRow("Registered metrics", self.available)
+        form.addRow("", self.neural)
         form.addRow("", add)
         form.addRow("Bootstrap samples (95% interval)", self.ci_samples)
         form.addRow("Paired test against the baseline", self.paired_method)
@@ -131,10 +137,22 @@ class MetricSettingsDialog(QDialog):
         item = self.available.currentItem()
         if item is None:
             return
+        spec = item.text()
+        if is_neural(spec):
+            try:
+                spec = self.neural.spec()
+            except MetricError as exc:
+                self.message.setText(str(exc))
+                return
         lines = [line.strip() for line in self.specs_edit.toPlainText().splitlines() if line.strip()]
-        if item.text() not in lines:
-            lines.append(item.text())
+        if spec not in lines:
+            lines.append(spec)
         self.specs_edit.setPlainText("\n".join(lines))
+
+    def _metric_chosen(self, name: str) -> None:
+        self.neural.setVisible(is_neural(name))
+        if is_neural(name):
+            self.neural.show_for(name)
 
     def accept(self) -> None:
         try:

@@ -50,23 +50,33 @@ def choose_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def build_encoder(settings: CometSettings, folder: Path, explicit: str | None) -> Encoder:
+def encoder_files(settings: CometSettings, folder: Path, explicit: str | None) -> tuple[Any, Tokens, str]:
+    """The encoder's config and tokenizer (and where they were found), without building it."""
     import transformers
 
     config_cls: Any
-    model_cls: Any
     if settings.encoder_model == "XLM-RoBERTa-XL":
-        config_cls, model_cls = transformers.XLMRobertaXLConfig, transformers.XLMRobertaXLModel
+        config_cls = transformers.XLMRobertaXLConfig
     else:
-        config_cls, model_cls = transformers.XLMRobertaConfig, transformers.XLMRobertaModel
+        config_cls = transformers.XLMRobertaConfig
     tokenizer_cls = getattr(transformers, "XLMRobertaTokenizerFast", None) or transformers.XLMRobertaTokenizer
 
     def tokenizer(where: str) -> Tokens:
         return load_tokens(where, "comet", "<s>", "</s>", "<pad>",
                            lambda w: tokenizer_cls.from_pretrained(w, local_files_only=True))
 
-    config, tok, _where = load_encoder_files(settings.pretrained_model, folder, explicit, "comet", config_cls,
-                                             tokenizer)
+    return load_encoder_files(settings.pretrained_model, folder, explicit, "comet", config_cls, tokenizer)
+
+
+def build_encoder(settings: CometSettings, folder: Path, explicit: str | None) -> Encoder:
+    import transformers
+
+    model_cls: Any
+    if settings.encoder_model == "XLM-RoBERTa-XL":
+        model_cls = transformers.XLMRobertaXLModel
+    else:
+        model_cls = transformers.XLMRobertaModel
+    config, tok, _where = encoder_files(settings, folder, explicit)
     config.output_hidden_states = True
     try:
         model = model_cls(config, add_pooling_layer=False)

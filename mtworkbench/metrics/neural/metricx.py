@@ -105,25 +105,7 @@ class MetricXModel:
         self.score_row = self.score_row.to(self.device, dtype=self.dtype)
 
     def _tokenizer(self, transformers: Any, config: Any, explicit: str | None) -> Any:
-        from mtworkbench.metrics.neural.encoder_files import candidate_folders
-
-        name = explicit or TOKENIZER_FOR_WIDTH.get(config.d_model, "google/mt5-xl")
-        places = [str(p) for p in candidate_folders(name, self.folder, explicit)]
-        places += [str(self.folder / "tokenizer")] if (self.folder / "tokenizer").is_dir() else []
-        if (self.folder / "spiece.model").exists() or (self.folder / "tokenizer.json").exists():
-            places.insert(0, str(self.folder))
-        problems = []
-        for where in places + [name]:
-            try:
-                return load_tokens(where, "metricx", "</s>", "</s>", "<pad>",
-                                   lambda w: transformers.AutoTokenizer.from_pretrained(w, local_files_only=True))
-            except (OSError, ValueError, TypeError) as exc:
-                problems.append(f"{where}: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}")
-        raise MetricError(
-            f"metricx: mT5's tokenizer {name!r} was not found locally ({'; '.join(problems)}). On a connected machine "
-            f"run `huggingface-cli download {name} --include '*.json' 'spiece.model'`, or give "
-            "metricx:tokenizer=DIR"
-        )
+        return find_tokenizer(self.folder, transformers, config, explicit)
 
     def _encode(self, texts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         # without the end-of-sequence token, as MetricX was trained
@@ -162,3 +144,26 @@ class MetricXModel:
                     out[i] = v
         report(progress, n, n)
         return out
+
+
+def find_tokenizer(folder: Path, transformers: Any, config: Any, explicit: str | None) -> Any:
+    """mT5's tokenizer from beside the checkpoint, a named folder or the Hugging Face cache."""
+    from mtworkbench.metrics.neural.encoder_files import candidate_folders
+
+    name = explicit or TOKENIZER_FOR_WIDTH.get(config.d_model, "google/mt5-xl")
+    places = [str(p) for p in candidate_folders(name, folder, explicit)]
+    places += [str(folder / "tokenizer")] if (folder / "tokenizer").is_dir() else []
+    if (folder / "spiece.model").exists() or (folder / "tokenizer.json").exists():
+        places.insert(0, str(folder))
+    problems = []
+    for where in places + [name]:
+        try:
+            return load_tokens(where, "metricx", "</s>", "</s>", "<pad>",
+                               lambda w: transformers.AutoTokenizer.from_pretrained(w, local_files_only=True))
+        except (OSError, ValueError, TypeError) as exc:
+            problems.append(f"{where}: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}")
+    raise MetricError(
+        f"metricx: mT5's tokenizer {name!r} was not found locally ({'; '.join(problems)}). On a connected machine "
+        f"run `huggingface-cli download {name} --include '*.json' 'spiece.model'`, or give "
+        "metricx:tokenizer=DIR"
+    )

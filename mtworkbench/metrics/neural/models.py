@@ -102,10 +102,11 @@ def add_model(name: str, folder: str | Path) -> RegisteredModel:
     for f in files:
         if not f.is_file():
             raise MetricError(f"{f} is missing; the checkpoint in {path} is incomplete")
-    if kind == "comet":
-        from mtworkbench.metrics.neural.checkpoint import read_hparams
+    from mtworkbench.metrics.neural.checkpoint_info import check
 
-        read_hparams(path / "hparams.yaml")  # refuse a settings file that is not plain data now, not at scoring
+    # Settings that are not plain data, weights that hold code, a missing encoder or tokenizer
+    # file: refused now, with what to do, not at the first scoring.
+    check(path)
     entry = RegisteredModel(name=name, kind=kind, path=str(path), sha256=fingerprint(files),
                             added=datetime.now(UTC).isoformat(timespec="seconds"), stamps=_stamps(files))
     models = load_registry()

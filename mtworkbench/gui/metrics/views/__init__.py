@@ -1,5 +1,5 @@
 """The Metrics workspace's views (GTM grid, METEOR alignment, BLEU n-grams, NEE
-entities, the corpus table), each listed once: name, label and the widget that draws it.
+entities, xCOMET's spans beside the raters', the corpus table), each listed once: name, label and the widget that draws it.
 
 The workspace's detail tabs, ``gui.render`` and the ``mtworkbench render``
 choices are all built from ``VIEWS``. The widget class is named as
@@ -33,6 +33,7 @@ VIEWS: tuple[ViewEntry, ...] = (
     ViewEntry("meteor-alignment", "METEOR alignment", "mtworkbench.gui.metrics.views.meteor_alignment:MeteorAlignmentView"),
     ViewEntry("bleu-ngrams", "BLEU n-grams", "mtworkbench.gui.metrics.views.bleu_ngrams:BLEUNgramView"),
     ViewEntry("nee", "NEE entities", "mtworkbench.gui.metrics.views.nee_view:NEEView"),
+    ViewEntry("metric-spans", "xCOMET spans vs raters", "mtworkbench.gui.metrics.views.metric_spans:MetricSpansView"),
     ViewEntry("corpus-table", "Corpus table", "mtworkbench.gui.metrics.corpus_table:CorpusTable", detail=False),
 )
 VIEW_NAMES: tuple[str, ...] = tuple(v.name for v in VIEWS)
