@@ -24,6 +24,7 @@ from mtworkbench.core.model import ErrorSpan, Judgment, ModelError, Project
 from mtworkbench.core.queue_batches import batch_at
 from mtworkbench.core.queue_drawing import QueueConfig, build_queue, config_of
 from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
+from mtworkbench.core.suggested_spans import SpanOutcome, SuggestedSpan
 
 RATINGS: tuple[int, ...] = (5, 4, 3, 2, 1)
 
@@ -44,6 +45,7 @@ class QueueItem:
     source: str
     judgment: Judgment | None  # the stored judgment when the item was rated already
     qc: str = ""
+    suggested: tuple[SuggestedSpan, ...] = ()  # a model's error spans to show pre-marked
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,7 @@ class JudgeSession:
             source=self.project.segment(raw.segment).source,
             judgment=self.stored_judgment(index),
             qc=raw.qc,
+            suggested=tuple(raw.suggested or ()),
         )
 
     @property
@@ -287,12 +290,14 @@ class JudgeSession:
         return self._next_pending(index)
 
     def rate_scored(
-        self, score: float | None, errors: Sequence[ErrorSpan] = (), comment: str = "", seconds: float = 0.0
+        self, score: float | None, errors: Sequence[ErrorSpan] = (), comment: str = "", seconds: float = 0.0,
+        suggestions: Sequence[SpanOutcome] = (),
     ) -> RatingEdit:
         """The rating of the current item under the queue's protocol (DA, ESA, MQM), as ``rate``.
 
         DA and ESA need a 0-100 ``score`` (ESA with its error spans); MQM takes
-        the spans and no score (its score comes from the weights).
+        the spans and no score (its score comes from the weights). ``suggestions``: what
+        became of each span the model pre-marked (``core.span_draft.SpanDraft.outcomes``).
         """
         if self.finished:
             raise ModelError("the queue is finished; there is no item to rate")
@@ -317,13 +322,15 @@ class JudgeSession:
             scale=None if score is None else protocol,
             protocol=protocol,
             errors=tuple(errors),
+            suggestions=tuple(suggestions),
         )
 
     def submit_scored(
-        self, score: float | None, errors: Sequence[ErrorSpan] = (), comment: str = "", seconds: float = 0.0
+        self, score: float | None, errors: Sequence[ErrorSpan] = (), comment: str = "", seconds: float = 0.0,
+        suggestions: Sequence[SpanOutcome] = (),
     ) -> Judgment:
         """Rate the current item under the queue's protocol and move on, as ``submit``."""
-        return self._step(self.rate_scored(score, errors, comment, seconds)).judgment
+        return self._step(self.rate_scored(score, errors, comment, seconds, suggestions)).judgment
 
     def _next_pending(self, index: int) -> int:
         """The first undone item after ``index``, wrapping round to the start

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,9 +29,11 @@ from mtworkbench.core.queue_state import (
     QUEUE_PROTOCOLS,
     RANK_MAX_SYSTEMS,
     REFERENCE_MODES,
+    SUGGESTION_PROTOCOLS,
     JudgeQueue,
     QueueEntry,
 )
+from mtworkbench.core.suggested_spans import SuggestedSpan
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class QueueConfig:
     (WMT used about 12%), each at least ``min_repeat_gap`` items after its original.
     ``batch_size`` serves the queue in batches of that many distinct items, or whole
     documents with ``batch_unit="documents"`` (``core.queue_batches``; 0: one batch).
+    ``suggest_spans`` (ESA, MQM): the spec of a span-marking metric whose error spans the items
+    start with, pre-marked (``with_suggestions``; the caller runs the metric, the core cannot).
     """
 
     seed: int = 0
@@ -69,6 +73,7 @@ class QueueConfig:
     bad_rate: float = 0.0
     batch_size: int = 0
     batch_unit: str = "items"
+    suggest_spans: str = ""
 
 
 class Draws:
@@ -297,6 +302,7 @@ def config_of(state: JudgeQueue) -> QueueConfig:
         bad_rate=state.bad_rate,
         batch_size=state.batch_size,
         batch_unit=state.batch_unit,
+        suggest_spans=state.suggestions,
     )
 
 
@@ -349,3 +355,23 @@ def build_ranking_queue(project: Project, judge: str, config: QueueConfig) -> Ju
     items, batches = in_batches(project, distinct, config, judge,
                                 lambda batch, suffix: with_repeats(batch, config, judge, f"ranking-repeats{suffix}"))
     return new_queue_state(config, items, protocol="rank", max_systems=config.max_systems, batches=batches)
+
+
+def with_suggestions(project: Project, state: JudgeQueue,
+                     spans: Mapping[tuple[str, str], Sequence[SuggestedSpan]], source: str) -> JudgeQueue:
+    """``state`` with a model's error spans (by system and segment) on its items, to be shown
+    pre-marked: ESA and MQM queues only; a BAD item (a degraded copy the model never saw)
+    gets none. A span outside its translation is refused, naming the item."""
+    if state.protocol not in SUGGESTION_PROTOCOLS:
+        raise ModelError(f"only {' and '.join(p.upper() for p in SUGGESTION_PROTOCOLS)} queues can start from a model's error "
+                         f"spans, not {state.protocol.upper()}")
+    items = []
+    for entry in state.items:
+        found = [] if entry.qc else list(spans.get((entry.system, entry.segment), ()))
+        length = len(project.system(entry.system).texts.get(entry.segment, ""))
+        for s in found:
+            if not 0 <= s.start < s.end <= length:
+                raise ModelError(f"suggested span {s.start}-{s.end} of {source} is outside the translation of "
+                                 f"system {entry.system!r}, segment {entry.segment!r} (0-{length})")
+        items.append(replace(entry, suggested=found))
+    return replace(state, items=items, suggestions=source)

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mtworkbench.core.json_reader import JsonReader
+from mtworkbench.core.suggested_spans import SuggestedSpan
 
 QUEUE_FORMAT = 1
 REFERENCE_MODES = ("per-document", "per-segment", "fixed")
@@ -36,9 +37,11 @@ BATCH_UNITS = ("items", "documents")
 # LDC queue is written byte for byte as before and old bundles load unchanged.
 _PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS,
                       "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0,
-                      "batch_size": 0, "batch_unit": "items", "batches": None}
+                      "batch_size": 0, "batch_unit": "items", "batches": None, "suggestions": ""}
 # The same for an item: only a ranking item writes systems, only a BAD copy qc and text.
-_ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None}
+_ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None, "suggested": None}
+# Queues whose items may carry a model's error spans as suggestions (ESA-AI, MQM pre-marked).
+SUGGESTION_PROTOCOLS = ("esa", "mqm")
 
 
 @dataclass
@@ -60,6 +63,9 @@ class QueueEntry:
     # system's (the rater is not told; the judgment carries both, see Judgment.qc).
     qc: str = ""
     text: str | None = None
+    # The model's error spans pre-marked for the judge (None: the queue suggests none;
+    # a BAD item, whose text the model never saw, has none).
+    suggested: list[SuggestedSpan] | None = None
 
 
 @dataclass
@@ -86,9 +92,13 @@ class JudgeQueue:
     batch_size: int = 0  # distinct items or documents a batch (0: one batch)
     batch_unit: str = "items"
     batches: list[int] | None = None  # the size of each batch in queue order (None: one batch)
+    suggestions: str = ""  # where the items' suggested spans came from (a metric spec); "" none
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        for entry, item in zip(out["items"], self.items):
+            if item.suggested is not None:
+                entry["suggested"] = [s.to_json() for s in item.suggested]
         for key, default in _PROTOCOL_DEFAULTS.items():
             if out[key] == default:
                 del out[key]
@@ -125,6 +135,10 @@ class JudgeQueue:
             if (shown is None) != (qc == ""):
                 check.fail("a BAD item (qc 'bad') needs the text it shows, and only a BAD item has one",
                            f"{where}.text")
+            suggested = None
+            if raw["suggested"] is not None:
+                suggested = [SuggestedSpan.from_json(x, f"{where}.suggested[{k}]", check)
+                             for k, x in enumerate(check.list(raw["suggested"], f"{where}.suggested"))]
             items.append(QueueEntry(
                 system=check.str(raw["system"], f"{where}.system"),
                 segment=check.str(raw["segment"], f"{where}.segment"),
@@ -134,6 +148,7 @@ class JudgeQueue:
                 systems=systems,
                 qc=qc,
                 text=shown,
+                suggested=suggested,
             ))
         position = check.int(obj["position"], f"{path}.position")
         if not 0 <= position <= len(items):
@@ -167,6 +182,9 @@ class JudgeQueue:
             if any(n < 1 for n in batches) or sum(batches) != len(items):
                 check.fail(f"expected positive batch sizes adding up to the {len(items)} items",
                            f"{path}.batches")
+        suggestions = check.str(obj["suggestions"], f"{path}.suggestions")
+        if suggestions and protocol not in SUGGESTION_PROTOCOLS:
+            check.fail(f"only {' and '.join(SUGGESTION_PROTOCOLS)} queues carry suggested spans", f"{path}.suggestions")
         return cls(
             format=QUEUE_FORMAT,
             seed=check.int(obj["seed"], f"{path}.seed"),
@@ -188,4 +206,5 @@ class JudgeQueue:
             batch_size=batch_size,
             batch_unit=batch_unit,
             batches=batches,
+            suggestions=suggestions,
         )

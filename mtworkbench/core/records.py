@@ -12,6 +12,7 @@ from typing import Any
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, Typology
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS
+from mtworkbench.core.suggested_spans import SpanOutcome
 
 MUC7_TYPES: tuple[str, ...] = (
     "PERSON",
@@ -154,7 +155,8 @@ class Judgment:
     whose shown text is ``text``; ``text`` is None when the rater saw the system's output.
     ``ranking`` is, for a relative-ranking judgment (protocol ``rank``, ``score`` = the
     rank), the id shared by the judgments of the systems ranked together on one screen
-    (``core.ranking`` groups them); empty otherwise.
+    (``core.ranking`` groups them); empty otherwise. ``suggestions``: the error spans a model
+    pre-marked for the rater and what became of each (``core.suggested_spans``).
     """
 
     id: str
@@ -174,6 +176,7 @@ class Judgment:
     qc: str = ""
     text: str | None = None
     ranking: str = ""
+    suggestions: tuple[SpanOutcome, ...] = ()  # a model's pre-marked spans and what the judge did with each
 
     def __post_init__(self) -> None:
         if not self.protocol:
@@ -182,6 +185,8 @@ class Judgment:
             object.__setattr__(self, "protocol", inferred)
         if not isinstance(self.errors, tuple):
             object.__setattr__(self, "errors", tuple(self.errors))
+        if not isinstance(self.suggestions, tuple):
+            object.__setattr__(self, "suggestions", tuple(self.suggestions))
 
 
 QC_KINDS = ("", "bad")
@@ -330,6 +335,12 @@ def check_judgment_values(j: Judgment) -> None:
         raise ModelError(f"a {j.protocol} judgment cannot carry error spans (only {', '.join(SPAN_PROTOCOLS)})")
     if j.ranking:
         check_ranked(j)
+    if j.suggestions and j.protocol not in SPAN_PROTOCOLS:
+        raise ModelError(f"a {j.protocol} judgment cannot carry suggested error spans")
+    for o in j.suggestions:
+        if o.error is not None and not 0 <= o.error < len(j.errors):
+            raise ModelError(f"judgment {j.id!r}: a suggestion became error {o.error + 1}, but it has "
+                             f"{len(j.errors)} errors")
 
 
 def check_error_spans(j: Judgment, shown: str, source: str) -> None:

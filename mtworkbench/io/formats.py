@@ -167,6 +167,9 @@ JUDGMENT_FORMATS = FormatRegistry("judgment", (
                "mtworkbench.io.judgments.protocol_csv:plan_da_file", "mtworkbench.io.judgments.protocol_csv:export_da"),
     FileFormat("rank", "relative rankings, a row per screen (system1,rank1,...), CSV", (".csv",),
                "mtworkbench.io.judgments.ranking_csv:plan_ranking_file", "mtworkbench.io.judgments.ranking_csv:export_rankings"),
+    FileFormat("jsonl", "every judgment as JSON Lines, lossless (error spans, suggested spans)", (".jsonl",),
+               "mtworkbench.io.judgments.judgments_jsonl:plan_jsonl_file",
+               "mtworkbench.io.judgments.judgments_jsonl:export_jsonl"),
 ))
 
 # Segment-level human scores of one system, imported as a pseudo-judge.

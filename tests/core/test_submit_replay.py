@@ -15,7 +15,11 @@ from hypothesis import strategies as st
 
 from mtworkbench.core.judge_session import QueueEdit, RatingEdit
 from mtworkbench.core.judging import JudgeSession, QueueConfig
+from mtworkbench.core.model import ErrorSpan
+from mtworkbench.core.queue_drawing import with_suggestions
 from mtworkbench.core.ranking import RankingEdit, RankingSession
+from mtworkbench.core.span_draft import SpanDraft
+from mtworkbench.core.suggested_spans import SuggestedSpan
 from mtworkbench.io.bundle.bundle import project_to_dict
 from tests.core.test_judging import make_project
 
@@ -57,6 +61,27 @@ def rank(session: RankingSession, a: int, b: int, comment: str) -> QueueEdit:
     return session.rank([a, b, (a + b) % 5 + 1][: len(session.current_ranking.systems)], comment, seconds=1.0)
 
 
+def rate_suggested(session: JudgeSession, a: int, b: int, comment: str) -> QueueEdit:
+    """An ESA item started from a model's spans: the judge keeps, changes or deletes some."""
+    draft = SpanDraft.start("esa", session.current.suggested)
+    if draft.spans and a % 3 == 1:
+        draft.remove(0)
+    elif draft.spans and a % 3 == 2:
+        draft.change(0, ErrorSpan(draft.spans[0].start, draft.spans[0].end, "minor"))
+    if b > 3:
+        draft.add(ErrorSpan(0, 1, "major"))
+    return session.rate_scored(20.0 * a, draft.spans, comment, seconds=1.5, suggestions=draft.outcomes())
+
+
+def with_model_spans(project, session: JudgeSession) -> JudgeSession:
+    """The session's queue with two model spans on each item ("A says d1s1": "A", "says")."""
+    spans = {(s.id, seg.id): [SuggestedSpan(0, 1, "major", model="xc", fingerprint="ab"),
+                              SuggestedSpan(2, 6, "critical", confidence=0.5, model="xc", fingerprint="ab")]
+             for s in project.systems for seg in project.segments}
+    project.set_judge_queue("ann", with_suggestions(project, session.state, spans, "comet:model=xc"))
+    return JudgeSession(project, "ann")
+
+
 def again(edit: QueueEdit, project) -> QueueEdit:
     """The same edit, on another project."""
     if isinstance(edit, RatingEdit):
@@ -66,19 +91,24 @@ def again(edit: QueueEdit, project) -> QueueEdit:
 
 
 @settings(max_examples=60, deadline=None)
-@given(steps=STEPS, ranking=st.booleans())
-def test_random_submit_undo_redo_equals_a_fresh_replay_of_the_history(steps, ranking) -> None:
+@given(steps=STEPS, mode=st.sampled_from(["ldc", "rank", "esa-ai"]))
+def test_random_submit_undo_redo_equals_a_fresh_replay_of_the_history(steps, mode) -> None:
     def start():
         project = make_project(n_docs=2, per_doc=2, n_refs=2, systems=("A", "B", "C"))
-        if ranking:
+        if mode == "rank":
             session = RankingSession.start(project, "ann", QueueConfig(seed=3, protocol="rank", repeat_share=0.3))
+        elif mode == "esa-ai":
+            session = with_model_spans(project, JudgeSession.start(
+                project, "ann", QueueConfig(seed=3, protocol="esa", repeat_share=0.3)))
         else:
             session = JudgeSession.start(project, "ann", QueueConfig(seed=3, repeat_share=0.3))
         return project, session
 
     project, session = start()
     before = snapshot(project)
-    stack, applied = run(steps, session, rank if ranking else rate)
+    stack, applied = run(steps, session, {"rank": rank, "esa-ai": rate_suggested, "ldc": rate}[mode])
+    if mode == "esa-ai" and applied:  # the judgments say what became of each suggestion
+        assert all(len(j.suggestions) == 2 for j in project.judgments)
 
     fresh, _ = start()
     for edit in stack[:applied]:

@@ -180,6 +180,7 @@ def test_esa_judgment_is_undoable_and_listed_with_its_score(qtbot, window, works
     shift(qtbot, view, K.Key_Right, 2)
     keys(qtbot, view, K.Key_2, K.Key_4, K.Key_0, K.Key_Return)
     assert [(j.protocol, j.score, len(j.errors)) for j in project.judgments] == [("esa", 40.0, 1)]
+    stored_errors = project.judgments[0].errors
     workspace.tabs.setCurrentWidget(workspace.judgments)
     table = workspace.judgments.table.model()
     headers = [table.headerData(c, Qt.Orientation.Horizontal) for c in range(table.columnCount())]
@@ -190,7 +191,11 @@ def test_esa_judgment_is_undoable_and_listed_with_its_score(qtbot, window, works
     window.activateWindow()
     qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert project.judgments == [] and view.current_item().index == 0
-    assert panel.spans == [] and panel.score.value is None
+    # the item is back with its span as it was at the submit; a further undo takes the span back
+    assert [(s.start, s.end) for s in panel.spans] == [(e.start, e.end) for e in stored_errors]
+    assert panel.score.value is None
+    qtbot.keyClick(window, K.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert panel.spans == []
 
 
 def test_source_based_da_shows_the_source_not_the_reference(qtbot, window, rate):  # noqa: F811

@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "judge,system,segment,reference,adequacy,fluency,seconds,comment "
             "(optional score,scale,timestamp); segment = the segment id, or its 1-based number. "
             "--format mqm reads Google's MQM ratings TSV (every rater's error spans), esa and da "
-            "their CSV, rank relative rankings as CSV (README). New judges are created."
+            "their CSV, rank relative rankings as CSV (README), jsonl (the default for a .jsonl file) every "
+            "field of every judgment as JSON Lines. New judges are created."
         ),
     )
     imp.add_argument("bundle")
@@ -79,6 +80,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     scores.add_argument("--file-system", metavar="NAME", help="mqm-tsv: the system's name in the file, if it differs")
     scores.set_defaults(func=run_import_scores)
 
+    from mtworkbench.cli import judgment_suggestions
+
+    judgment_suggestions.register(sub)
+
     p.set_defaults(func=lambda args: _missing_action(p))
 
 
@@ -94,7 +99,8 @@ def run_import(args: argparse.Namespace) -> int:
     from mtworkbench.io.formats import JUDGMENT_FORMATS
     from mtworkbench.io.judgments.judgments import apply_import
 
-    fmt = args.format or "csv"  # the table reader takes tabs from a .tsv name or header itself
+    # The table reader takes tabs from a .tsv name or header itself; a .jsonl name is JSON Lines.
+    fmt = args.format or ("jsonl" if str(args.file).lower().endswith(".jsonl") else "csv")
     # Locked from read to write: a concurrent import waits instead of losing this one.
     with bundle_transaction(args.bundle) as project:
         plan = JUDGMENT_FORMATS.get(fmt).read(project, args.file)

@@ -40,6 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(default 0: one batch)")
     p.add_argument("--batch-unit", default="items", choices=("items", "documents"),
                    help="what --batch-size counts (default items)")
+    p.add_argument("--suggest-spans", metavar="SPEC",
+                   help="ESA, MQM: start every item with the error spans of a span-marking metric pre-marked as "
+                        "suggestions the judge keeps, changes or deletes (ESA-AI), e.g. comet:model=NAME for an "
+                        "xCOMET checkpoint registered with 'models add'; spans stored with the project's scores "
+                        "are used as they are, otherwise the model runs once")
     p.add_argument("--replace", action="store_true",
                    help="replace the judge's existing queue (their judgments stay in the project)")
     p.set_defaults(func=run)
@@ -49,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.cli import UsageError
     from mtworkbench.core.campaign import CampaignError, parse_share
     from mtworkbench.core.judging import QueueConfig, build_queue
-    from mtworkbench.core.queue_state import BAD_PROTOCOLS
+    from mtworkbench.core.queue_state import BAD_PROTOCOLS, SUGGESTION_PROTOCOLS
     from mtworkbench.core.wording import plural
     from mtworkbench.io.bundle.bundle import bundle_transaction
 
@@ -60,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if bad_rate and args.protocol not in BAD_PROTOCOLS:
         raise UsageError(f"--bad-rate applies to --protocol {' or '.join(BAD_PROTOCOLS)} only")
+    if args.suggest_spans and args.protocol not in SUGGESTION_PROTOCOLS:
+        raise UsageError(f"--suggest-spans applies to --protocol {' or '.join(SUGGESTION_PROTOCOLS)} only")
     if args.max_errors < 1:
         raise UsageError("--max-errors must be at least 1")
     judge = args.judge.strip()
@@ -87,11 +94,15 @@ def run(args: argparse.Namespace) -> int:
         if added:
             project.add_judge(judge)
         state = build_queue(project, judge, config)
+        suggested = ""
+        if args.suggest_spans:
+            state, suggested = _with_model_spans(project, args, state)
         project.set_judge_queue(judge, state)
     bad = sum(1 for e in state.items if e.qc)
     repeats = sum(1 for e in state.items if e.repeat)
     print(f"{args.bundle}: {'new judge ' if added else ''}{judge}: {args.protocol.upper()} queue of "
-          f"{len(state.items)} items ({len(state.items) - bad - repeats} distinct, {repeats} repeated, {bad} BAD)")
+          f"{len(state.items)} items ({len(state.items) - bad - repeats} distinct, {repeats} repeated, {bad} BAD)"
+          + suggested)
     if state.batches is not None:
         runs: list[list[int]] = []  # [size, how many batches in a row have it]
         for size in state.batches:
@@ -102,3 +113,25 @@ def run(args: argparse.Namespace) -> int:
         sizes = ", ".join(f"{count} of {plural(size, 'item')}" for size, count in runs)
         print(f"in {plural(len(state.batches), 'batch')} ({sizes}); the judge starts with batch 1")
     return 0
+
+
+def _with_model_spans(project, args: argparse.Namespace, state):
+    """The queue with the metric's error spans on its items, and a note saying how many."""
+    from mtworkbench.cli import UsageError
+    from mtworkbench.cli.progress import cli_progress
+    from mtworkbench.core.model import ModelError
+    from mtworkbench.core.queue_drawing import with_suggestions
+    from mtworkbench.core.scoring_input import MetricError
+    from mtworkbench.scoring.span_suggestions import model_spans
+    from mtworkbench.scoring.store import attach
+
+    attach(project, args.bundle)  # spans scored before come from the project's score file
+    systems = sorted({e.system for e in state.items}, key=[s.id for s in project.systems].index)
+    try:
+        with cli_progress(args, f"error spans of {args.suggest_spans}", scale=1000) as progress:
+            found = model_spans(project, args.suggest_spans, systems, progress=progress)
+        state = with_suggestions(project, state, found.spans, args.suggest_spans)
+    except (MetricError, ModelError) as exc:
+        raise UsageError(f"--suggest-spans {args.suggest_spans}: {exc}") from None
+    marked = sum(len(e.suggested or ()) for e in state.items)
+    return state, f"; {marked} error spans of {found.model} pre-marked as suggestions"

@@ -18,25 +18,25 @@ judge's queue has another protocol; the view offers it every key first.
   do, so a second Enter never rates the next item unseen. The MQM score of the spans
   marked so far is shown as they are marked. Enter submits without a score.
 
+A queue that started from a model's error spans (ESA-AI) shows them pre-marked, dashed, until
+the judge keeps (A), changes or deletes (R) each, or all at once (Shift+A, Shift+R); see
+``suggestion_bar``. Every span edit is an undoable command (``span_commands``).
+
 Texts are plain (``PlainText`` labels, a read-only plain-text editor); the
 spans are drawn as extra selections, so no markup is built from the data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QTextCharFormat, QTextCursor, QUndoCommand
 from PySide6.QtWidgets import (
-    QDialog,
     QLabel,
-    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QTextEdit,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -44,15 +44,26 @@ from PySide6.QtWidgets import (
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS
 from mtworkbench.core.judging import JudgeSession, QueueItem
 from mtworkbench.core.model import ErrorSpan, Project, Segment
-from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, NON_TRANSLATION_CATEGORY, PickEntry, Typology
+from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, NON_TRANSLATION_CATEGORY, Typology
+from mtworkbench.core.span_draft import SpanDraft
+from mtworkbench.core.suggested_spans import SpanOutcome
+from mtworkbench.gui.judge.category_picker import CategoryPicker, ask_category
 from mtworkbench.gui.judge.score_slider import ScoreSlider
+from mtworkbench.gui.judge.span_commands import SpanEditCommand
+from mtworkbench.gui.judge.suggestion_bar import SUGGESTION_HINT, SuggestionBar
 
 # Background per severity: amber for minor, red for major, grey for neutral.
 SEVERITY_COLOURS = {"minor": "#fde68a", "major": "#fca5a5", "neutral": "#d4d4d8"}
+# A span the model pre-marked and the judge has not decided on: a dashed underline in a darker
+# shade of its severity over a pale ground, so it never looks like the judge's own.
+SUGGESTED_COLOURS = {"minor": "#b45309", "major": "#b91c1c", "neutral": "#52525b"}
 ESA_SEVERITY_KEYS = {Qt.Key.Key_1: "minor", Qt.Key.Key_2: "major"}
 MQM_SEVERITY_KEYS = {Qt.Key.Key_1: "Minor", Qt.Key.Key_2: "Major", Qt.Key.Key_3: "Neutral"}
 DIGITS = {getattr(Qt.Key, f"Key_{d}"): d for d in range(10)}
 CONTEXT_SEGMENTS = 2  # segments shown before and after the current one
+LISTED_SPANS = 4  # spans named in the list under the translation (the view is tight at 800 pixels)
+
+__all__ = ["CategoryPicker", "ProtocolPanel", "ask_category", "context_label", "document_context", "source_context"]
 
 HINTS = {
     "da": "Type the score (0–100) · ←/→ or ↑/↓ ±1 · PgUp/PgDn ±10 · Enter submit · Backspace previous item",
@@ -61,175 +72,6 @@ HINTS = {
     "mqm": "Shift+arrows select · 1 minor, 2 major, 3 neutral, then the category's keys (A M: Accuracy/Mistranslation; "
            "/ searches by name) · N non-translation · 0 no errors · Delete removes the span at the cursor · Enter submit",
 }
-
-
-class CategoryPicker(QDialog):
-    """The project's typology as a tree; a category is picked by its keys or by name.
-
-    Keys (the default): typing a category's key narrows to its subcategories (or
-    picks it when it has none), the subcategory's key picks it, Backspace steps
-    back, Enter picks the highlighted row. ``/`` (or a click in the field) searches
-    by name instead: words typed filter the rows, ↑/↓ choose, Enter picks. Esc cancels.
-    """
-
-    def __init__(self, typology: Typology | Sequence[str] = GOOGLE_TYPOLOGY, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("MQM category")
-        self.typology = typology if isinstance(typology, Typology) else Typology(()).with_names(typology)
-        self.keys_label = QLabel()
-        self.keys_label.setObjectName("category-keys")
-        self.keys_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.filter = QLineEdit()
-        self.filter.setObjectName("category-filter")
-        self.filter.setPlaceholderText("/ search by name: type words, ↑/↓ choose, Enter pick")
-        self.tree = QTreeWidget()
-        self.tree.setObjectName("category-tree")
-        self.tree.setColumnCount(2)
-        self.tree.setHeaderLabels(["Category", "Keys"])
-        self.tree.setRootIsDecorated(False)
-        self.tree.setUniformRowHeights(True)
-        self._entries: list[tuple[QTreeWidgetItem, PickEntry]] = []
-        top: QTreeWidgetItem | None = None
-        for entry in self.typology.entries():
-            shown = entry.full_name if entry.depth == 0 else entry.full_name.partition("/")[2]
-            item = QTreeWidgetItem([shown, " ".join(entry.keys.upper())])
-            item.setData(0, Qt.ItemDataRole.UserRole, entry.full_name)
-            item.setToolTip(0, entry.full_name)
-            if entry.depth == 0:
-                self.tree.addTopLevelItem(item)
-                top = item
-            elif top is not None:
-                top.addChild(item)
-            self._entries.append((item, entry))
-        self.tree.expandAll()
-        self.tree.resizeColumnToContents(0)
-        self.tree.setColumnWidth(0, self.tree.columnWidth(0) + 24)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.keys_label)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(self.filter)
-        self.resize(420, 520)
-        self.filter.textChanged.connect(self._refilter)
-        self.filter.returnPressed.connect(self._pick)
-        self.tree.itemActivated.connect(lambda _item, _col: self._pick())
-        self.filter.installEventFilter(self)
-        self.tree.installEventFilter(self)
-        self.chosen: str | None = None
-        self.typed = ""  # the keys typed so far
-        self._show_keys()
-        self._first_visible(leaves_first=False)
-
-    # --- rows -------------------------------------------------------------------------------
-    def visible_names(self) -> list[str]:
-        return [e.full_name for item, e in self._entries if self._visible(item)]
-
-    @staticmethod
-    def _visible(item: QTreeWidgetItem) -> bool:
-        parent = item.parent()
-        return not item.isHidden() and (parent is None or not parent.isHidden())
-
-    def _first_visible(self, leaves_first: bool = True) -> None:
-        rows = [(item, e) for item, e in self._entries if self._visible(item)]
-        pick = next((item for item, e in rows if not e.has_subcategories), None) if leaves_first else None
-        current = pick or (rows[0][0] if rows else None)
-        if current is not None:
-            self.tree.setCurrentItem(current)
-
-    # --- by keys ------------------------------------------------------------------------------
-    def type_key(self, char: str) -> None:
-        level = [(item, e) for item, e in self._entries
-                 if e.depth == len(self.typed) and e.keys and e.keys[:-1] == self.typed]
-        match = next(((item, e) for item, e in level if e.keys[-1].casefold() == char.casefold()), None)
-        if match is None:
-            self.keys_label.setText(f"No category has the key {char.upper()!r} here. " + self._keys_hint())
-            return
-        item, entry = match
-        if not entry.has_subcategories:
-            self.chosen = entry.full_name
-            self.accept()
-            return
-        self.typed = entry.keys
-        for other, e in self._entries:
-            if e.depth == 0:
-                other.setHidden(e is not entry)
-        self.tree.setCurrentItem(item)
-        self._show_keys()
-
-    def back(self) -> None:
-        self.typed = self.typed[:-1]
-        for item, e in self._entries:
-            if e.depth == 0:
-                item.setHidden(False)
-        self._show_keys()
-        self._first_visible(leaves_first=False)
-
-    def _keys_hint(self) -> str:
-        if self.typed:
-            name = next(e.full_name for _, e in self._entries if e.keys == self.typed)
-            return f"{name}: a subcategory's key, Enter for {name} itself, Backspace back, / search"
-        return "Type a category's key · / search by name · Esc cancel"
-
-    def _show_keys(self) -> None:
-        self.keys_label.setText(self._keys_hint())
-
-    # --- by name --------------------------------------------------------------------------------
-    def _refilter(self, text: str) -> None:
-        words = text.casefold().split()
-        self.typed = ""
-        for item, e in self._entries:
-            item.setHidden(bool(words) and not all(w in e.full_name.casefold() for w in words))
-        for item, e in self._entries:  # a category stays when one of its subcategories matches
-            if e.depth == 0 and any(not child.isHidden() for k in range(item.childCount())
-                                    if (child := item.child(k)) is not None):
-                item.setHidden(False)
-        self._first_visible()
-
-    def _step(self, delta: int) -> None:
-        rows = [item for item, _ in self._entries if self._visible(item)]
-        if not rows:
-            return
-        current = self.tree.currentItem()
-        at = rows.index(current) if current in rows else -1
-        self.tree.setCurrentItem(rows[max(0, min(len(rows) - 1, at + delta))])
-
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() != event.Type.KeyPress:
-            return super().eventFilter(watched, event)
-        key = event.key()
-        if watched is self.filter and key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            self._step(1 if key == Qt.Key.Key_Down else -1)
-            return True
-        if watched is self.tree:
-            text = event.text()
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                self._pick()
-                return True
-            if key == Qt.Key.Key_Backspace:
-                self.back()
-                return True
-            if text == "/" or key == Qt.Key.Key_Slash:
-                self.filter.setFocus()
-                return True
-            if len(text) == 1 and text.isalnum() and not event.modifiers() & ~Qt.KeyboardModifier.ShiftModifier:
-                self.type_key(text)
-                return True
-        return super().eventFilter(watched, event)
-
-    def _pick(self) -> None:
-        item = self.tree.currentItem()
-        if item is not None and self._visible(item):
-            self.chosen = item.data(0, Qt.ItemDataRole.UserRole)
-            self.accept()
-
-
-def ask_category(parent: QWidget | None, typology: Typology | None = None) -> str | None:
-    """The category the rater picks from ``typology`` (by default the panel's), or None
-    when cancelled (tests replace this)."""
-    if typology is None:
-        typology = getattr(parent, "typology", GOOGLE_TYPOLOGY)
-    picker = CategoryPicker(typology if typology is not None else GOOGLE_TYPOLOGY, parent)
-    picker.tree.setFocus()
-    return picker.chosen if picker.exec() == QDialog.DialogCode.Accepted else None
 
 
 class ProtocolPanel(QWidget):
@@ -241,8 +83,12 @@ class ProtocolPanel(QWidget):
         self.protocol = "ldc"
         self.max_errors = 5
         self.project: Project | None = None  # set by show_item: its typology is read at each pick
-        self.spans: list[ErrorSpan] = []
-        self.no_errors = False  # MQM: the rater chose "no errors" for this item
+        # The spans of the item shown (and the suggestions among them); one draft per item
+        # and stored judgment, so undoing a submit finds the spans as they were.
+        self.draft = SpanDraft("ldc")
+        self._drafts: dict[tuple, SpanDraft] = {}
+        self.push: Callable[[QUndoCommand], None] | None = None  # the session's undo stack (the rating view's)
+        self.judgments: Callable[[], Sequence] = lambda: ()  # the judge's judgments, for the accept rate
         self.ask_category = ask_category
         self.context_before = context_label("context-before")
         self.translation = QPlainTextEdit()
@@ -261,6 +107,8 @@ class ProtocolPanel(QWidget):
         self.spans_label.setObjectName("span-list")
         self.spans_label.setTextFormat(Qt.TextFormat.PlainText)
         self.spans_label.setWordWrap(True)
+        # Two lines kept whatever the window's height: the list says which spans are the model's.
+        self.spans_label.setMinimumHeight(2 * self.spans_label.fontMetrics().lineSpacing() + 2)
         self.score = ScoreSlider()
         # No focus: the rating view keeps the keys (0 does the same as a click).
         self.no_errors_button = QPushButton("No e&rrors  (0)")
@@ -269,6 +117,8 @@ class ProtocolPanel(QWidget):
         self.no_errors_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.no_errors_button.setToolTip("The translation has no errors (an explicit choice: Enter alone records nothing)")
         self.no_errors_button.clicked.connect(lambda _checked: self.choose_no_errors())
+        self.suggestion_bar = SuggestionBar()
+        self.suggestion_bar.wire(self.keep_current, self.delete_current, self.keep_all, self.delete_all)
         self.hints = QLabel()
         self.hints.setObjectName("protocol-hints")
         self.hints.setTextFormat(Qt.TextFormat.PlainText)
@@ -277,8 +127,17 @@ class ProtocolPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.context_before, self.translation, self.context_after, self.spans_label,
-                       self.no_errors_button, self.score, self.hints):
+                       self.suggestion_bar, self.no_errors_button, self.score, self.hints):
             layout.addWidget(widget)
+
+    @property
+    def spans(self) -> list[ErrorSpan]:
+        return self.draft.spans
+
+    @property
+    def no_errors(self) -> bool:
+        """MQM: the rater chose "no errors" for this item."""
+        return self.draft.no_errors
 
     @property
     def typology(self) -> Typology:
@@ -295,12 +154,14 @@ class ProtocolPanel(QWidget):
         self.spans_label.setVisible(spans)
         self.score.setVisible(self.protocol != "mqm")
         self.no_errors_button.setVisible(self.protocol == "mqm")
-        self.hints.setText(HINTS.get(self.protocol, ""))
+        self.hints.setText(HINTS.get(self.protocol, "") + (f"\n{SUGGESTION_HINT}" if item and item.suggested else ""))
         if item is None:
             return
         stored = item.judgment
-        self.spans = list(stored.errors) if stored is not None else []
-        self.no_errors = stored is not None and not stored.errors  # rated before, with no errors
+        key = (queue.judge, item.index, stored)
+        if key not in self._drafts:
+            self._drafts[key] = SpanDraft.start(self.protocol, item.suggested if spans else (), stored)
+        self.draft = self._drafts[key]
         self.translation.setPlainText(item.candidate)
         self.score.reset(stored.score if stored is not None else None)
         before, after = document_context(queue.project, item)
@@ -312,7 +173,8 @@ class ProtocolPanel(QWidget):
 
     def _draw_spans(self) -> None:
         selections = []
-        for span in self.spans:
+        current = self.current_suggestion()
+        for k, span in enumerate(self.spans):
             if span.start is None or span.end is None:
                 continue
             selection = QTextEdit.ExtraSelection()
@@ -321,17 +183,30 @@ class ProtocolPanel(QWidget):
             cursor.setPosition(span.end, QTextCursor.MoveMode.KeepAnchor)
             selection.cursor = cursor
             fmt = QTextCharFormat()
-            fmt.setBackground(QColor(SEVERITY_COLOURS.get(span.severity.lower(), "#d4d4d8")))
+            severity = span.severity.lower()
+            if self.draft.pending(k):
+                fmt.setBackground(QColor("#f4f4f5"))
+                fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
+                fmt.setUnderlineColor(QColor(SUGGESTED_COLOURS.get(severity, "#52525b")))
+                fmt.setForeground(QColor(SUGGESTED_COLOURS.get(severity, "#52525b")))
+                if k == current:
+                    fmt.setFontWeight(QFont.Weight.Bold)
+            else:
+                fmt.setBackground(QColor(SEVERITY_COLOURS.get(severity, "#d4d4d8")))
             selection.format = fmt
             selections.append(selection)
         self.translation.setExtraSelections(selections)
         text = self.translation.toPlainText()
         lines = [
-            f"{span.severity}{' · ' + span.category if span.category else ''}: "
+            f"{'◇ ' if self.draft.pending(k) else ''}{span.severity}{' · ' + span.category if span.category else ''}: "
             f"“{text[span.start:span.end] if span.start is not None else '(whole segment)'}”"
-            for span in self.spans
+            + (" (model)" if self.draft.pending(k) else " (model, decided)" if self.draft.from_model(k) else "")
+            for k, span in enumerate(self.spans)
         ]
+        self.show_suggestion_state()
         limit = f" (at most {self.max_errors})" if self.protocol == "mqm" else ""
+        if len(lines) > LISTED_SPANS:  # the rest are drawn in the translation; a longer list would be cut
+            lines = [*lines[:LISTED_SPANS], f"… and {len(lines) - LISTED_SPANS} more, marked above"]
         text = f"Errors marked{limit}: " + ("; ".join(lines) if lines else "none")
         if self.protocol == "mqm":
             self.no_errors_button.setChecked(self.no_errors and not self.spans)
@@ -343,6 +218,86 @@ class ProtocolPanel(QWidget):
                 text += " yet: mark each error, or press 0 if there is none."
         self.spans_label.setText(text)
         self.spans_label.setStyleSheet("")
+
+    def show_suggestion_state(self) -> None:
+        offered = self.draft.suggested
+        self.suggestion_bar.setVisible(bool(offered) and self.protocol in ("esa", "mqm"))
+        if offered:
+            models = sorted({s.model for s in offered if s.model})
+            self.suggestion_bar.show_state(models, len(offered), len(self.draft.pending_indices()), self.judgments())
+
+    # --- edits (each one undoable) ----------------------------------------------------------
+    def _edit(self, text: str, change: Callable[[], object]) -> None:
+        before = self.draft.snapshot()
+        change()
+        after = self.draft.snapshot()
+        if after != before and self.push is not None:
+            self.push(SpanEditCommand(text, self.draft, before, after, self._draft_changed))
+        self._draw_spans()
+
+    def _draft_changed(self, draft: SpanDraft) -> None:
+        if draft is self.draft:
+            self._draw_spans()
+
+    def current_suggestion(self) -> int | None:
+        """The pre-marked span A and R act on: the one at the cursor, else the first one left."""
+        pending = self.draft.pending_indices()
+        at = self.draft.at(self.translation.textCursor().position()) if pending else None
+        return at if at in pending else (pending[0] if pending else None)
+
+    def keep_current(self) -> None:
+        k = self.current_suggestion()
+        if k is not None:
+            self._edit("Keep suggested span", lambda: self.draft.keep(k))
+            self._cursor_to_next_suggestion()
+
+    def delete_current(self) -> None:
+        k = self.current_suggestion()
+        if k is not None:
+            self._edit("Delete suggested span", lambda: self.draft.remove(k))
+            self._cursor_to_next_suggestion()
+
+    def keep_all(self) -> None:
+        self._edit("Keep all suggested spans", self.draft.keep_all)
+
+    def delete_all(self) -> None:
+        self._edit("Delete all suggested spans", self.draft.delete_all_pending)
+
+    def _cursor_to_next_suggestion(self) -> None:
+        k = self.current_suggestion()
+        start = self.spans[k].start if k is not None else None
+        if start is not None:
+            cursor = self.translation.textCursor()
+            cursor.setPosition(start)
+            self.translation.setTextCursor(cursor)
+            self._draw_spans()
+
+    def change_at_cursor(self, severity: str) -> bool:
+        """1/2/3 with the cursor in a span and nothing selected: that span's severity (MQM: a
+        category is asked for when it has none)."""
+        k = self.draft.at(self.translation.textCursor().position())
+        if k is None:
+            return False
+        span = self.spans[k]
+        category = span.category
+        if self.protocol == "mqm" and not category:
+            category = self.ask_category(self) or ""
+            if not category:
+                return True
+        self._edit("Change error span", lambda: self.draft.change(k, ErrorSpan(span.start, span.end, severity,
+                                                                               category)))
+        return True
+
+    def recategorise_at_cursor(self) -> None:
+        """MQM, C: pick another category for the span at the cursor."""
+        k = self.draft.at(self.translation.textCursor().position())
+        if k is None:
+            return
+        chosen = self.ask_category(self)
+        if chosen:
+            span = self.spans[k]
+            self._edit("Change error category", lambda: self.draft.change(k, ErrorSpan(
+                span.start, span.end, span.severity, chosen)))
 
     # --- keys ---------------------------------------------------------------------
     def handle_key(self, event: QKeyEvent) -> bool:
@@ -368,8 +323,17 @@ class ProtocolPanel(QWidget):
             if key in severities and self.translation.textCursor().hasSelection():
                 self.mark(severities[key])
                 return True
+            if key in severities and self.change_at_cursor(severities[key]):
+                return True
             if key == Qt.Key.Key_Delete:
                 self.remove_at_cursor()
+                return True
+            if self.draft.suggested and key in (Qt.Key.Key_A, Qt.Key.Key_R):
+                {(Qt.Key.Key_A, False): self.keep_current, (Qt.Key.Key_R, False): self.delete_current,
+                 (Qt.Key.Key_A, True): self.keep_all, (Qt.Key.Key_R, True): self.delete_all}[(key, shift)]()
+                return True
+            if self.protocol == "mqm" and key == Qt.Key.Key_C:
+                self.recategorise_at_cursor()
                 return True
             if self.protocol == "mqm" and key == Qt.Key.Key_N:
                 self.mark_non_translation()
@@ -397,7 +361,9 @@ class ProtocolPanel(QWidget):
         start, end = cursor.selectionStart(), cursor.selectionEnd()
         if start == end:
             return False
-        if self.protocol == "mqm" and len(self.spans) >= self.max_errors:
+        overlapping = [k for k, s in enumerate(self.spans)
+                       if s.start is not None and s.end is not None and s.start < end and start < s.end]
+        if self.protocol == "mqm" and len(self.spans) >= self.max_errors and not overlapping:
             self.spans_label.setText(f"⚠ At most {self.max_errors} errors a segment in this queue; "
                                      "delete one first (Delete at the span), or press N for a non-translation.")
             self.spans_label.setStyleSheet("color:#b91c1c; font-weight:bold;")
@@ -408,12 +374,13 @@ class ProtocolPanel(QWidget):
             if not chosen:
                 return False
             category = chosen
-        self.spans.append(ErrorSpan(start, end, severity, category))
-        self.no_errors = False
-        self.spans.sort(key=lambda s: (s.start if s.start is not None else -1, s.end or 0))
+        span = ErrorSpan(start, end, severity, category)
         cursor.setPosition(end)
         self.translation.setTextCursor(cursor)
-        self._draw_spans()
+        if overlapping:  # a selection over a span marks its new extent (a suggestion's, say)
+            self._edit("Change error span", lambda: self.draft.change(overlapping[0], span))
+        else:
+            self._edit("Mark error span", lambda: self.draft.add(span))
         return True
 
     def mark_non_translation(self) -> None:
@@ -422,9 +389,12 @@ class ProtocolPanel(QWidget):
         # The typology's own spelling (an imported one may say "Non-translation!"); the weights match either.
         category = next((c.name for c in self.typology.categories
                          if c.name.casefold().startswith(NON_TRANSLATION_CATEGORY.casefold())), NON_TRANSLATION_CATEGORY)
-        self.spans = [ErrorSpan(0, len(text), "Major", category)]
-        self.no_errors = False
-        self._draw_spans()
+        def whole() -> None:
+            for k in reversed(range(len(self.spans))):
+                self.draft.remove(k)
+            self.draft.add(ErrorSpan(0, len(text), "Major", category))
+
+        self._edit("Mark non-translation", whole)
 
     def choose_no_errors(self) -> None:
         """MQM: the rater says the translation has no errors (only while none is marked)."""
@@ -433,16 +403,14 @@ class ProtocolPanel(QWidget):
             self.spans_label.setText("Errors are marked: delete them first (Delete at a span) to rate “no errors”.")
             self.spans_label.setStyleSheet("color:#b91c1c; font-weight:bold;")
             return
-        self.no_errors = True
-        self._draw_spans()
+        self._edit("No errors", lambda: setattr(self.draft, "no_errors", True))
 
     def remove_at_cursor(self) -> None:
-        at = self.translation.textCursor().position()
-        for span in self.spans:
-            if span.start is not None and span.end is not None and span.start <= at <= span.end:
-                self.spans.remove(span)
-                break
-        self._draw_spans()
+        k = self.draft.at(self.translation.textCursor().position())
+        if k is not None:
+            self._edit("Delete error span", lambda: self.draft.remove(k))
+        else:
+            self._draw_spans()
 
     # --- the rating -------------------------------------------------------------------
     def missing(self) -> str:
@@ -457,6 +425,10 @@ class ProtocolPanel(QWidget):
     def rating(self) -> tuple[float | None, tuple[ErrorSpan, ...]]:
         score = None if self.protocol == "mqm" or self.score.value is None else float(self.score.value)
         return score, tuple(self.spans) if self.protocol in ("esa", "mqm") else ()
+
+    def outcomes(self) -> tuple[SpanOutcome, ...]:
+        """What became of each span the model pre-marked (none for a queue without suggestions)."""
+        return self.draft.outcomes() if self.protocol in ("esa", "mqm") else ()
 
 
 def mqm_score(spans: Sequence[ErrorSpan]) -> float:

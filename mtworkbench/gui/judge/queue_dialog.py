@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.model import Project
-from mtworkbench.core.queue_state import BAD_PROTOCOLS
+from mtworkbench.core.queue_state import BAD_PROTOCOLS, SUGGESTION_PROTOCOLS
 
 # (label, QueueConfig.reference_mode)
 REFERENCE_CHOICES = (
@@ -78,6 +78,34 @@ def checkable_list(object_name: str, ids: list[str], chosen: tuple[str, ...] | N
 def checked_ids(box: QListWidget) -> list[str]:
     return [box.item(i).data(Qt.ItemDataRole.UserRole) for i in range(box.count())
             if box.item(i).checkState() == Qt.CheckState.Checked]
+
+
+def suggestion_box(project: Project, current: str = "") -> QComboBox:
+    """The span-marking metric whose error spans the items start with (ESA-AI): none, the
+    registered COMET checkpoints (only xCOMET ones mark spans), the project's comet metrics, or
+    a spec typed in."""
+    box = QComboBox()
+    box.setObjectName("queue-suggest-spans")
+    box.setEditable(True)
+    line = box.lineEdit()
+    if line is not None:
+        line.setPlaceholderText("none: the judge marks every span")
+    specs = [""]
+    try:
+        from mtworkbench.metrics.neural.models import load_registry
+
+        specs += [f"comet:model={name}" for name, m in sorted(load_registry().items()) if m.kind == "comet"]
+    except Exception:  # noqa: BLE001 - an unreadable registry offers no models; typing a spec still works
+        pass
+    specs += [spec for spec in project.settings.metrics if spec.startswith("comet:") and spec not in specs]
+    if current and current not in specs:
+        specs.append(current)
+    box.addItems(specs)
+    box.setCurrentIndex(specs.index(current))
+    box.setToolTip("Each item starts with the error spans this metric marks (an xCOMET checkpoint registered "
+                   "with 'mtworkbench models add'), pre-marked for the judge to keep, change or delete. Spans "
+                   "stored with the project's scores are used; otherwise the model runs first, in the background.")
+    return box
 
 
 class QueueSetupDialog(QDialog):
@@ -154,6 +182,7 @@ class QueueSetupDialog(QDialog):
         self.max_systems.setValue(base.max_systems)
         self.max_systems.setToolTip("WMT and Appraise showed five translations of a source at a time.")
         self.bad_rate = bad_rate_box("queue-bad-rate", base.bad_rate)
+        self.suggest_spans = suggestion_box(project, base.suggest_spans)
         self.protocol.currentIndexChanged.connect(self._protocol_changed)
         self.max_systems.valueChanged.connect(self._update_summary)
 
@@ -178,6 +207,7 @@ class QueueSetupDialog(QDialog):
         form.addRow("Seed", self.seed)
         form.addRow("Repeated items", self.repeats)
         form.addRow("BAD items (DA, ESA)", self.bad_rate)
+        form.addRow("Pre-mark a model's spans (ESA, MQM)", self.suggest_spans)
         form.addRow("Systems", self.systems)
         form.addRow("Documents", self.documents)
         form.addRow("Batches of", batch_row)
@@ -214,6 +244,7 @@ class QueueSetupDialog(QDialog):
         self.max_errors.setEnabled(self.protocol.currentData() == "mqm")
         self.max_systems.setEnabled(self.protocol.currentData() == "rank")
         self.bad_rate.setEnabled(self.protocol.currentData() in BAD_PROTOCOLS)
+        self.suggest_spans.setEnabled(self.protocol.currentData() in SUGGESTION_PROTOCOLS)
 
     def _mode_changed(self, *_args) -> None:
         self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
@@ -276,6 +307,8 @@ class QueueSetupDialog(QDialog):
             bad_rate=self._bad_share(),
             batch_size=self.batch_size.value(),
             batch_unit=self.batch_unit.currentData(),
+            suggest_spans=self.suggest_spans.currentText().strip()
+            if self.protocol.currentData() in SUGGESTION_PROTOCOLS else "",
         )
 
 

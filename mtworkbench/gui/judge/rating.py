@@ -244,6 +244,8 @@ class RatingView(JudgeQueueView):
         # DA, ESA and MQM queues are rated here instead of the LDC scales.
         self.protocol_panel = ProtocolPanel()
         self.protocol_panel.setVisible(False)
+        self.protocol_panel.push = self.session.push  # span edits are undoable, as the submit is
+        self.protocol_panel.judgments = self._judges_judgments
         self._assemble(top, self.texts_scroll, self.message, (self.adequacy, self.fluency, self.protocol_panel),
                        actions, footer)
 
@@ -260,6 +262,8 @@ class RatingView(JudgeQueueView):
     def refresh(self) -> None:
         self._update_fluency_labels(needed_now=self.current_item() is not None and not self._protocol_active())
         super().refresh()
+        if self._protocol_active():
+            self.protocol_panel.show_suggestion_state()  # the accept rate counts the judgment just stored
 
     def _stored(self, item: QueueItem) -> Judgment | None:
         return item.judgment
@@ -467,6 +471,12 @@ class RatingView(JudgeQueueView):
             self.status.setText(missing)
             return
         score, errors = self.protocol_panel.rating()
+        outcomes = self.protocol_panel.outcomes()
         queue = self.queue
         self._record("Cannot record the rating",
-                     lambda comment, seconds: queue.rate_scored(score, errors, comment, seconds), RateItemCommand)
+                     lambda comment, seconds: queue.rate_scored(score, errors, comment, seconds, outcomes),
+                     RateItemCommand)
+
+    def _judges_judgments(self) -> list[Judgment]:
+        judge = self.judge
+        return [j for j in self.session.project.judgments if j.judge == judge and j.suggestions]

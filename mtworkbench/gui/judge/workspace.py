@@ -35,6 +35,7 @@ from mtworkbench.gui.judge.commands import SetQueueOptionCommand, StartQueueComm
 from mtworkbench.gui.judge.judgments_table import JudgmentsPanel
 from mtworkbench.gui.judge.ranking_view import RankingView
 from mtworkbench.gui.judge.rating import RatingView
+from mtworkbench.gui.judge.suggested_queue import ModelSpansStarter
 from mtworkbench.gui.project_people import remember, remembered
 from mtworkbench.gui.workspace_base import Workspace
 
@@ -95,6 +96,7 @@ class JudgeWorkspace(Workspace):
         bar.addWidget(self.focus_button)
 
         self.rating = RatingView(session)
+        self.model_spans = ModelSpansStarter(self, self.rating.status.setText, lambda _queue: None)
         # Relative ranking has its own view, in a tab shown instead of Rate while the
         # chosen judge's queue is a ranking queue (``_route``).
         self.ranking = RankingView(session)
@@ -215,6 +217,15 @@ class JudgeWorkspace(Workspace):
         except ModelError as exc:
             dialogs.error(self, "Cannot start the queue", str(exc))
             return
+        if config.suggest_spans:  # ESA-AI: the model's spans first, in the background
+            self.model_spans.done = lambda queue: self._store_queue(project, judge, queue)
+            self.model_spans.start(project, state, config.suggest_spans)
+            return
+        self._store_queue(project, judge, state)
+
+    def _store_queue(self, project: Project, judge: str, state) -> None:
+        if project is not self.session.project or judge not in project.judges:
+            return  # another project was opened, or the judge removed, meanwhile
         self.session.push(StartQueueCommand(project, judge, state))
         self.tabs.setCurrentWidget(self.active_view)
         self.active_view.setFocus()

@@ -24,7 +24,7 @@ from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.json_reader import JsonReader
-from mtworkbench.core.model import ErrorSpan, Project, Settings, protocol_for_scale
+from mtworkbench.core.model import ErrorSpan, Judgment, Project, Settings, protocol_for_scale
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
 from mtworkbench.core.output import not_a_file_target, write_output
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS
@@ -104,28 +104,7 @@ def project_to_dict(project: Project) -> dict[str, Any]:
         "judges": list(project.judges),
         "entity_spans": [span_to_json(s) for s in project.spans],
         "relations": [relation_to_json(rel) for rel in project.relations],
-        "judgments": [
-            {
-                "id": j.id,
-                "judge": j.judge,
-                "system": j.system,
-                "segment": j.segment,
-                "reference": j.reference,
-                "adequacy": j.adequacy,
-                "fluency": j.fluency,
-                "score": j.score,
-                "scale": j.scale,
-                "timestamp": j.timestamp,
-                "seconds": j.seconds,
-                "comment": j.comment,
-                "protocol": j.protocol,
-                "errors": [_error_to_dict(e) for e in j.errors],
-                "qc": j.qc,
-                "text": j.text,
-                **({"ranking": j.ranking} if j.ranking else {}),  # relative ranking only: additive
-            }
-            for j in project.judgments
-        ],
+        "judgments": [judgment_to_json(j) for j in project.judgments],
         "settings": {
             "metrics": list(project.settings.metrics),
             "baseline": project.settings.baseline,
@@ -147,6 +126,31 @@ def project_to_dict(project: Project) -> dict[str, Any]:
     if project.suggestion_decisions:  # additive, likewise (io.bundle.suggestions_json)
         out["suggestion_decisions"] = decisions_to_json(project)
     return out
+
+
+def judgment_to_json(j: Judgment) -> dict[str, Any]:
+    """A judgment as the bundle (and the JSON Lines judgments file) writes it."""
+    return {
+        "id": j.id,
+        "judge": j.judge,
+        "system": j.system,
+        "segment": j.segment,
+        "reference": j.reference,
+        "adequacy": j.adequacy,
+        "fluency": j.fluency,
+        "score": j.score,
+        "scale": j.scale,
+        "timestamp": j.timestamp,
+        "seconds": j.seconds,
+        "comment": j.comment,
+        "protocol": j.protocol,
+        "errors": [_error_to_dict(e) for e in j.errors],
+        "qc": j.qc,
+        "text": j.text,
+        **({"ranking": j.ranking} if j.ranking else {}),  # relative ranking only: additive
+        # a model's pre-marked spans and the judge's decisions: additive, as ranking
+        **({"suggestions": [o.to_json() for o in j.suggestions]} if j.suggestions else {}),
+    }
 
 
 def _mqm_settings(settings: Settings) -> dict[str, Any]:

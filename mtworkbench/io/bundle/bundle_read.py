@@ -37,6 +37,7 @@ from mtworkbench.core.model import (
 )
 from mtworkbench.core.mqm_typology import typology_from_json
 from mtworkbench.core.queue_state import JudgeQueue
+from mtworkbench.core.suggested_spans import SpanOutcome
 from mtworkbench.io.bundle.layers_json import read_layers, read_relations, read_span
 from mtworkbench.io.bundle.score_file_name import score_file_problem
 from mtworkbench.io.bundle.suggestions_json import read_decisions
@@ -47,7 +48,7 @@ TOP_LEVEL_OPTIONAL = frozenset({"name", "source_language", "target_language", "j
                                 "settings", "judge_queues", "learned_model", "external_scores", "campaign",
                                 "score_file", "suggestion_decisions", "relations"})
 JUDGMENT_OPTIONAL = frozenset({"reference", "adequacy", "fluency", "score", "scale", "timestamp", "seconds",
-                               "comment", "protocol", "errors", "qc", "text", "ranking"})
+                               "comment", "protocol", "errors", "qc", "text", "ranking", "suggestions"})
 
 
 def read_project(data: Any, file: str | None = None) -> Project:
@@ -243,17 +244,19 @@ def read_judgments(r: JsonReader, value: Any, project: Project) -> None:
     rankings: dict[str, tuple[Judgment, set[str]]] = {}  # ranking id -> its first judgment, systems
     for i, j in enumerate(r.list(value, "$.judgments")):
         p = f"$.judgments[{i}]"
-        judgment = _read_judgment(r, j, p, project)
+        judgment = read_judgment(r, j, p, project)
         if judgment.ranking:
             _check_ranking_judgment(r, judgment, p, rankings)
         _model_checked(r, lambda: project.add_judgment(judgment), p)  # noqa: B023 - called at once
 
 
-def _read_judgment(r: JsonReader, j: Any, p: str, project: Project) -> Judgment:
+def read_judgment(r: JsonReader, j: Any, p: str, project: Project) -> Judgment:
     r.keys(j, p, {"id", "judge", "system", "segment"}, JUDGMENT_OPTIONAL)
     protocol = r.str(j.get("protocol", ""), f"{p}.protocol")
     if protocol and protocol not in PROTOCOLS:
         r.fail(f"unknown protocol {protocol!r}; expected one of {', '.join(PROTOCOLS)}", f"{p}.protocol")
+    errors = tuple(_read_error(r, e, f"{p}.errors[{k}]")
+                   for k, e in enumerate(r.list(j.get("errors", []), f"{p}.errors")))
     return Judgment(
         id=r.ident(j["id"], f"{p}.id"),
         judge=r.ref_to(j["judge"], f"{p}.judge", lambda x: x in project.judges, "judge"),
@@ -269,8 +272,9 @@ def _read_judgment(r: JsonReader, j: Any, p: str, project: Project) -> Judgment:
         seconds=r.number(j.get("seconds", 0.0), f"{p}.seconds"),
         comment=r.str(j.get("comment", ""), f"{p}.comment"),
         protocol=protocol,
-        errors=tuple(_read_error(r, e, f"{p}.errors[{k}]")
-                     for k, e in enumerate(r.list(j.get("errors", []), f"{p}.errors"))),
+        errors=errors,
+        suggestions=tuple(SpanOutcome.from_json(o, f"{p}.suggestions[{k}]", r, len(errors))
+                          for k, o in enumerate(r.list(j.get("suggestions", []), f"{p}.suggestions"))),
         qc=r.str(j.get("qc", ""), f"{p}.qc"),
         text=r.optional_str(j.get("text"), f"{p}.text"),
         ranking=r.str(j.get("ranking", ""), f"{p}.ranking"),

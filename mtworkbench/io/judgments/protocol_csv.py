@@ -5,7 +5,10 @@ ESA (error span annotation): ``rater,system,segment,score,errors`` and optionall
 when the project has ESA quality-control items, so other exports stay as they were). ``score`` is the 0-100 segment score;
 ``errors`` lists the marked spans as ``START-END:SEVERITY`` items separated by
 ``;`` (character offsets into the translation, ``[START, END)``; severity
-``minor`` or ``major``); empty = no errors.
+``minor`` or ``major``); empty = no errors. A project whose ESA judgments started from a
+model's error spans adds ``suggestions`` (``START-END:SEVERITY[:CATEGORY]=DECISION[@ERROR]``
+items, DECISION kept, changed or deleted, ERROR the 1-based item of ``errors`` the suggestion
+became) and ``suggested_by`` (``MODEL sha256:FINGERPRINT``).
 
 DA (direct assessment): ``rater,system,segment,score`` and optionally
 ``reference,qc,text,seconds,timestamp,comment``. ``score`` is the 0-100 slider;
@@ -26,15 +29,19 @@ from pathlib import Path
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ErrorSpan, Judgment, Project
 from mtworkbench.core.spreadsheet import restore, table_text
+from mtworkbench.core.suggested_spans import SpanOutcome, SuggestedSpan, format_outcomes
 
 SCORE_RANGE = (0.0, 100.0)
 ESA_SEVERITIES = ("minor", "major")
 COLUMNS = {
     "esa": (("rater", "system", "segment", "score", "errors"),
-            ("reference", "qc", "text", "seconds", "timestamp", "comment")),
+            ("reference", "qc", "text", "seconds", "timestamp", "comment", "suggestions", "suggested_by")),
     "da": (("rater", "system", "segment", "score"), ("reference", "qc", "text", "seconds", "timestamp", "comment")),
 }
 _ERROR = re.compile(r"^\s*(\d+)\s*-\s*(\d+)\s*:\s*(\S+)\s*$")
+_SUGGESTION = re.compile(r"^\s*(\d+)-(\d+):([^:=;]+)(?::([^=;]*))?=(kept|changed|deleted)(?:@(\d+))?\s*$")
+_MODEL = re.compile(r"^\s*(\S+) sha256:([0-9a-f]*)\s*$")
+SUGGESTION_COLUMNS = ("suggestions", "suggested_by")
 
 
 def format_errors(errors: tuple[ErrorSpan, ...]) -> str:
@@ -51,6 +58,37 @@ def parse_errors(text: str, where: str) -> tuple[ErrorSpan, ...]:
         if severity not in ESA_SEVERITIES:
             raise DataError(f"{where}, column 'errors': severity must be minor or major, found {m.group(3)!r}")
         out.append(ErrorSpan(int(m.group(1)), int(m.group(2)), severity))
+    return tuple(out)
+
+
+def model_cell(outcomes: tuple[SpanOutcome, ...]) -> str:
+    models = {(o.suggestion.model, o.suggestion.fingerprint) for o in outcomes}
+    if len(models) > 1:
+        raise DataError(f"a judgment's suggested spans come from one model, not {len(models)}")
+    return "".join(f"{m} sha256:{f}" for m, f in models)
+
+
+def parse_suggestions(text: str, model: str, where: str, n_errors: int) -> tuple[SpanOutcome, ...]:
+    """The ``suggestions`` cell (``format_outcomes``), with the ``suggested_by`` cell's model."""
+    items = [part for part in (p.strip() for p in text.split(";")) if part]
+    if not items:
+        return ()
+    m = _MODEL.match(model)
+    if not m:
+        raise DataError(f"{where}, column 'suggested_by': expected MODEL sha256:FINGERPRINT, found {model!r}")
+    out = []
+    for item in items:
+        found = _SUGGESTION.match(item)
+        if not found:
+            raise DataError(f"{where}, column 'suggestions': expected START-END:SEVERITY[:CATEGORY]=kept|changed|"
+                            f"deleted[@ERROR] items separated by ';', found {item!r}")
+        start, end, severity, category, decision, error = found.groups()
+        index = None if error is None else int(error) - 1
+        if (index is None) != (decision == "deleted") or (index is not None and not 0 <= index < n_errors):
+            raise DataError(f"{where}, column 'suggestions': {item!r} needs @ERROR (1 to {n_errors}) when kept or "
+                            "changed, and none when deleted")
+        suggestion = SuggestedSpan(int(start), int(end), severity, category or "", None, m.group(1), m.group(2))
+        out.append(SpanOutcome(suggestion, decision, index))
     return tuple(out)
 
 
@@ -117,6 +155,8 @@ def plan_protocol_csv(project: Project, path: str | Path, protocol: str):
             fresh_id(lambda: project.new_id("j"), taken), rater, system, segment, reference,
             score=parse_number(get["score"], where, "score", *SCORE_RANGE), scale=protocol, protocol=protocol,
             errors=errors, qc=qc, text=shown,
+            suggestions=parse_suggestions(get.get("suggestions", ""), get.get("suggested_by", ""), where,
+                                          len(errors)),
             seconds=parse_number(get["seconds"], where, "seconds", 0.0) if get.get("seconds", "").strip() else 0.0,
             timestamp=get.get("timestamp", "").strip(), comment=get.get("comment", ""),
         ))
@@ -132,6 +172,8 @@ def protocol_table(project: Project, protocol: str, raw: bool = False) -> str:
     optional: tuple[str, ...] = all_optional
     if protocol == "esa" and not any(j.qc for j in project.judgments if j.protocol == protocol):
         optional = tuple(c for c in all_optional if c not in ("qc", "text"))
+    if not any(j.suggestions for j in project.judgments if j.protocol == protocol):
+        optional = tuple(c for c in optional if c not in SUGGESTION_COLUMNS)
     rows: list[list[str]] = [list(required + optional)]
     for j in project.judgments:
         if j.protocol != protocol:
@@ -139,7 +181,8 @@ def protocol_table(project: Project, protocol: str, raw: bool = False) -> str:
         values = {"rater": j.judge, "system": j.system, "segment": j.segment,
                   "score": "" if j.score is None else seconds_text(j.score), "errors": format_errors(j.errors),
                   "reference": j.reference or "", "qc": j.qc, "text": j.text or "",
-                  "seconds": seconds_text(j.seconds), "timestamp": j.timestamp, "comment": j.comment}
+                  "seconds": seconds_text(j.seconds), "timestamp": j.timestamp, "comment": j.comment,
+                  "suggestions": format_outcomes(j.suggestions), "suggested_by": model_cell(j.suggestions)}
         rows.append([values[c] for c in required + optional])
     return table_text(rows, raw=raw)
 
