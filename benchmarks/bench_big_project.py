@@ -100,6 +100,7 @@ def main() -> int:
     bundle = build(shared, args.segments, args.seed)
     size = bundle.stat().st_size / 2**20
     print(f"bundle: {bundle} ({size:.0f} MiB, {args.segments:,} segments, 2 references, 4 systems)")
+    print("load average before (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
     CPU.clear()
     runs = [run_child([*MTWB, "validate", str(bundle)]) for _ in range(args.runs)]
@@ -123,6 +124,7 @@ def main() -> int:
           f"save_bundle: median {statistics.median(saves):.2f} s (goal <= 3 s); "
           f"load+save peak {max(peaks):.0f} MiB (the last run also compares the bytes, after the timing)")
     print(f"saved bytes identical to json.dumps(..., indent=2) of the same project: {bool(exact)}")
+    print("load average after (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
     for leftover in (copy, copy.with_name(copy.name + ".bak")):
         leftover.unlink(missing_ok=True)
     return 0

@@ -10,6 +10,7 @@ the open) and checked again on the open descriptor.
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
 from pathlib import Path
@@ -79,11 +80,14 @@ def read_regular_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
     check_regular_file(path, max_bytes)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        _check_stat(path, os.fstat(fd), max_bytes)  # the file opened is the file checked
+        size = _check_stat(path, os.fstat(fd), max_bytes)  # the file opened is the file checked
         chunks = []
         total = 0
+        # The first read asks for the whole file: one chunk is returned as it is by the join
+        # below (no second copy of a large file at the peak).
+        want = max(16 * MIB, size + 1)
         while True:
-            chunk = os.read(fd, min(16 * MIB, max_bytes + 1 - total))
+            chunk = os.read(fd, min(want, max_bytes + 1 - total))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -93,3 +97,39 @@ def read_regular_bytes(path: str | Path, max_bytes: int | None = None) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+# From this size a file is mapped rather than read (``map_regular_file``).
+MAP_FROM_BYTES = 32 * MIB
+
+
+def map_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes | mmap.mmap:
+    """``read_regular_bytes``, but a file of ``MAP_FROM_BYTES`` or more is mapped read-only.
+
+    A mapped file's pages are the page cache's: a reader can drop them from the
+    process (``release_pages``) once it has decoded a part, so a large bundle is
+    never resident twice (as bytes and as the objects decoded from them). The same
+    checks come first (a regular file within the limit, opened without blocking).
+    The caller closes the map. A file cut short by another program while it is
+    mapped would fault on access, so only files this large are mapped; smaller
+    ones are read as bytes.
+    """
+    max_bytes = input_limit() if max_bytes is None else max_bytes
+    size = check_regular_file(path, max_bytes)
+    if size < MAP_FROM_BYTES:
+        return read_regular_bytes(path, max_bytes)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        size = _check_stat(path, os.fstat(fd), max_bytes)  # the file opened is the file checked
+        if size < MAP_FROM_BYTES:  # replaced by a small file since the check: read that
+            return read_regular_bytes(path, max_bytes)
+        return mmap.mmap(fd, size, access=mmap.ACCESS_READ)
+    finally:
+        os.close(fd)
+
+
+def release_pages(data: bytes | mmap.mmap) -> None:
+    """Drop a mapped file's pages from this process (read again from the page cache when
+    touched); nothing for bytes."""
+    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        data.madvise(mmap.MADV_DONTNEED)

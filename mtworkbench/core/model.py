@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any
 
 from mtworkbench.core import events as ev
@@ -125,7 +126,7 @@ class Project(LayeredSpans):
     def _reindex(self) -> None:  # comprehensions (a big project opens fast); a repeated id: named below
         pars = [(doc.id, par) for doc in self.documents for par in doc.paragraphs]
         self._segments = [seg for _, par in pars for seg in par.segments]
-        self._segment_index = {seg.id: i for i, seg in enumerate(self._segments)}
+        self._segment_index = dict(zip(map(attrgetter("id"), self._segments), itertools.count()))
         self._segment_doc = [doc_id for doc_id, par in pars for _ in par.segments]
         self._segment_par = [par.id for _, par in pars for _ in par.segments]
         ids = len(self._segment_index) + len({p.id for _, p in pars}) + len({d.id for d in self.documents})
@@ -196,12 +197,13 @@ class Project(LayeredSpans):
     def has_reference(self, reference_id: str) -> bool:
         return reference_id in self._reference_by_id
 
-    def add_reference(self, ref: Reference, index: int | None = None) -> None:
+    def add_reference(self, ref: Reference, index: int | None = None, in_segment_order: bool = False) -> None:
         if not ref.id:
             raise ModelError("a reference needs a non-empty id")
         if self.has_reference(ref.id):
             raise ModelError(f"duplicate reference id {ref.id!r}")
-        self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
+        if not in_segment_order:  # as for add_system
+            self._check_texts(f"reference {ref.id!r}", ref.texts, complete=False)
         self.references.insert(len(self.references) if index is None else index, ref)
         self._reference_by_id[ref.id] = ref
         self._emit(ev.ReferenceAdded(ref))
@@ -283,14 +285,15 @@ class Project(LayeredSpans):
     def has_system(self, system_id: str) -> bool:
         return system_id in self._system_by_id
 
-    def add_system(self, system: System, index: int | None = None) -> None:
+    def add_system(self, system: System, index: int | None = None, in_segment_order: bool = False) -> None:
         if not system.id:
             raise ModelError("a system needs a non-empty id")
         if self.has_system(system.id):
             raise ModelError(f"duplicate system id {system.id!r}")
         if system.kind not in SYSTEM_KINDS:
             raise ModelError(f"system {system.id!r}: kind must be machine or human, not {system.kind!r}")
-        self._check_texts(f"system {system.id!r}", system.texts, complete=True)
+        if not in_segment_order:  # else the caller checked: strings for every segment id, in order
+            self._check_texts(f"system {system.id!r}", system.texts, complete=True)
         self.systems.insert(len(self.systems) if index is None else index, system)
         self._system_by_id[system.id] = system
         self._emit(ev.SystemAdded(system))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import msgspec
+
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY, Typology
 from mtworkbench.core.queue_state import MQM_MAX_ERRORS
@@ -32,8 +34,11 @@ class ModelError(DataError):
     """A change would make the project inconsistent (unknown id, duplicate, range)."""
 
 
-@dataclass
-class Segment:
+class Segment(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A source segment. A record the bundle reader's decoder builds itself, with its
+    checks (both fields strings, no other field): one object per segment, no copy. Its
+    fields are strings, so it never takes part in a reference cycle (``gc=False``)."""
+
     id: str
     source: str
 

@@ -13,6 +13,7 @@ that turns a version-n dict into version n+1; old files are migrated on load.
 from __future__ import annotations
 
 import hashlib
+import mmap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from typing import Any
 from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
-from mtworkbench.core.files import read_regular_bytes
+from mtworkbench.core.files import map_regular_file, read_regular_bytes, release_pages
 from mtworkbench.core.json_reader import JsonReader
 from mtworkbench.core.model import ErrorSpan, Judgment, Project, Settings, protocol_for_scale
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
@@ -35,6 +36,7 @@ from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+from mtworkbench.io.bundle.sections_read import read_valid_bundle
 from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.corpora.plaintext import decode_utf8
 from mtworkbench.io.scores.external_scores import bundle_value
@@ -70,7 +72,9 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-# MIGRATIONS[n] turns a version-n bundle dict into version n+1.
+# MIGRATIONS[n] turns a version-n bundle dict into version n+1. The section reader gives each one
+# every section but the texts (documents, references, systems): a migration that must change
+# those needs the section reader to leave older versions to the general way.
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: v2_to_v3}
 
 
@@ -203,7 +207,7 @@ def dumps_bytes(project: Project, path: str | Path) -> bytes:
     return encode_text(dumps_text(value), path) if data is None else data
 
 
-def content_hash(data: bytes) -> str:
+def content_hash(data: bytes | mmap.mmap) -> str:
     """The sha256 of a bundle's bytes: what a saver compares to see whether the file changed."""
     return hashlib.sha256(data).hexdigest()
 
@@ -262,15 +266,40 @@ class LoadedBundle:
 def read_bundle(path: str | Path) -> LoadedBundle:
     """Load a bundle and remember the hash of the bytes read."""
     path = Path(path)
-    data = read_regular_bytes(path)  # a FIFO or a device is refused, not waited on
-    sha256 = content_hash(data)
-    tree = _parse_bytes(data, path)
-    del data  # the bytes go before the project is built: the peak is the tree and the project
-    return LoadedBundle(_project_from_tree(tree, str(path)), sha256, path)
+    project, sha256 = _read_file(path, with_hash=True)
+    return LoadedBundle(project, sha256, path)
 
 
 def load_bundle(path: str | Path) -> Project:
-    return read_bundle(path).project
+    return _read_file(Path(path), with_hash=False)[0]
+
+
+def _read_file(path: Path, with_hash: bool) -> tuple[Project, str]:
+    """The project in the file at ``path`` and (``with_hash``) the hash of its bytes.
+
+    A large file is mapped, not read (``map_regular_file``): a valid bundle of this
+    version is decoded section by section from the map (``sections_read``), its pages
+    released as it goes; any other file is read the general way, naming its problem.
+    """
+    data = map_regular_file(path)  # a FIFO or a device is refused, not waited on
+    try:
+        sha256 = content_hash(data) if with_hash else ""
+        release_pages(data)
+        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
+        tree = None
+        if project is None:  # an older version or a broken file: the general way, from bytes
+            raw = data[:] if isinstance(data, mmap.mmap) else data
+            release_pages(data)  # a mapped file is not held twice
+            tree = _parse_bytes(raw, path)
+            del raw
+    finally:
+        if isinstance(data, mmap.mmap):
+            data.close()
+        del data  # the bytes go before the project is built: the peak is the tree and the project
+    if project is None:
+        return _project_from_tree(tree, str(path)), sha256
+    _name_score_file_bundle(project, str(path))
+    return project, sha256
 
 
 @contextmanager
@@ -287,7 +316,7 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
     with bundle_lock(path, timeout):
         path = Path(path)
         data = read_regular_bytes(path)
-        project = _project_from_tree(_parse_bytes(data, path), str(path))
+        project = _project_from_bytes(data, str(path))
         yield project
         after = dumps_bytes(project, path)
         if after != data and not project.score_file:  # written anyway: name the score file too
@@ -305,7 +334,15 @@ def loads(text: str, file: str | None = None) -> Project:
 
 def loads_bytes(data: bytes, file: str | None = None) -> Project:
     """``loads`` of a file's bytes: the fast decoder for a valid file, the same messages for any other."""
-    return _project_from_tree(_parse_bytes(data, file), file)
+    return _project_from_bytes(data, file)
+
+
+def _project_from_bytes(data: bytes, file: str | None) -> Project:
+    project = read_valid_bundle(data, file, FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
+    if project is None:
+        return _project_from_tree(_parse_bytes(data, file), file)
+    _name_score_file_bundle(project, file)
+    return project
 
 
 def _parse_bytes(data: bytes, file: str | Path | None) -> Any:
@@ -316,9 +353,13 @@ def _parse_bytes(data: bytes, file: str | Path | None) -> Any:
 
 def _project_from_tree(tree: Any, file: str | None) -> Project:
     project = project_from_dict(tree, file=file)
+    _name_score_file_bundle(project, file)
+    return project
+
+
+def _name_score_file_bundle(project: Project, file: str | None) -> None:
     if file and project.score_file:
         project.score_file_bundle = file_name_text(Path(file).name)
-    return project
 
 
 def migrate(data: dict[str, Any], file: str | None = None) -> dict[str, Any]:

@@ -63,6 +63,12 @@ def read_project(data: Any, file: str | None = None) -> Project:
     )
     read_references(r, data["references"], project)
     read_systems(r, data["systems"], project)
+    read_rest(r, data, project)
+    return project
+
+
+def read_rest(r: JsonReader, data: dict[str, Any], project: Project) -> None:
+    """Every section after the texts (settings to the extras), into ``project``."""
     project.settings = read_settings(r, data.get("settings", {}), project)
     read_judges(r, data.get("judges", []), project)
     read_spans(r, data.get("entity_spans", []), project)
@@ -70,7 +76,6 @@ def read_project(data: Any, file: str | None = None) -> Project:
     read_judgments(r, data.get("judgments", []), project)
     read_queues(r, data.get("judge_queues", {}), project)
     read_extras(r, data, project)
-    return project
 
 
 # --- texts ------------------------------------------------------------------------------
@@ -360,4 +365,4 @@ def _model_checked(r: JsonReader, action: Callable[[], None], path: str) -> None
         raise BundleError(str(exc), path, r.file) from None
 
 
-__all__ = ["read_project"]
+__all__ = ["read_project", "read_rest"]

@@ -37,7 +37,9 @@ def fast_dumps(value: Any) -> bytes | None:
         raw = _ENCODER.encode(_floats_as_python(value))
     except (_Slow, TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
         return None
-    return msgspec.json.format(raw, indent=2) + b"\n"
+    out = msgspec.json.format(raw, indent=2)
+    del raw  # the compact encoding goes before the copy with the newline: two buffers at most, not three
+    return out + b"\n"
 
 
 def dumps_text(value: Any) -> str:

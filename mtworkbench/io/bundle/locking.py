@@ -25,13 +25,15 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from mtworkbench.core.atomic import atomic_write_text, remove_stale_temp_files, write_side_file
 from mtworkbench.core.errors import BundleLocked, DataError
 from mtworkbench.core.output import not_a_file_target
 from mtworkbench.core.text_display import clip
+
+if TYPE_CHECKING:  # filelock is imported by the first lock taken: a command that only reads starts sooner
+    from filelock import FileLock
 
 # Long enough for another command's save of a 40 MB bundle; short enough to answer.
 DEFAULT_TIMEOUT = 30.0
@@ -118,6 +120,8 @@ def _timeout(timeout: float | None) -> float:
 @contextmanager
 def bundle_lock(bundle: str | Path, timeout: float | None = None) -> Iterator[None]:
     """Hold the bundle's exclusive lock; waits up to ``timeout`` s, then raises ``BundleLocked``."""
+    from filelock import FileLock, Timeout
+
     bundle = Path(bundle)
     key = str(lock_path(bundle))
     with _registry_guard:

@@ -1,0 +1,268 @@
+"""Reading a valid bundle section by section, typed in C.
+
+The texts - every segment's source, every reference's and system's texts - are
+almost all of a large bundle. Here each of those sections is decoded on its own
+from its slice of the file (``msgspec.Raw``, no copy) straight into typed
+records: msgspec checks every field's type, and refuses a missing or unknown
+field, while it decodes, so no Python loop visits the 1.75 million strings of a
+250,000-segment project. Between sections the file's pages are released
+(``release_pages``), so the file and all of its decoded texts are never
+resident at once.
+
+Older versions are migrated as the general way migrates them (``MIGRATIONS``,
+which only change the sections other than the texts). This path only ever
+accepts: anything it does not take - a newer or unknown version, a missing or
+unknown field, a wrong type, a blank or repeated id, a text for an unknown
+segment, any refusal of a later section - makes ``read_valid_bundle`` return None, and the caller reads the file the general way
+(``json_checks`` and ``bundle_read``), whose message names the first problem and
+its JSON path exactly as before. What it accepts, the general way accepts too,
+with the same project.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gc
+import mmap
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.files import release_pages
+from mtworkbench.core.json_reader import JsonReader
+from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
+from mtworkbench.io.bundle.bundle_read import TOP_LEVEL_OPTIONAL, TOP_LEVEL_REQUIRED, read_rest
+from mtworkbench.io.bundle.json_checks import MAX_DEPTH, check_tree
+
+TEXT_SECTIONS = ("documents", "references", "systems")
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class _Paragraph(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    segments: list[Segment]
+
+
+class _Document(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    paragraphs: list[_Paragraph]
+    attributes: dict[str, str] = {}
+
+
+class _Reference(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    texts: msgspec.Raw  # decoded piece by piece (``_texts``)
+    translator: str = ""
+
+
+class _System(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    texts: msgspec.Raw
+    kind: str = "machine"
+
+
+_TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_DOCUMENTS = msgspec.json.Decoder(list[_Document])
+_REFERENCES = msgspec.json.Decoder(list[_Reference])
+_SYSTEMS = msgspec.json.Decoder(list[_System])
+_TEXTS = msgspec.json.Decoder(dict[str, str])
+_ANY = msgspec.json.Decoder()
+# What the typed decoders raise for a file they do not take (the general way names why).
+_NOT_TAKEN = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
+
+
+class _NotTaken(Exception):
+    """The file is not one this path reads; the general way reads it and names the problem."""
+
+
+def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
+                      free_form: tuple[str, ...], migrations: Mapping[int, Migration] | None = None) -> Project | None:
+    """The project of a bundle file's bytes (or map) of format ``version``; None where
+    the general reader must read it (any problem, a newer version, an older one without
+    ``migrations``). A migration is given the sections other than the texts - documents,
+    references, systems - and must change only those (as every one so far does)."""
+    body = memoryview(data)
+    if data[:3] == codecs.BOM_UTF8:
+        body = body[3:]
+    try:
+        with _no_cyclic_gc():
+            return _read(body, data, file, version, format_name, free_form, migrations or {})
+    except (_NotTaken, *_NOT_TAKEN):
+        return None
+    finally:
+        body.release()
+
+
+def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
+          free_form: tuple[str, ...], migrations: Mapping[int, Migration]) -> Project:
+    sections = _TOP.decode(body)
+    keys = sections.keys()
+    if not (TOP_LEVEL_REQUIRED <= keys and keys <= TOP_LEVEL_REQUIRED | TOP_LEVEL_OPTIONAL):
+        raise _NotTaken
+    _check_layout(body, sections)
+    release_pages(data)
+    rest = {key: _ANY.decode(raw) for key, raw in sections.items() if key not in TEXT_SECTIONS}
+    found = rest["format_version"]
+    if rest["format"] != format_name or type(found) is not int or not 1 <= found <= version:
+        raise _NotTaken  # another format, or a version the general way refuses
+    while found < version:  # as the general way migrates, on the sections migrations change
+        if found not in migrations:
+            raise _NotTaken
+        rest = migrations[found](dict(rest))
+        found += 1
+        rest["format_version"] = found
+    for key in free_form:  # as the general way: depth of the parts no type check bounds
+        if key in rest:
+            check_tree(rest[key], file, MAX_DEPTH, strings=False, path=f"$.{key}", depth=1)
+    r = JsonReader(file)
+    documents = _documents(sections.pop("documents"))
+    release_pages(data)
+    project = Project(documents=documents, name=r.str(rest.get("name", ""), "$.name"),
+                      source_language=r.str(rest.get("source_language", ""), "$.source_language"),
+                      target_language=r.str(rest.get("target_language", ""), "$.target_language"))
+    del documents
+    ids = project.segment_ids
+    # ``Project`` refuses a repeated id, a text for an unknown segment, a system without
+    # every segment's text or of another kind (ModelError: the general way names it).
+    # The texts stay slices of the file here (the decoder only runs over them to find their end);
+    # ``_texts`` decodes them piece by piece.
+    references = _REFERENCES.decode(sections.pop("references"))
+    release_pages(data)
+    for ref in references:
+        if _blank(ref.id):
+            raise _NotTaken
+        texts, in_order = _texts(ref.texts, ids, data)
+        project.add_reference(Reference(ref.id, ref.translator, texts), in_segment_order=in_order)
+    systems = _SYSTEMS.decode(sections.pop("systems"))
+    release_pages(data)
+    for system in systems:
+        if _blank(system.id):
+            raise _NotTaken
+        texts, in_order = _texts(system.texts, ids, data)
+        project.add_system(System(system.id, system.kind, texts), in_segment_order=in_order)
+    del sections
+    read_rest(r, rest, project)
+    return project
+
+
+# Between two top-level values: JSON whitespace, a comma, and the next key written plainly.
+_KEY = re.compile(rb'[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*')
+_OPEN = re.compile(rb'[ \t\n\r]*{')
+_NEXT = re.compile(rb'[ \t\n\r]*([,}])')
+_END = re.compile(rb'[ \t\n\r]*\Z')
+_EDGE = 4096
+
+
+def _check_layout(body: memoryview, sections: dict[str, msgspec.Raw]) -> None:
+    """The top-level object holds exactly ``sections``, in this order, each key once.
+
+    A key given twice keeps its last value, and the decoder only skips over the first
+    one (its strings and numbers unchecked): such a file, or one whose keys are written
+    with escapes, goes the general way, which checks every value.
+    """
+    m = _OPEN.match(body)
+    if m is None:
+        raise _NotTaken
+    end = b","
+    for key, raw in sections.items():
+        if end != b",":
+            raise _NotTaken
+        m = _KEY.match(body, m.end())
+        if m is None or m.group(1) != key.encode():
+            raise _NotTaken
+        pos = m.end() + len(raw)
+        if not _same(body[m.end():pos], memoryview(raw)):
+            raise _NotTaken
+        m = _NEXT.match(body, pos)
+        if m is None:
+            raise _NotTaken
+        end = m.group(1)
+    if end != b"}" or _END.match(body, m.end()) is None:
+        raise _NotTaken
+
+
+def _same(found: memoryview, value: memoryview) -> bool:
+    """Whether the file holds ``value`` where the walk expects it: a long value by its
+    length and both ends. Comparing all of it would cost a quarter of a second per 100 MB;
+    a value of the same length and ends that still leaves the walk on the next key and on
+    the file's last brace would have to be made for it, and could only hide a value the
+    decoder dropped (a repeated key's first value), never one the project keeps."""
+    if len(found) != len(value):
+        return False
+    if len(value) <= 2 * _EDGE:
+        return found == value
+    return found[:_EDGE] == value[:_EDGE] and found[-_EDGE:] == value[-_EDGE:]
+
+
+def _documents(raw: msgspec.Raw) -> list[Document]:
+    """The documents, their paragraphs and segments; ids must not be blank (a repeated id
+    is refused by ``Project``'s index, which then sends the file the general way)."""
+    documents = []
+    for d in _DOCUMENTS.decode(raw):
+        if _blank(d.id) or any(_blank(p.id) for p in d.paragraphs) or \
+                any(_any_blank([s.id for s in p.segments]) for p in d.paragraphs):
+            raise _NotTaken
+        documents.append(Document(d.id, [Paragraph(p.id, p.segments) for p in d.paragraphs], d.attributes))
+    return documents
+
+
+def _blank(text: str) -> bool:
+    return not text or text.isspace()  # what ``str.strip`` takes away: nothing is left
+
+
+def _any_blank(ids: list[str]) -> bool:
+    return "" in ids or any(map(str.isspace, ids))
+
+
+# A text section is decoded in pieces of about this size, each piece's pages released before
+# the next is decoded: the file's pages resident at once stay this small.
+PIECE_BYTES = 8 * 1024 * 1024
+# Where one entry of a text section ends and the next begins, as bundles are written (one entry
+# a line). A raw line break cannot occur inside a JSON string, so this is always between two
+# entries of the object or of a value in it - and a value that is not a string is refused.
+_ENTRY_BREAK = re.compile(rb',[ \t\r]*\n[ \t\r\n]*"')
+
+
+def _texts(raw: msgspec.Raw, ids: list[str], data: bytes | mmap.mmap) -> tuple[dict[str, str], bool]:
+    """A reference's or system's texts, and whether they are every segment's in segment
+    order, as saved: then keyed by the segments' own id strings (one string per id, not
+    one more per reference and system) and decoded in pieces. Any other section is
+    decoded whole, as written (``Project`` checks its keys)."""
+    body = memoryview(raw)
+    texts: dict[str, str] = {}
+    start, done = 1, 0  # after the opening brace; segments read
+    while True:
+        found = _ENTRY_BREAK.search(body, start + PIECE_BYTES) if start + PIECE_BYTES < len(body) else None
+        end = len(body) - 1 if found is None else found.start()
+        piece = _TEXTS.decode(b"{" + body[start:end] + b"}")
+        release_pages(data)
+        if list(piece) != ids[done:done + len(piece)]:
+            break
+        texts.update(zip(ids[done:done + len(piece)], piece.values()))
+        done += len(piece)
+        if found is None:
+            if done == len(ids):
+                return texts, True
+            break
+        start = found.start() + 1
+    del texts, piece
+    whole = _TEXTS.decode(raw)
+    release_pages(data)
+    return whole, False
+
+
+@contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Millions of new objects and no cycles among them: the cyclic collector, which would
+    walk the growing heap again and again, waits until the project is built."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
