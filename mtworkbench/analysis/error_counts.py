@@ -17,6 +17,12 @@ from typing import Any
 from mtworkbench.core.model import SPAN_PROTOCOLS, Judgment
 
 
+def score_without_spans(judgment: Judgment) -> bool:
+    """An MQM segment score with no spans: an imported score (a rater in the app records
+    spans and no score), so its spans were never recorded; it is no "no errors" rating."""
+    return judgment.protocol == "mqm" and judgment.score is not None and not judgment.errors
+
+
 @dataclass
 class ErrorCounts:
     protocol: str
@@ -52,7 +58,7 @@ def error_counts(judgments: Sequence[Judgment], protocol: str = "mqm", top_level
     rated: Counter[str] = Counter()
     systems: list[str] = []
     for j in judgments:
-        if j.protocol != protocol or j.qc:
+        if j.protocol != protocol or j.qc or score_without_spans(j):
             continue
         if j.system not in rated:
             systems.append(j.system)

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mtworkbench.core.model import ErrorSpan, Judgment, ModelError, Project
+from mtworkbench.core.queue_batches import batch_at
 from mtworkbench.core.queue_drawing import QueueConfig, build_queue, config_of
 from mtworkbench.core.queue_state import DISPLAY_OPTIONS, JudgeQueue
 from mtworkbench.core.suggested_spans import SpanOutcome, SuggestedSpan
@@ -52,6 +53,11 @@ class Progress:
     done: int
     total: int
     position: int  # 0-based index of the current item; == total when finished
+    # The batch of the current item (core.queue_batches): number of count, its items done of all.
+    batch: int = 1
+    batches: int = 1
+    batch_done: int = 0
+    batch_total: int = 0
 
     @property
     def fraction(self) -> float:
@@ -148,13 +154,20 @@ class JudgeSession:
     def is_done(self, index: int) -> bool:
         return self.stored_judgment(index) is not None
 
+    def done_flags(self) -> list[bool]:
+        """Whether each item is done, in queue order."""
+        return [self.is_done(i) for i in range(self.total)]
+
     @property
     def done(self) -> int:
         return sum(1 for i in range(self.total) if self.is_done(i))
 
     @property
     def progress(self) -> Progress:
-        return Progress(self.done, self.total, self.position)
+        done = self.done_flags()
+        where = batch_at(self.state, self.position)
+        return Progress(sum(done), self.total, self.position, where.number, where.count,
+                        sum(done[where.start:where.end]), where.end - where.start)
 
     @property
     def finished(self) -> bool:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from mtworkbench.core.model import ModelError, Project
 from mtworkbench.core.quality_control import plan_bad_items
+from mtworkbench.core.queue_batches import check_batching, cut_batches
 from mtworkbench.core.queue_state import (
     BAD_PROTOCOLS,
     DA_BASES,
@@ -50,6 +51,8 @@ class QueueConfig:
     change what the judge sees), so they are stored with the queue.
     ``bad_rate`` (DA, ESA) adds BAD copies as a share of the distinct items
     (WMT used about 12%), each at least ``min_repeat_gap`` items after its original.
+    ``batch_size`` serves the queue in batches of that many distinct items, or whole
+    documents with ``batch_unit="documents"`` (``core.queue_batches``; 0: one batch).
     ``suggest_spans`` (ESA, MQM): the spec of a span-marking metric whose error spans the items
     start with, pre-marked (``with_suggestions``; the caller runs the metric, the core cannot).
     """
@@ -68,6 +71,8 @@ class QueueConfig:
     max_errors: int = MQM_MAX_ERRORS
     max_systems: int = RANK_MAX_SYSTEMS  # relative ranking: systems side by side (core.ranking)
     bad_rate: float = 0.0
+    batch_size: int = 0
+    batch_unit: str = "items"
     suggest_spans: str = ""
 
 
@@ -113,6 +118,7 @@ def check_config(project: Project, config: QueueConfig) -> None:
     if config.bad_rate and config.protocol not in BAD_PROTOCOLS:
         raise ModelError(f"BAD items are for {' and '.join(p.upper() for p in BAD_PROTOCOLS)} queues, "
                          f"not {config.protocol.upper()}")
+    check_batching(config.batch_size, config.batch_unit)
     if config.reference_mode == "fixed":
         if config.reference is None:
             raise ModelError("reference mode 'fixed' needs a reference id")
@@ -175,12 +181,36 @@ def build_queue(project: Project, judge: str, config: QueueConfig = QueueConfig(
 
     order = list(range(len(pairs)))
     Draws(config.seed, judge, "order").shuffle(order)
-    items = [QueueEntry(pairs[k][0], pairs[k][1], references[pairs[k]]) for k in order]
-    items = with_repeats(items, config, judge, "repeats")
-    if config.bad_rate:
-        items = with_bad_items(project, items, config.bad_rate, f"{config.seed}\0{judge}\0bad",
-                               config.min_repeat_gap)
-    return new_queue_state(config, items, protocol=config.protocol, bad_rate=config.bad_rate)
+    distinct = [QueueEntry(pairs[k][0], pairs[k][1], references[pairs[k]]) for k in order]
+
+    def checked(items: list[QueueEntry], batch: str) -> list[QueueEntry]:
+        items = with_repeats(items, config, judge, f"repeats{batch}")
+        if config.bad_rate:
+            items = with_bad_items(project, items, config.bad_rate, f"{config.seed}\0{judge}\0bad{batch}",
+                                   config.min_repeat_gap)
+        return items
+
+    items, batches = in_batches(project, distinct, config, judge, checked)
+    return new_queue_state(config, items, protocol=config.protocol, bad_rate=config.bad_rate, batches=batches)
+
+
+def in_batches(project: Project, distinct: list[QueueEntry], config: QueueConfig, judge: str,
+               checked: Callable[[list[QueueEntry], str], list[QueueEntry]]
+               ) -> tuple[list[QueueEntry], list[int] | None]:
+    """The queue's items, each batch with its own repeats and BAD items (``checked``, given
+    the batch's items and a suffix for its seeded draws), and the batch sizes (None: one batch).
+    Without batches the draws are those of a queue drawn before batches existed."""
+    if not config.batch_size:
+        return checked(distinct, ""), None
+    items: list[QueueEntry] = []
+    sizes: list[int] = []
+    batches = cut_batches(project, distinct, config.batch_size, config.batch_unit,
+                          Draws(config.seed, judge, "batch-documents").shuffle)
+    for number, batch in enumerate(batches, 1):
+        batch = checked(batch, f"\0batch {number}")
+        items.extend(batch)
+        sizes.append(len(batch))
+    return items, sizes
 
 
 def queue_segments(project: Project, config: QueueConfig) -> list[str]:
@@ -233,6 +263,8 @@ def new_queue_state(config: QueueConfig, items: list[QueueEntry], **fields: Any)
         position=0,
         da_basis=config.da_basis,
         max_errors=config.max_errors,
+        batch_size=config.batch_size,
+        batch_unit=config.batch_unit,
         **fields,
     )
 
@@ -268,6 +300,8 @@ def config_of(state: JudgeQueue) -> QueueConfig:
         max_errors=state.max_errors,
         max_systems=state.max_systems,
         bad_rate=state.bad_rate,
+        batch_size=state.batch_size,
+        batch_unit=state.batch_unit,
         suggest_spans=state.suggestions,
     )
 
@@ -313,13 +347,14 @@ def build_ranking_queue(project: Project, judge: str, config: QueueConfig) -> Ju
     references = choose_references(project, judge, config, [(g[0], seg) for seg, g in groups])
     order = list(range(len(groups)))
     Draws(config.seed, judge, "ranking-order").shuffle(order)
-    items = [
+    distinct = [
         QueueEntry(groups[k][1][0], groups[k][0], references[(groups[k][1][0], groups[k][0])],
                    systems=list(groups[k][1]))
         for k in order
     ]
-    items = with_repeats(items, config, judge, "ranking-repeats")
-    return new_queue_state(config, items, protocol="rank", max_systems=config.max_systems)
+    items, batches = in_batches(project, distinct, config, judge,
+                                lambda batch, suffix: with_repeats(batch, config, judge, f"ranking-repeats{suffix}"))
+    return new_queue_state(config, items, protocol="rank", max_systems=config.max_systems, batches=batches)
 
 
 def with_suggestions(project: Project, state: JudgeQueue,

@@ -31,10 +31,13 @@ MQM_MAX_ERRORS = 5  # Google's protocol: at most five errors a segment
 RANK_MAX_SYSTEMS = 5  # relative ranking: at most five systems side by side (WMT, Appraise)
 # Quality-control items (DA "BAD references", ESA too): degraded copies hidden among the items.
 BAD_PROTOCOLS = ("da", "esa")
-# Protocol fields with their defaults; left out of the JSON when default so an
+# A queue served in batches (core.queue_batches) counts a batch in items or in whole documents.
+BATCH_UNITS = ("items", "documents")
+# Protocol and batch fields with their defaults; left out of the JSON when default so an
 # LDC queue is written byte for byte as before and old bundles load unchanged.
 _PROTOCOL_DEFAULTS = {"protocol": "ldc", "da_basis": "reference", "max_errors": MQM_MAX_ERRORS,
-                      "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0, "suggestions": ""}
+                      "max_systems": RANK_MAX_SYSTEMS, "bad_rate": 0.0,
+                      "batch_size": 0, "batch_unit": "items", "batches": None, "suggestions": ""}
 # The same for an item: only a ranking item writes systems, only a BAD copy qc and text.
 _ENTRY_DEFAULTS: dict[str, Any] = {"systems": None, "qc": "", "text": None, "suggested": None}
 # Queues whose items may carry a model's error spans as suggestions (ESA-AI, MQM pre-marked).
@@ -86,6 +89,9 @@ class JudgeQueue:
     max_errors: int = MQM_MAX_ERRORS
     max_systems: int = RANK_MAX_SYSTEMS
     bad_rate: float = 0.0  # BAD items as a share of the distinct items (0: none)
+    batch_size: int = 0  # distinct items or documents a batch (0: one batch)
+    batch_unit: str = "items"
+    batches: list[int] | None = None  # the size of each batch in queue order (None: one batch)
     suggestions: str = ""  # where the items' suggested spans came from (a metric spec); "" none
 
     def to_json(self) -> dict[str, Any]:
@@ -165,6 +171,17 @@ class JudgeQueue:
         if max_systems < 2:
             check.fail(f"expected an integer of at least 2, found {max_systems}", f"{path}.max_systems")
         check.share(obj["bad_rate"], f"{path}.bad_rate")
+        batch_size = check.int(obj["batch_size"], f"{path}.batch_size")
+        if batch_size < 0:
+            check.fail(f"expected a non-negative integer, found {batch_size}", f"{path}.batch_size")
+        batch_unit = check.choice(obj["batch_unit"], f"{path}.batch_unit", BATCH_UNITS)
+        batches = None
+        if obj["batches"] is not None:
+            batches = [check.int(n, f"{path}.batches[{i}]")
+                       for i, n in enumerate(check.list(obj["batches"], f"{path}.batches"))]
+            if any(n < 1 for n in batches) or sum(batches) != len(items):
+                check.fail(f"expected positive batch sizes adding up to the {len(items)} items",
+                           f"{path}.batches")
         suggestions = check.str(obj["suggestions"], f"{path}.suggestions")
         if suggestions and protocol not in SUGGESTION_PROTOCOLS:
             check.fail(f"only {' and '.join(SUGGESTION_PROTOCOLS)} queues carry suggested spans", f"{path}.suggestions")
@@ -186,5 +203,8 @@ class JudgeQueue:
             max_errors=max_errors,
             max_systems=max_systems,
             bad_rate=obj["bad_rate"],  # as written, like repeat_share
+            batch_size=batch_size,
+            batch_unit=batch_unit,
+            batches=batches,
             suggestions=suggestions,
         )

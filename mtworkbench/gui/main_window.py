@@ -22,6 +22,7 @@ from mtworkbench import __version__
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
+from mtworkbench.core.wording import plural
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.bundle_on_disk import BUNDLE_FILTER, BundleOnDisk, error_message
 from mtworkbench.gui.commands import SetTargetLanguageCommand
@@ -55,13 +56,6 @@ NAV_DOCK_WIDTH = 300
 def recovery_path(path: Path | None) -> Path:
     """Where the recovery copy goes: beside the bundle, or in the per-user recovery folder when untitled."""
     return recovery_target(path)
-
-
-def plural(n: int, word: str) -> str:
-    """ "1 reference", "3 references", "2 entities". """
-    if n == 1:
-        return f"1 {word}"
-    return f"{n} {word[:-1] + 'ies' if word.endswith('y') else word + 's'}"
 
 
 class MainWindow(QMainWindow, BundleOnDisk):

@@ -127,6 +127,7 @@ def render(bundle_path, view: str, system: str | None = None, segment: str | Non
 
 def corpus_table_widget(project, metric: str | None):
     """The corpus table of every system, scored now (cached results are not on disk)."""
+    from mtworkbench.core.wording import plural
     from mtworkbench.gui.metrics.corpus_table import CorpusTable, corpus_rows
     from mtworkbench.scoring.cache import cache_for
     from mtworkbench.scoring.job import ScoringRequest, run_scoring
@@ -141,7 +142,8 @@ def corpus_table_widget(project, metric: str | None):
         cache.store(item.system, item.spec, item.fingerprint, item.entry, item.generation)
     paired = {spec: result for spec, (_key, result) in outcome.paired.items()}
     table = CorpusTable()
-    note = f"{project.name or 'project'}: {len(project.segments)} segments, {len(project.references)} references"
+    note = (f"{project.name or 'project'}: {plural(len(project.segments), 'segment')}, "
+            f"{plural(len(project.references), 'reference')}")
     table.set_content(specs, corpus_rows(cache, systems, specs, paired, outcome.errors), project.settings.baseline, note)
     table.setStyleSheet("background: white")
     return table, table.preferred_size()

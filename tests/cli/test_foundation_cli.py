@@ -108,7 +108,7 @@ def test_import_validate_score_export_round_trip(capsys, corpus, tmp_path):
     assert project.segment("3").source == ""  # empty lines are kept
 
     code, out, _ = run_cli(capsys, "validate", bundle)
-    assert code == 0 and "3 segments, 2 references, 1 systems" in out
+    assert code == 0 and "3 segments, 2 references, 1 system," in out
 
     code, out, _ = run_cli(capsys, "score", bundle, "--metric", "wer", "--json")
     from_bundle = json.loads(out)["scores"][0]

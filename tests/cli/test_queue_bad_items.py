@@ -144,3 +144,17 @@ def test_split_with_bad_items_then_merge_and_check_the_raters(bundle, tmp_path, 
     progress = json.loads(capsys.readouterr().out)["progress"]
     assert {(r["person"], r["protocol"]): (r["done"], r["assigned"]) for r in progress} == {
         ("alice", "da"): (20, 20), ("bob", "da"): (20, 20)}
+
+
+def test_queue_in_batches_of_chosen_documents(bundle, capsys):
+    assert main(["queue", str(bundle), "--judge", "ann", "--documents", "d2,d3", "--batch-size", "1",
+                 "--batch-unit", "documents", "--repeat-share", "0"]) == 0
+    assert "in 2 batches (2 of 10 items); the judge starts with batch 1" in capsys.readouterr().out
+    project = load_bundle(bundle)
+    state = project.judge_queues["ann"]
+    assert state.batches == [10, 10] and state.documents == ["d2", "d3"]
+    assert [len({project.document_of(e.segment) for e in state.items[at:at + 10]}) for at in (0, 10)] == [1, 1]
+    assert main(["queue", str(bundle), "--judge", "bob", "--documents", "d9"]) != 0
+    assert "d9" in capsys.readouterr().err
+    assert main(["queue", str(bundle), "--judge", "bob", "--batch-size", "-3"]) == 2
+    assert "--batch-size" in capsys.readouterr().err

@@ -137,7 +137,7 @@ def test_the_chooser_offers_the_protocols_present_and_the_scatter_follows(qtbot)
     da_b = np.array([12.0 * k - 5 for k in range(1, 7)])
     assert body == [["ann  ×  bob", "6", "1.000", "1.000", f"{np.mean(np.abs(da_a - da_b)):.2f}"]]
     assert sorted(panel.scatter.x.round().tolist()) == da_a.tolist()
-    assert "DA score, 6 items" in panel.scatter.getPlotItem().titleLabel.text
+    assert "DA score · 6 items" in panel.scatter.getPlotItem().titleLabel.text
     # ESA: r1 and r2 on 6 items, 0-100 scores.
     qtbot.keyClick(panel.protocol, Qt.Key.Key_Down)
     assert panel.current_protocol() == "esa"

@@ -90,3 +90,22 @@ def test_export_bars(qtbot, tmp_path, suffix):
     ws.error_panel.export_bars(path)
     data = path.read_bytes()
     assert data.startswith(b"\x89PNG") if suffix == ".png" else b"<svg" in data[:2000]
+
+
+def test_imported_mqm_scores_without_spans_are_not_counted_as_rated_without_errors(qtbot):
+    """Imported MQM segment scores carry no spans: no empty chart claiming zero errors, but a
+    message saying what they are; a rating in the app (no score, no spans) still counts as rated."""
+    from mtworkbench.core.model import Judgment
+
+    project = span_project(with_spans=False)
+    for k, (system, segment, score) in enumerate((("sysA", "1", -5.0), ("sysB", "1", -1.0), ("sysB", "2", 0.0))):
+        project.add_judgment(Judgment(f"s{k}", "r1", system, segment, None, protocol="mqm", score=score,
+                                      scale="mqm"))
+    assert error_counts(project.judgments, "mqm").systems == []
+    ws = open_workspace(qtbot, project)
+    panel = ws.error_panel
+    assert panel.empty_message.isVisible() and not panel.has_spans()
+    assert "3 MQM judgments are segment scores without error spans" in panel.empty_message.text()
+    project.add_judgment(Judgment("r", "r2", "sysA", "2", None, protocol="mqm"))  # rated in the app: no errors
+    counts = error_counts(project.judgments, "mqm")
+    assert counts.systems == ["sysA"] and counts.rated == {"sysA": 1}

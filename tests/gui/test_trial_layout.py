@@ -71,6 +71,8 @@ def test_metrics_at_1280x800_shows_every_system_and_column(qtbot, metrics, scree
     for column in range(model.columnCount()):
         assert header_fits(browser, column), model.headerData(column, Qt.Orientation.Horizontal)
     assert browser.columnWidth(2) >= 180  # the output column shows a useful piece of the output
+    # ... and leaves room for the first score whole: not "51.8" cut at the edge for 51.84.
+    assert browser.columnViewportPosition(3) + browser.columnWidth(3) <= browser.viewport().width()
     assert browser.horizontalScrollBar().maximum() > 0 or browser.horizontalHeader().length() <= browser.viewport().width()
     # Each header names its column in full in a tooltip (a user-narrowed column).
     assert model.headerData(3, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)

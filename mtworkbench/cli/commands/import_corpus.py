@@ -85,6 +85,7 @@ def name_references(project, names: list[str], fmt: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.output import describe_target, messages_for
+    from mtworkbench.core.wording import plural
     from mtworkbench.io.bundle.bundle import save_bundle
     from mtworkbench.io.corpora.corpus import import_corpus
     from mtworkbench.io.formats import LAYOUT_FORMATS
@@ -111,14 +112,15 @@ def run(args: argparse.Namespace) -> int:
         save_bundle(project, out)
     with messages_for(args.output):
         print(
-            f"wrote {describe_target(out)}: {len(project.segments)} segments, "
-            f"{len(project.references)} references, {len(project.systems)} systems"
+            f"wrote {describe_target(out)}: {plural(len(project.segments), 'segment')}, "
+            f"{plural(len(project.references), 'reference')}, {plural(len(project.systems), 'system')}"
         )
     return 0
 
 
 def _run_layout(args: argparse.Namespace) -> int:
     from mtworkbench.core.output import describe_target, messages_for
+    from mtworkbench.core.wording import plural
     from mtworkbench.io.bundle.bundle import save_bundle
     from mtworkbench.io.formats import LAYOUT_FORMATS
 
@@ -134,8 +136,9 @@ def _run_layout(args: argparse.Namespace) -> int:
         save_bundle(project, out)
     with messages_for(args.output):
         print(
-            f"wrote {describe_target(out)}: {len(project.segments)} segments in {len(project.documents)} documents, "
-            f"{len(project.references)} references, {len(project.systems)} systems"
+            f"wrote {describe_target(out)}: {plural(len(project.segments), 'segment')} in "
+            f"{plural(len(project.documents), 'document')}, {plural(len(project.references), 'reference')}, "
+            f"{plural(len(project.systems), 'system')}"
         )
         for name, n in result.human_segment_scores.items():
             print(f"human scores {name}: {n} segment scores (use --human {name})")

@@ -33,6 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="what a DA rater compares with (default reference)")
     p.add_argument("--max-errors", type=int, default=5, metavar="N", help="MQM errors a segment at most (default 5)")
     p.add_argument("--systems", metavar="ID,ID,...", help="only these systems (default all)")
+    p.add_argument("--documents", metavar="ID,ID,...", help="only the segments of these documents (default all)")
+    p.add_argument("--batch-size", type=int, default=0, metavar="N",
+                   help="serve the queue in batches of N items (or N whole documents with --batch-unit "
+                        "documents), each with its own repeats and BAD items; the judge does batch 1 first "
+                        "(default 0: one batch)")
+    p.add_argument("--batch-unit", default="items", choices=("items", "documents"),
+                   help="what --batch-size counts (default items)")
     p.add_argument("--suggest-spans", metavar="SPEC",
                    help="ESA, MQM: start every item with the error spans of a span-marking metric pre-marked as "
                         "suggestions the judge keeps, changes or deletes (ESA-AI), e.g. comet:model=NAME for an "
@@ -48,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.campaign import CampaignError, parse_share
     from mtworkbench.core.judging import QueueConfig, build_queue
     from mtworkbench.core.queue_state import BAD_PROTOCOLS, SUGGESTION_PROTOCOLS
+    from mtworkbench.core.wording import plural
     from mtworkbench.io.bundle.bundle import bundle_transaction
 
     try:
@@ -69,8 +77,16 @@ def run(args: argparse.Namespace) -> int:
         systems = tuple(s.strip() for s in args.systems.split(","))
         if not all(systems):
             raise UsageError(f"--systems must be ids separated by commas, not {args.systems!r}")
-    config = QueueConfig(seed=args.seed, repeat_share=repeat_share, systems=systems, protocol=args.protocol,
-                         da_basis=args.da_basis, max_errors=args.max_errors, bad_rate=bad_rate)
+    documents = None
+    if args.documents is not None:
+        documents = tuple(d.strip() for d in args.documents.split(","))
+        if not all(documents):
+            raise UsageError(f"--documents must be ids separated by commas, not {args.documents!r}")
+    if args.batch_size < 0:
+        raise UsageError("--batch-size must be 0 (one batch) or more")
+    config = QueueConfig(seed=args.seed, repeat_share=repeat_share, systems=systems, documents=documents,
+                         protocol=args.protocol, da_basis=args.da_basis, max_errors=args.max_errors,
+                         bad_rate=bad_rate, batch_size=args.batch_size, batch_unit=args.batch_unit)
     with bundle_transaction(args.bundle) as project:
         if judge in project.judge_queues and not args.replace:
             raise UsageError(f"judge {judge!r} has a queue already; give --replace to draw a new one")
@@ -87,6 +103,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.bundle}: {'new judge ' if added else ''}{judge}: {args.protocol.upper()} queue of "
           f"{len(state.items)} items ({len(state.items) - bad - repeats} distinct, {repeats} repeated, {bad} BAD)"
           + suggested)
+    if state.batches is not None:
+        runs: list[list[int]] = []  # [size, how many batches in a row have it]
+        for size in state.batches:
+            if runs and runs[-1][0] == size:
+                runs[-1][1] += 1
+            else:
+                runs.append([size, 1])
+        sizes = ", ".join(f"{count} of {plural(size, 'item')}" for size, count in runs)
+        print(f"in {plural(len(state.batches), 'batch')} ({sizes}); the judge starts with batch 1")
     return 0
 
 

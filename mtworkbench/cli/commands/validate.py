@@ -14,13 +14,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mtworkbench.core.wording import plural
     from mtworkbench.io.bundle.bundle import load_bundle
 
     with cli_progress(args, "Reading"):
         project = load_bundle(args.bundle)
     print(
-        f"{args.bundle}: ok: {len(project.documents)} documents, {len(project.segments)} segments, "
-        f"{len(project.references)} references, {len(project.systems)} systems, "
-        f"{len(project.spans)} entity spans, {len(project.judgments)} judgments"
+        f"{args.bundle}: ok: {plural(len(project.documents), 'document')}, "
+        f"{plural(len(project.segments), 'segment')}, {plural(len(project.references), 'reference')}, "
+        f"{plural(len(project.systems), 'system')}, {plural(len(project.spans), 'entity span')}, "
+        f"{plural(len(project.judgments), 'judgment')}"
     )
     return 0

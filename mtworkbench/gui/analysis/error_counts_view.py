@@ -27,18 +27,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.analysis.error_counts import ErrorCounts, error_counts
+from mtworkbench.analysis.error_counts import ErrorCounts, error_counts, score_without_spans
 from mtworkbench.core.model import SPAN_PROTOCOLS, Judgment
 from mtworkbench.gui.analysis.plot_export import export_plot
 from mtworkbench.gui.analysis.plot_style import INK, apply_style, colour
 from mtworkbench.gui.plain import esc, tooltip
 
-NO_SPANS_MESSAGE = (
-    "This project has no error-span judgments (MQM or ESA), so there are no errors to count.\n\n"
-    "Import Google's MQM TSV (mtworkbench import --format mqm --source FILE.tsv -o X.mtwb.json, "
+HOW_TO_GET_SPANS = (
+    "import Google's MQM TSV (mtworkbench import --format mqm --source FILE.tsv -o X.mtwb.json, "
     "or mtworkbench judgments import PROJECT --format mqm FILE.tsv), import ESA ratings as CSV, "
     "or mark error spans in the Judge workspace."
 )
+NO_SPANS_MESSAGE = ("This project has no error-span judgments (MQM or ESA), so there are no errors to count.\n\n"
+                    + HOW_TO_GET_SPANS[0].upper() + HOW_TO_GET_SPANS[1:])
 # Severities people expect in this order; others follow by frequency.
 SEVERITY_ORDER = ("major", "minor", "neutral")
 SEVERITY_COLOURS = {"major": "#D55E00", "minor": "#E69F00", "neutral": "#56B4E9"}
@@ -56,8 +57,19 @@ def severity_colour(severity: str, i: int) -> str:
 
 
 def span_protocols_present(judgments: list[Judgment]) -> list[str]:
-    present = {j.protocol for j in judgments if not j.qc}
+    present = {j.protocol for j in judgments if not j.qc and not score_without_spans(j)}
     return [p for p in SPAN_PROTOCOLS if p in present]
+
+
+def no_spans_message(judgments: list[Judgment]) -> str:
+    """Why there is nothing to count, naming imported MQM scores without spans when there are some."""
+    scores = sum(1 for j in judgments if not j.qc and score_without_spans(j))
+    if not scores:
+        return NO_SPANS_MESSAGE
+    what = ("The project's one MQM judgment is a segment score" if scores == 1
+            else f"The project's {scores} MQM judgments are segment scores")
+    return (f"{what} without error spans (imported), so there are no errors to count; the scores serve "
+            "as human scores in the correlation.\n\nTo count errors, " + HOW_TO_GET_SPANS)
 
 
 class ErrorCountsModel(QAbstractTableModel):
@@ -260,6 +272,7 @@ class ErrorCountsPanel(QWidget):
         index = self.protocol_combo.findText(current)
         self.protocol_combo.setCurrentIndex(max(index, 0))
         self.protocol_combo.blockSignals(False)
+        self.empty_message.setText(no_spans_message(self.judgments))
         self.pages.setCurrentIndex(1 if protocols else 0)
         self.refresh()
 

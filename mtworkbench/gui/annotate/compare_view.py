@@ -197,6 +197,9 @@ class ComparisonView(QWidget):
         self.by_type.setObjectName("compare-by-type")
         self.by_type.setHorizontalHeaderLabels(["Type", "A", "B", "Agreed", "F1"])
         self.by_type.verticalHeader().setVisible(False)
+        # Rows a line high, and the table an equal share of the column's height, so at 1280x800
+        # it lists the types rather than two of them behind a scroll bar.
+        self.by_type.verticalHeader().setDefaultSectionSize(self.by_type.fontMetrics().height() + 8)
         self.by_type.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.by_type.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.by_type.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -245,10 +248,20 @@ class ComparisonView(QWidget):
         figures_layout = QVBoxLayout(figures)
         figures_layout.setContentsMargins(0, 0, 0, 0)
         figures_layout.addWidget(self.summary)
-        figures_layout.addWidget(QLabel("<b>Per type</b> (exact span and type)"))
-        figures_layout.addWidget(self.by_type)
+        types = QWidget()
+        types_layout = QVBoxLayout(types)
+        types_layout.setContentsMargins(0, 0, 0, 0)
+        types_layout.addWidget(QLabel("<b>Per type</b> (exact span and type)"))
+        types_layout.addWidget(self.by_type, 1)
         self.layers_agreement = LayersAgreement(session)
-        figures_layout.addWidget(self.layers_agreement, 1)
+        # The two tables share the column's height in a splitter the user can move: below the
+        # figures both want more rows than a 1280x800 window has, and neither may shrink to two.
+        self.figures_split = QSplitter(Qt.Orientation.Vertical)
+        self.figures_split.setChildrenCollapsible(False)
+        self.figures_split.addWidget(types)
+        self.figures_split.addWidget(self.layers_agreement)
+        self.figures_split.setSizes([200, 300])
+        figures_layout.addWidget(self.figures_split, 1)
         listing = QWidget()
         listing_layout = QVBoxLayout(listing)
         listing_layout.setContentsMargins(0, 0, 0, 0)
@@ -263,7 +276,7 @@ class ComparisonView(QWidget):
         splitter.addWidget(listing)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 5)
-        splitter.setSizes([430, 800])
+        splitter.setSizes([440, 540])  # a ratio: the figures' tables want about 440 px of a 1280 px window
         layout = QVBoxLayout(self)
         layout.addLayout(pick)
         layout.addWidget(splitter, 1)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QTableView
 from mtworkbench.core.layers import ENTITIES, SpanLayer, layer_types, span_layer
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.records import EntityTypeStyle
+from mtworkbench.gui.annotate.entity_table_width import type_column_width
 from mtworkbench.gui.plain import esc
 
 TEXT_LABELS = {"reference": "Reference", "output": "System", "source": "Text"}
@@ -154,8 +155,8 @@ class LayerChoice:
         self.view.colors = {t.name: QColor(t.color) for t in styles}
         self.entities.colors = {t.name: t.color for t in styles}
         self.find_bar.set_types([t.name for t in styles])
-        widest = max((self.entity_table.fontMetrics().horizontalAdvance(t.name) for t in styles), default=60)
-        self.entity_table.horizontalHeader().resizeSection(1, widest + 40)
+        self.entity_table.horizontalHeader().resizeSection(1, type_column_width(self.entity_table,
+                                                                              [t.name for t in styles]))
         keys = " · ".join(f"<b>{esc(t.key)}</b> {esc(t.name.lower())}" for t in styles if t.key)
         self.hint.setText(
             f"Tag the selection: {keys or '(this layer has no type keys)'}<br>"

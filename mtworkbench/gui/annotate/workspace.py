@@ -48,6 +48,7 @@ from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.project_input import default_entity_layer
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
+from mtworkbench.gui.annotate.entity_table_width import EntityTableWidth
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.layer_choice import LayerChoice
@@ -205,6 +206,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([640, 300])
+        self.entity_width = EntityTableWidth(self.splitter, self.entity_table, self.entities)
 
         self.comparison = ComparisonView(session)
         self.tabs = QTabWidget()

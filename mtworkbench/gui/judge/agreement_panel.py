@@ -159,7 +159,8 @@ class AgreementPanel(QWidget):
         right.addLayout(chooser)
         right.addWidget(self.scatter, 1)
         note = QLabel(f"Each point is one item both judges rated, moved by random ±{JITTER:.2f} on both axes "
-                      "so that equal ratings do not hide each other. The dashed line is perfect agreement.")
+                      "so that equal ratings do not hide each other. Where both judges rate on the same scale, "
+                      "the dashed line is perfect agreement.")
         note.setWordWrap(True)
         note.setStyleSheet("color:#52525b;")
         right.addWidget(note)

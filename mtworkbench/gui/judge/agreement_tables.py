@@ -105,7 +105,7 @@ _SUMMARY_SCORE: tuple[Column, ...] = (
     ("Score\nmean", lambda j: fmt(j.moments["score"].mean, 2), "Mean score (DA, ESA, imported): subtracted by the z-transform"),
     ("Score\nsd", lambda j: fmt(j.moments["score"].sd, 2), "Standard deviation of the scores (ddof=0)"),
 )
-_SUMMARY_SCALES: Column = ("Other scales", lambda j: ", ".join(j.scales) or "—", "Scores on other scales (DA, ESA, MQM)")
+_SUMMARY_SCALES: Column = ("Other\nscales", lambda j: ", ".join(j.scales) or "—", "Scores on other scales (DA, ESA, MQM)")
 SUMMARY_COLUMNS: tuple[Column, ...] = (*_SUMMARY_HEAD, *_SUMMARY_LDC, _SUMMARY_SCALES)
 
 
@@ -208,6 +208,9 @@ def table_view(model: QAbstractTableModel, name: str) -> QTableView:
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QTableView.SelectionMode.SingleSelection)
     view.verticalHeader().setVisible(False)
+    # Rows a line high: five tables share the tab's height, and at 1280x800 each showed
+    # three rows and the top of a fourth.
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
     view.setAlternatingRowColors(True)
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)

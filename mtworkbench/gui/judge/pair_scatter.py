@@ -22,6 +22,13 @@ def _span(values: np.ndarray) -> tuple[float, float]:
     return low, high
 
 
+def set_title(item: pg.PlotItem, lines: list[str]) -> None:
+    """A title of several lines, its row as tall as they are (pyqtgraph fixes it at one line)."""
+    item.setTitle("<br>".join(lines), color="#27272a", size="10pt")
+    height = int(item.titleLabel.item.boundingRect().height()) + 2
+    item.titleLabel.setMaximumHeight(height)
+    item.layout.setRowFixedHeight(0, height)
+
 
 class PairScatter(pg.PlotWidget):
     """Two judges' paired scores, jittered; the dashed diagonal is perfect agreement."""
@@ -70,11 +77,9 @@ class PairScatter(pg.PlotWidget):
         unlike = label_a != label_b
         self.diagonal.setVisible(not unlike)
         what = "unlike scales, rank correlation only" if unlike else label
-        item.setTitle(
-            f"{esc(a)} × {esc(b)}: {esc(what)}, {len(paired.a)} items, Spearman ρ = {fmt(rho)}",
-            color="#27272a",
-            size="11pt",
-        )
+        # Two lines: on one, "judge × judge: what, n items, ρ" ran past a 500 px plot at both ends.
+        set_title(item, [f"{esc(a)} × {esc(b)}",
+                         f"{esc(what)} · {len(paired.a)} items · Spearman ρ = {fmt(rho)}"])
         item.setLabel("bottom", f"{esc(a)}: {esc(label_a)}", color="#27272a")
         item.setLabel("left", f"{esc(b)}: {esc(label_b)}", color="#27272a")
         if unlike:  # each axis its own range

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -55,6 +56,28 @@ def bad_rate_box(object_name: str, share: float = 0.0) -> QSpinBox:
         "them lower (Agreement tab: one-sided Wilcoxon test). Their ratings are not human scores."
     )
     return box
+
+
+def checkable_list(object_name: str, ids: list[str], chosen: tuple[str, ...] | None) -> QListWidget:
+    """A list of ids with a check box each, all checked when ``chosen`` is None."""
+    box = QListWidget()
+    box.setObjectName(object_name)
+    for ident in ids:
+        entry = QListWidgetItem(ident)
+        entry.setData(Qt.ItemDataRole.UserRole, ident)
+        entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        entry.setCheckState(Qt.CheckState.Checked if chosen is None or ident in chosen else Qt.CheckState.Unchecked)
+        box.addItem(entry)
+    # As tall as its rows, up to eight (WMT's eight systems all in view), so one document
+    # does not take the room of eight systems.
+    rows = max(1, min(box.count(), 8))
+    box.setFixedHeight(rows * max(box.sizeHintForRow(0), box.fontMetrics().height() + 4) + 2 * box.frameWidth())
+    return box
+
+
+def checked_ids(box: QListWidget) -> list[str]:
+    return [box.item(i).data(Qt.ItemDataRole.UserRole) for i in range(box.count())
+            if box.item(i).checkState() == Qt.CheckState.Checked]
 
 
 def suggestion_box(project: Project, current: str = "") -> QComboBox:
@@ -107,18 +130,25 @@ class QueueSetupDialog(QDialog):
         self.repeats.setValue(round(base.repeat_share * 100))
         self.repeats.setToolTip("Repeated items, as a share of the distinct items, measure intra-judge consistency.")
 
-        self.systems = QListWidget()
-        self.systems.setObjectName("queue-systems")
-        chosen = set(base.systems) if base.systems is not None else None
-        for system in project.systems:
-            entry = QListWidgetItem(system.id)
-            entry.setData(Qt.ItemDataRole.UserRole, system.id)
-            entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            entry.setCheckState(
-                Qt.CheckState.Checked if chosen is None or system.id in chosen else Qt.CheckState.Unchecked
-            )
-            self.systems.addItem(entry)
-        self.systems.setMaximumHeight(120)
+        self.systems = checkable_list("queue-systems", [s.id for s in project.systems], base.systems)
+        self.documents = checkable_list("queue-documents", [d.id for d in project.documents], base.documents)
+
+        # Appraise serves about 100 items a batch; the rest waits for later batches.
+        self.batch_size = QSpinBox()
+        self.batch_size.setObjectName("queue-batch-size")
+        self.batch_size.setRange(0, 100_000)
+        self.batch_size.setSpecialValueText("one batch")
+        self.batch_size.setValue(base.batch_size)
+        self.batch_size.setToolTip("Serve the queue in batches: the judge does batch 1 first, then the next. "
+                                   "Each batch has its own repeats and BAD items.")
+        self.batch_unit = QComboBox()
+        self.batch_unit.setObjectName("queue-batch-unit")
+        self.batch_unit.addItem("items a batch", "items")
+        self.batch_unit.addItem("whole documents a batch", "documents")
+        self.batch_unit.setCurrentIndex(max(0, self.batch_unit.findData(base.batch_unit)))
+        batch_row = QHBoxLayout()
+        batch_row.addWidget(self.batch_size)
+        batch_row.addWidget(self.batch_unit, 1)
 
         self.reference_mode = QComboBox()
         for label, mode in REFERENCE_CHOICES:
@@ -163,8 +193,10 @@ class QueueSetupDialog(QDialog):
 
         self.summary = QLabel()
         self.summary.setObjectName("queue-summary")
+        self.summary.setWordWrap(True)
         for signal in (self.repeats.valueChanged, self.systems.itemChanged, self.bad_rate.valueChanged,
-                       self.protocol.currentIndexChanged):
+                       self.protocol.currentIndexChanged, self.documents.itemChanged,
+                       self.batch_size.valueChanged, self.batch_unit.currentIndexChanged):
             signal.connect(self._update_summary)
 
         form = QFormLayout()
@@ -177,6 +209,8 @@ class QueueSetupDialog(QDialog):
         form.addRow("BAD items (DA, ESA)", self.bad_rate)
         form.addRow("Pre-mark a model's spans (ESA, MQM)", self.suggest_spans)
         form.addRow("Systems", self.systems)
+        form.addRow("Documents", self.documents)
+        form.addRow("Batches of", batch_row)
         form.addRow("Reference shown", self.reference_mode)
         form.addRow("Fixed reference", self.fixed_reference)
         form.addRow("", self.show_source)
@@ -216,25 +250,37 @@ class QueueSetupDialog(QDialog):
         self.fixed_reference.setEnabled(self.reference_mode.currentData() == "fixed")
 
     def chosen_systems(self) -> list[str]:
-        return [
-            self.systems.item(i).data(Qt.ItemDataRole.UserRole)
-            for i in range(self.systems.count())
-            if self.systems.item(i).checkState() == Qt.CheckState.Checked
-        ]
+        return checked_ids(self.systems)
+
+    def chosen_documents(self) -> list[str]:
+        return checked_ids(self.documents)
 
     def _update_summary(self, *_args) -> None:
         n_systems = len(self.chosen_systems())
+        documents = set(self.chosen_documents())
+        n_segments = sum(len(paragraph.segments) for d in self.project.documents if d.id in documents
+                         for paragraph in d.paragraphs)
         if self.protocol.currentData() == "rank":
             # One item per group of at most max_systems of a segment's systems (core.ranking).
             per_segment = -(-n_systems // self.max_systems.value()) if n_systems >= 2 else 0
-            distinct = per_segment * len(self.project.segments)
+            distinct = per_segment * n_segments
         else:
-            distinct = n_systems * len(self.project.segments)
+            distinct = n_systems * n_segments
         repeats = round(self.repeats.value() / 100 * distinct)
         verb = "rank" if self.protocol.currentData() == "rank" else "rate"
         text = f"{distinct} items to {verb}, plus {repeats} repeated"
         bad = round(self._bad_share() * distinct)
-        self.summary.setText(f"{text} and about {bad} BAD (quality control)." if bad else f"{text}.")
+        text = f"{text} and about {bad} BAD (quality control)" if bad else text
+        size = self.batch_size.value()
+        if size and distinct:
+            unit = self.batch_unit.currentData()
+            count = -(-(distinct if unit == "items" else len(documents)) // size)
+            what = ("item" if unit == "items" else "whole document") + ("" if size == 1 else "s")
+            extras = " to rate, each with its own repeats and BAD items" if bad else (
+                " to rate, each with its own repeats" if repeats else "")
+            text += (f", in {count} {'batch' if count == 1 else 'batches'} of at most {size} {what}{extras}; "
+                     "the judge starts with batch 1")
+        self.summary.setText(f"{text}.")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(distinct > 0)
 
     def _bad_share(self) -> float:
@@ -242,6 +288,7 @@ class QueueSetupDialog(QDialog):
 
     def config(self) -> QueueConfig:
         systems = self.chosen_systems()
+        documents = self.chosen_documents()
         all_systems = [s.id for s in self.project.systems]
         mode = self.reference_mode.currentData()
         return QueueConfig(
@@ -250,6 +297,7 @@ class QueueSetupDialog(QDialog):
             reference_mode=mode,
             reference=self.fixed_reference.currentData() if mode == "fixed" else None,
             systems=None if systems == all_systems else tuple(systems),
+            documents=None if documents == [d.id for d in self.project.documents] else tuple(documents),
             show_source=self.show_source.isChecked(),
             highlight_overlap=self.highlight.isChecked(),
             protocol=self.protocol.currentData(),
@@ -257,6 +305,8 @@ class QueueSetupDialog(QDialog):
             max_errors=self.max_errors.value(),
             max_systems=self.max_systems.value(),
             bad_rate=self._bad_share(),
+            batch_size=self.batch_size.value(),
+            batch_unit=self.batch_unit.currentData(),
             suggest_spans=self.suggest_spans.currentText().strip()
             if self.protocol.currentData() in SUGGESTION_PROTOCOLS else "",
         )

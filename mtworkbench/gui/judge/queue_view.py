@@ -86,6 +86,7 @@ class JudgeQueueView(QWidget):
         self.progress = QProgressBar()
         self.progress.setObjectName(progress_name)
         self.progress.setFormat(progress_format)
+        self._progress_format = progress_format
         self.progress.setMinimumWidth(260)
         top = QHBoxLayout()
         top.addWidget(self.position_label)
@@ -229,8 +230,14 @@ class JudgeQueueView(QWidget):
         if self.queue is None:
             return None
         progress = self.queue.progress
-        self.progress.setRange(0, max(progress.total, 1))
-        self.progress.setValue(progress.done)
+        if progress.batches > 1:  # a queue served in batches counts the batch at hand
+            self.progress.setFormat(f"Batch {progress.batch} of {progress.batches}: {self._progress_format}")
+            self.progress.setRange(0, max(progress.batch_total, 1))
+            self.progress.setValue(progress.batch_done)
+        else:
+            self.progress.setFormat(self._progress_format)
+            self.progress.setRange(0, max(progress.total, 1))
+            self.progress.setValue(progress.done)
         return progress
 
     def _restart_clock(self) -> None:

@@ -410,9 +410,9 @@ class SentenceBrowser(QWidget):
         selected = self.selected()
         self.model.columns = columns
         self.apply_filter()
-        self.view.setColumnWidth(SentenceTableModel.OUTPUT, OUTPUT_WIDTH)
         self._fit_name_columns()
         self._fit_score_columns()
+        self._fit_output_column()
         if selected is not None:
             self.select(*selected)
 
@@ -432,6 +432,16 @@ class SentenceBrowser(QWidget):
             widest = max([cell_metrics.horizontalAdvance(t) for t in texts] or [0])
             width = max(head_metrics.horizontalAdvance(title), min(widest, cap)) + pad
             self.view.setColumnWidth(column, width)
+
+    def _fit_output_column(self) -> None:
+        """The output column as wide as the view leaves beside the names and the first score,
+        so that score reads whole rather than cut at the edge ("51.8" for 51.84), between
+        140 px and ``OUTPUT_WIDTH``; the row's texts are in full below the table."""
+        beside = sum(self.view.columnWidth(c) for c in (SentenceTableModel.SEGMENT, SentenceTableModel.SYSTEM))
+        if self.model.columns:
+            beside += self.view.columnWidth(SentenceTableModel.N_FIXED)
+        room = self.view.viewport().width() - beside
+        self.view.setColumnWidth(SentenceTableModel.OUTPUT, max(140, min(OUTPUT_WIDTH, room)))
 
     def _fit_score_columns(self) -> None:
         """Each score column as wide as its title and a score ("-100.00"), so every column
