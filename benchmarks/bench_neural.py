@@ -46,6 +46,8 @@ data = json.load(open(data_file, encoding="utf-8"))
 os.chdir(folder)
 import torch
 torch.manual_seed(0)
+if int(sys.argv[7]) > 0:  # the same thread count on both sides (--threads)
+    torch.set_num_threads(int(sys.argv[7]))
 cuda = device == "cuda"
 t0 = time.perf_counter()
 if mode == "ours":
@@ -117,14 +119,18 @@ def build_large(folder: Path) -> Path:
     net = CometNet(CometSettings.from_hparams(LARGE_HPARAMS, folder),
                    Encoder(transformers.XLMRobertaModel(config, add_pooling_layer=False), tokenizer))
     (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
-    torch.save({"state_dict": net.state_dict(), "hyper_parameters": LARGE_HPARAMS}, folder / "checkpoints" / "model.ckpt")
+    # the key pytorch-lightning reads (as in a real checkpoint) so the reference can load it too
+    torch.save({"state_dict": net.state_dict(), "hyper_parameters": LARGE_HPARAMS,
+                "pytorch-lightning_version": "2.5.0"}, folder / "checkpoints" / "model.ckpt")
     (folder / "hparams.yaml").write_text(yaml.safe_dump(LARGE_HPARAMS), encoding="utf-8")
     return folder
 
 
-def run_side(python: str, mode: str, folder: Path, data_file: Path, device: str, batch: int) -> dict | None:
+def run_side(python: str, mode: str, folder: Path, data_file: Path, device: str, batch: int,
+             threads: int = 0) -> dict | None:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore"}
-    out = subprocess.run([python, "-c", DRIVER, mode, str(folder), str(data_file), device, str(batch), str(ROOT)],
+    out = subprocess.run([python, "-c", DRIVER, mode, str(folder), str(data_file), device, str(batch), str(ROOT),
+                          str(threads)],
                          capture_output=True, text=True, env=env)
     for line in out.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -140,13 +146,16 @@ def main() -> int:
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--ref-python", default=os.environ.get("MTWB_COMET_REF_PYTHON", "/tmp/comet-ref/bin/python"))
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch threads on both sides (0: torch's default). On a busy machine 1 keeps "
+                             "OpenMP's waiting threads from measuring the load instead of the code")
     parser.add_argument("--repeats", type=int, default=3, help="alternating runs per side; medians are reported")
     args = parser.parse_args()
     ref_python = args.ref_python if Path(args.ref_python).exists() else None
     import torch
 
     card = torch.cuda.get_device_name(0) if args.device == "cuda" and torch.cuda.is_available() else \
-        f"CPU, {torch.get_num_threads()} torch threads"
+        f"CPU, {args.threads or torch.get_num_threads()} torch threads"
     print(f"device: {args.device} ({card}); reference: {ref_python or 'not found, ours only'}")
     results = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,7 +175,7 @@ def main() -> int:
             # alternating runs (ours, ref, ours, ref, ...) so a busy moment costs both sides alike
             for _ in range(args.repeats):
                 for mode, python in sides:
-                    got = run_side(python, mode, folder, data_file, args.device, args.batch_size)
+                    got = run_side(python, mode, folder, data_file, args.device, args.batch_size, args.threads)
                     if got is not None:
                         runs[mode].append(got)
                         scores[mode] = got["scores"]

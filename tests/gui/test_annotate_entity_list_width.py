@@ -65,4 +65,7 @@ def test_a_splitter_the_user_moved_is_left_alone(qtbot, demo_copy):
     ws.session.set_current_segment(window.session.project.documents[1].paragraphs[0].segments[0].id)
     window.resize(1270, 790)
     qtbot.wait(100)
-    assert ws.splitter.sizes()[1] <= moved[1] + 1
+    # The pane may scale with the splitter (Qt shares a changed width in proportion: the
+    # navigator dock can give or take room), but it is not widened to fit the list again.
+    sizes = ws.splitter.sizes()
+    assert sizes[1] / sum(sizes) <= moved[1] / sum(moved) + 0.01
