@@ -79,7 +79,7 @@ class LayersDialog(QDialog):
         self.overlap_box = QCheckBox("Spans may overlap (cross each other)")
         self.nesting_box.toggled.connect(lambda on: None if on else self.overlap_box.setChecked(False))
         self.overlap_box.toggled.connect(lambda on: self.nesting_box.setChecked(True) if on else None)
-        form = QFormLayout()
+        self.form = form = QFormLayout()
         form.addRow("Name", self.name_edit)
         form.addRow("On", self.on_box)
         form.addRow("", self.nesting_box)
@@ -117,6 +117,8 @@ class LayersDialog(QDialog):
         layout.addWidget(self.message)
         layout.addWidget(buttons)
         self._fill_list()
+        self.name_edit.textEdited.connect(self._relabel)
+        self.on_box.currentIndexChanged.connect(self._relabel)
         self.layer_list.currentRowChanged.connect(self._row_changed)
         self.layer_list.setCurrentRow(0)
         self._load(self._entry(0))
@@ -134,6 +136,14 @@ class LayersDialog(QDialog):
             item.setData(Qt.ItemDataRole.UserRole, (RELATION, i))
             self.layer_list.addItem(item)
         self.layer_list.blockSignals(False)
+
+    def _relabel(self) -> None:
+        """The list shows the chosen span layer's name and text as they are typed."""
+        if self.current is None or self.current[0] != SPAN:
+            return
+        item = self.layer_list.item(self.current[1])
+        if item is not None:
+            item.setText(f"{self.name_edit.text().strip()} (on {self.on_box.currentText()})")
 
     def _entry(self, row: int) -> tuple[str, int] | None:
         item = self.layer_list.item(row)
@@ -195,6 +205,8 @@ class LayersDialog(QDialog):
             return
         kind, index = entry
         span = kind == SPAN
+        for widget in (self.on_box, self.nesting_box, self.overlap_box):  # a relation layer has none of these
+            self.form.setRowVisible(widget, span)
         if span:
             layer = self.schema.span_layers[index]
             types = self.schema.types_of(layer.name)
@@ -247,7 +259,10 @@ class LayersDialog(QDialog):
 
     def _set_colour(self, row: int, color: str) -> None:
         item = QTableWidgetItem(color)
-        item.setBackground(QColor(color) if QColor.isValidColorName(color) else QColor("white"))
+        background = QColor(color) if QColor.isValidColorName(color) else QColor("white")
+        item.setBackground(background)
+        # Dark colours (navy, maroon) take white text so the colour's name stays readable.
+        item.setForeground(QColor("white") if background.lightnessF() < 0.45 else QColor("black"))
         self.table.setItem(row, 2, item)
 
     def _add(self) -> None:

@@ -309,6 +309,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
 
     def _project_replaced(self, project: Project) -> None:
         self._shown_project = project
+        self._shown_on = None  # a new project: _fill_layers below starts afresh, nothing is stale
         self._undo_index = self.session.undo_stack.index()
         self.say("")
         # This project's annotator when one was chosen for it (else the last name used anywhere).
@@ -432,7 +433,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         elif isinstance(event, AnnotationsReset):
             self._refresh_view(force=True)
             self._relist()
-        elif isinstance(event, SettingsChanged) and event.name in ("entity_types", "span_layers"):
+        elif isinstance(event, SettingsChanged) and event.name in ("entity_types", "span_layers", "relation_layers"):
             self._fill_layers()
             self._apply_type_styles()
             self._relist()
