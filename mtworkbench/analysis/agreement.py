@@ -46,8 +46,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from scipy import stats
-from sklearn.metrics import cohen_kappa_score
 
 from mtworkbench.analysis.human_scores import z_transform
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
@@ -82,6 +80,8 @@ def spearman(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # constant input: undefined, reported as None
+        from scipy import stats  # imported when used: it costs the app's start a second
+
         return _finite_or_none(stats.spearmanr(a, b).statistic)
 
 
@@ -90,6 +90,8 @@ def pearson(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) ->
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        from scipy import stats
+
         return _finite_or_none(stats.pearsonr(a, b).statistic)
 
 
@@ -103,6 +105,8 @@ def kappa_quadratic(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # 0/0 when both raters use one category
+        from sklearn.metrics import cohen_kappa_score  # imported when used, as scipy
+
         return _finite_or_none(cohen_kappa_score(list(a), list(b), labels=LDC_LABELS, weights="quadratic"))
 
 

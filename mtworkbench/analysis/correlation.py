@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats as sstats
 
 from mtworkbench.analysis.resampling import check_resamples, integer_blocks
 from mtworkbench.core.jsonable import FINITE, NOT_IN_JSON, JsonFields
@@ -60,10 +59,13 @@ def coefficient(x: np.ndarray, y: np.ndarray, method: str) -> tuple[float, float
     if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
         return math.nan, math.nan
     if method == "pearson":
+        from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
         res = sstats.pearsonr(x, y)
     elif method == "spearman":
+        from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
         res = sstats.spearmanr(x, y)
     else:
+        from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
         res = sstats.kendalltau(x, y)
     return float(res.statistic), float(res.pvalue)
 
@@ -76,6 +78,7 @@ def fisher_interval(r: float, n: int, confidence: float = 0.95, method: str = "p
     if abs(r) >= 1.0:
         return r, r
     z = math.atanh(r)
+    from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
     half = sstats.norm.ppf(0.5 + confidence / 2) * math.sqrt(scale / (n - offset))
     return math.tanh(z - half), math.tanh(z + half)
 
@@ -97,6 +100,7 @@ def rowwise_coefficients(a: np.ndarray, b: np.ndarray, method: str) -> np.ndarra
         return _rowwise_pearson(a, b)
     if method == "spearman":
         # Spearman's rho is Pearson's r of the (average-tie) ranks.
+        from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
         return _rowwise_pearson(sstats.rankdata(a, axis=-1), sstats.rankdata(b, axis=-1))
     flat_a = a.reshape(-1, a.shape[-1])
     flat_b = b.reshape(-1, b.shape[-1])
@@ -244,6 +248,7 @@ def williams_test(r12: float, r13: float, r23: float, n: int, two_tailed: bool =
         # e.g. two metrics that agree perfectly (r23 = 1): the test is undefined.
         return WilliamsResult(r12, r13, r23, n, math.nan, df, math.nan, two_tailed)
     t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / math.sqrt(denom)
+    from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
     p = 2 * sstats.t.sf(abs(t), df) if two_tailed else sstats.t.sf(t, df)
     return WilliamsResult(r12=r12, r13=r13, r23=r23, n=n, t=t, df=df, p=float(p), two_tailed=two_tailed)
 
@@ -292,6 +297,7 @@ def wilcoxon_correlations(
     if len(x) == 0 or np.all(x == y):
         return WilcoxonResult(a, b, len(x), float(np.mean(x)) if len(x) else math.nan,
                               float(np.mean(y)) if len(y) else math.nan, math.nan, math.nan, [])
+    from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
     res = sstats.wilcoxon(x, y)
     return WilcoxonResult(a, b, len(x), float(x.mean()), float(y.mean()), float(res.statistic),
                           float(res.pvalue), list((x - y).tolist()))
@@ -336,6 +342,7 @@ def scatter_summary(
     """Metric on x, human on y; the line is y = slope * x + intercept (scipy linregress)."""
     x, y = paired_finite(metric_scores, human_scores)
     if len(x) >= 2 and not np.all(x == x[0]):
+        from scipy import stats as sstats  # imported when used: scipy.stats is slow to import
         fit = sstats.linregress(x, y)
         slope, intercept = float(fit.slope), float(fit.intercept)
     else:

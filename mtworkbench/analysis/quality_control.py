@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from mtworkbench.core.model import Judgment
 
@@ -75,9 +74,11 @@ def rater_quality_control(judgments: Sequence[Judgment], rater: str) -> RaterQua
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # all differences zero: p is NaN, reported as None
         try:
+            from scipy import stats  # imported when used: scipy.stats is slow to import
             w = _finite(stats.wilcoxon(b, o, alternative="less").pvalue)
         except ValueError:  # every difference zero
             w = None
+        from scipy import stats  # imported when used: scipy.stats is slow to import
         u = _finite(stats.mannwhitneyu(b, o, alternative="less").pvalue)
     return RaterQualityControl(
         rater=rater,

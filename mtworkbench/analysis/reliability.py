@@ -30,10 +30,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 from mtworkbench.analysis.correlation import (
     DEFAULT_SEED,
@@ -204,6 +206,8 @@ def _membership(draw: Draw, n_segments: int) -> sparse.csr_matrix:
     n_docs = draw.segments.shape[0]
     rows = np.repeat(np.arange(n_docs), draw.n)
     cols = draw.eligible[draw.segments].ravel()
+    from scipy import sparse  # imported when used: scipy is slow to import
+
     return sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n_docs, n_segments))
 
 

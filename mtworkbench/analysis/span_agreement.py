@@ -32,7 +32,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-from sklearn.metrics import cohen_kappa_score
 
 from mtworkbench.analysis.agreement import pearson, segment_score, spearman
 from mtworkbench.analysis.mqm_weights import GOOGLE_WEIGHTS, MqmWeights
@@ -158,6 +157,8 @@ def span_pair_agreement(
     if len(severities) >= 2:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # one severity throughout: 0/0, reported as None
+            from sklearn.metrics import cohen_kappa_score  # imported when used: slow to import
+
             value = cohen_kappa_score([x for x, _ in severities], [y for _, y in severities])
         kappa = float(value) if np.isfinite(value) else None
     return SpanPairAgreement(

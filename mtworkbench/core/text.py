@@ -28,8 +28,21 @@ def _mark_ranges() -> str:
     return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
 
 
+def _known_mark_ranges() -> str | None:
+    """The same character-class body from the table made for this Unicode version, if any."""
+    from mtworkbench.core import combining_marks
+
+    if combining_marks.UNICODE_VERSION != unicodedata.unidata_version:
+        return None
+    out = []
+    for item in combining_marks.RANGES.split():
+        a, _, b = item.partition("-")
+        out.append(chr(int(a, 16)) if not b else f"{chr(int(a, 16))}-{chr(int(b, 16))}")
+    return "".join(out)
+
+
 # Combining marks of every script.
-COMBINING_MARKS = _mark_ranges()
+COMBINING_MARKS = _known_mark_ranges() or _mark_ranges()
 WORD_PATTERN = rf"[\w{COMBINING_MARKS}]+"
 PUNCTUATION_PATTERN = rf"[^\w\s{COMBINING_MARKS}]"
 

@@ -69,6 +69,24 @@ def install_exception_hook(app: QApplication) -> None:
     sys.excepthook = hook
 
 
+def exit_now(code: int) -> None:
+    """End the process once the event loop has returned and everything is written.
+
+    By then the window has closed: edits are saved or their recovery copy settled, background
+    jobs were cancelled and waited for (``worker.stop_all_workers`` on ``aboutToQuit``) and the
+    settings are synced here. What is left is the interpreter tearing down every module and Qt
+    wrapper one by one, which took longer than the user will wait for a window to go away.
+    """
+    QSettings().sync()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 # Test hook (crash-recovery subprocess test): a JSON edit {"kind", "owner", "segment", "text"}
 # applied through the undo stack once the app runs; "EDITED" is printed when it is done.
 TEST_EDIT_ENV = "MTWB_TEST_EDIT"
@@ -95,17 +113,29 @@ def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | N
     from mtworkbench.resources import demo_project_path
 
     window = MainWindow()
+    from mtworkbench.gui import open_in_background, start_probe
+
+    start_probe.install(window)
+    background = bool(bundle) and open_in_background.wants_background(Path(str(bundle)))
+    if background:
+        window.show_loading(Path(str(bundle)))  # the window names the bundle from the start
     window.show()
     settle_heap()
     target = bundle or (str(demo_project_path()) if demo else None)
-    if target:
+    if background:
+        open_in_background.open_later(window, Path(str(bundle)))  # the window first, the project when read
+    elif target:
         window.open_path(target)
     else:
         window.offer_untitled_recovery()
+    # The other workspaces once the window has painted, one per event-loop turn.
+    window.workspace_tabs.build_after_paint(window)
     if os.environ.get(TEST_EDIT_ENV):
         QTimer.singleShot(0, lambda: _apply_test_edit(window, os.environ[TEST_EDIT_ENV]))
     if screenshot:
         QTimer.singleShot(500, lambda: window.grab().save(screenshot))
     if quit_after is not None:
         QTimer.singleShot(int(quit_after * 1000), app.quit)
-    return app.exec()
+    code = app.exec()
+    start_probe.exited()
+    return code

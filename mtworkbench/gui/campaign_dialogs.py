@@ -44,7 +44,8 @@ def add_menu_actions(window, menu) -> None:
     window.action_merge_packages = window._action(menu, "&Merge packages…", lambda: open_merge(window))
     window.action_campaign_progress = window._action(menu, "Campaign pro&gress…", lambda: open_progress(window))
     # Opening a package sets the person's name in Annotate or Judge, so their work counts as theirs.
-    window.session.project_replaced.connect(lambda project: adopt_package_person(window, project))
+    # After every workspace took the project in: one built late hears project_replaced after this.
+    window.project_shown.connect(lambda project: adopt_package_person(window, project))
 
 
 def adopt_package_person(window, project) -> None:

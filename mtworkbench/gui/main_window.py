@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import traceback
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
@@ -34,6 +32,7 @@ from mtworkbench.gui.recovery_restore import restore_onto
 from mtworkbench.gui.recovery_writer import RecoveryWriter, recovery_folder, recovery_target
 from mtworkbench.gui.segment_panel import SegmentPanel
 from mtworkbench.gui.session import ProjectSession
+from mtworkbench.gui.workspace_tabs import WorkspaceTabs
 from mtworkbench.io.bundle import locking
 from mtworkbench.io.bundle.bundle import disk_hash
 from mtworkbench.io.bundle.recovery import find_recovery
@@ -47,6 +46,7 @@ WORKSPACES = (
     "mtworkbench.gui.analysis.workspace:AnalysisWorkspace",
 )
 AUTOSAVE_MS = 2 * 60 * 1000
+WORKSPACE_MINIMUM_KEY = "window/workspace-minimum"
 MAX_RECENT = 8
 # The documents dock starts narrow enough to leave a 1280-pixel screen's workspaces their tables
 # and views side by side (the user widens it; the width is remembered with the window).
@@ -61,6 +61,8 @@ def recovery_path(path: Path | None) -> Path:
 class MainWindow(QMainWindow, BundleOnDisk):
     project_saved = Signal(object)
     """The project was written to disk; payload: the ``Path``."""
+    project_shown = Signal(object)
+    """Every part of the window, late-built workspaces included, has taken the new project in."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,9 +96,13 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("workspaces")
         self.tabs.setDocumentMode(True)
-        self.workspaces: dict[str, QWidget] = {}
-        for target in WORKSPACES:
-            self._add_workspace(target)
+        # The first workspace now, the others after the first paint (or when asked for).
+        self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES)
+        self.workspaces = self.workspace_tabs.workspaces
+        # The room every workspace needs, as measured when they were last all built: reserved
+        # before the late ones exist, so building them never narrows the docks in sight.
+        self.workspace_tabs.reserve(self.settings.value(WORKSPACE_MINIMUM_KEY))
+        self.workspace_tabs.all_built.connect(lambda size: self.settings.setValue(WORKSPACE_MINIMUM_KEY, size))
         self.setCentralWidget(self.tabs)
 
         self.status_label = QLabel()
@@ -145,21 +151,6 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self._update_status()
 
     # --- building -------------------------------------------------------------------
-    def _add_workspace(self, target: str) -> None:
-        module_name, class_name = target.split(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-            widget = cls(self.session)
-            title = cls.title
-        except Exception:  # a broken workspace must not take the app down
-            widget = QLabel(f"This workspace could not be loaded:\n\n{traceback.format_exc(limit=3)}")
-            widget.setTextFormat(Qt.TextFormat.PlainText)
-            widget.setWordWrap(True)
-            title = class_name.replace("Workspace", "")
-        widget.setObjectName(f"workspace-{title.lower()}")
-        self.workspaces[title] = widget
-        self.tabs.addTab(widget, title)
-
     def _build_menus(self) -> None:
         menu = self.menuBar().addMenu("&File")
         self.action_new = self._action(menu, "&New project from files…", self.new_project_from_files, QKeySequence.StandardKey.New)
@@ -224,6 +215,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self._release_open_marker()
         self._copy_of: str | None = None  # the program's bundle an untitled project copies
         self.session.replace_project(project, path)
+        self.project_shown.emit(project)
         if path is not None and loaded_hash is None:
             try:  # the file as it is now is what a later save must find unchanged
                 loaded_hash = disk_hash(path)
@@ -236,10 +228,27 @@ class MainWindow(QMainWindow, BundleOnDisk):
             self._claim_open_marker(path)
         self.watcher.watch(path, loaded_hash)
 
-    def open_path(self, path: str | Path, offer_recovery: bool = True) -> bool:
+    def show_loading(self, path: Path) -> None:
+        """The window names ``path`` and says it is loading (read on a worker thread meanwhile)."""
+        self._loading: Path | None = path
+        self._update_title()
+        self.statusBar().showMessage(f"Loading {path.name}…")
+
+    def open_path(self, path: str | Path, offer_recovery: bool = True, preloaded: tuple | None = None) -> bool:
+        """Open the bundle at ``path``; ``preloaded``: ("ok", state) or ("error", exception)
+        of reading it on a worker thread (gui.open_in_background)."""
         path = Path(path)
+        if getattr(self, "_loading", None) is not None:
+            self._loading = None
+            self.statusBar().clearMessage()
+            self._update_title()
         try:
-            state = read_state(path)
+            if preloaded is None:
+                state = read_state(path)
+            elif preloaded[0] == "ok":
+                state = preloaded[1]
+            else:
+                raise preloaded[1]
         except (DataError, OSError, RecursionError, ValueError, MemoryError) as exc:
             # Loading validates, but no malformed file may ever reach the user as a traceback.
             dialogs.error(self, "Cannot open project", error_message(exc))
@@ -336,11 +345,13 @@ class MainWindow(QMainWindow, BundleOnDisk):
         if not self.maybe_save():
             event.ignore()
             return
+        self.workspace_tabs.stop()
         self.recovery.discard(self.session.path)
         self._release_open_marker()
         self.watcher.watch(None, None)
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()  # written now: the process ends without tearing down (app.exit_now)
         event.accept()
 
     # --- export ---------------------------------------------------------------------
@@ -421,6 +432,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
     def _update_title(self, *_args) -> None:
         copy_of = getattr(self, "_copy_of", None)
         name = self.session.path.name if self.session.path else (f"Untitled copy of {copy_of}" if copy_of else "Untitled")
+        loading = getattr(self, "_loading", None)
+        if loading is not None:
+            name = f"{loading.name} (loading…)"
         if getattr(self, "read_only", False):
             name += " (read-only)"
         self.setWindowModified(self.is_modified())
@@ -478,6 +492,8 @@ class MainWindow(QMainWindow, BundleOnDisk):
         """Every shortcut of the menus and workspaces, and the keys each workspace uses."""
         from mtworkbench.gui.shortcuts import ShortcutsDialog
 
+        # Workspaces not built yet have no actions to read: the list is of every workspace.
+        self.workspace_tabs.build_all()
         dialog = getattr(self, "_shortcuts_dialog", None)
         if dialog is None:
             dialog = self._shortcuts_dialog = ShortcutsDialog(self)

@@ -1,29 +1,36 @@
 """Tree model of documents -> paragraphs -> segments, a thin adapter over the project.
 
-Nodes are kept in a flat list and addressed by their position (the index's
-``internalId``), so no Python object has to survive inside a QModelIndex.
+Documents and paragraphs are nodes in a flat list, addressed by their position (the index's
+``internalId``), so no Python object has to survive inside a QModelIndex. Segments get no node:
+a project of a quarter of a million segments took seconds to mirror. A segment's index carries
+``SEGMENT_BASE`` plus its place in the paragraphs' running order, and its text is read from the
+project when the view asks for it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 
-from mtworkbench.core.model import Project
+from mtworkbench.core.model import Paragraph, Project
 from mtworkbench.gui.plain import tooltip
 
 ROOT = -1
+SEGMENT_BASE = 1 << 40  # internal ids from here on are segments
 
 
 @dataclass
 class _Node:
-    kind: str  # "document", "paragraph" or "segment"
+    kind: str  # "document" or "paragraph"
     ident: str
     label: str
     parent: int
     row: int
-    children: list[int]
+    children: list[int] = field(default_factory=list)
+    paragraph: Paragraph | None = None
+    first: int = 0  # a paragraph's first segment in the running order
 
 
 class NavigatorModel(QAbstractItemModel):
@@ -33,9 +40,6 @@ class NavigatorModel(QAbstractItemModel):
 
     def __init__(self, project: Project | None = None, parent=None) -> None:
         super().__init__(parent)
-        self._nodes: list[_Node] = []
-        self._top: list[int] = []
-        self._segment_node: dict[str, int] = {}
         self.project = project or Project()
         self._build()
 
@@ -46,52 +50,107 @@ class NavigatorModel(QAbstractItemModel):
         self.endResetModel()
 
     def refresh_segment(self, segment_id: str) -> None:
-        node = self._segment_node.get(segment_id)
-        if node is not None:
-            n = self._nodes[node]
-            n.label = self.project.segment(segment_id).source
-            self.dataChanged.emit(self.createIndex(n.row, 0, node), self.createIndex(n.row, 1, node))
+        index = self.segment_index(segment_id)
+        if index.isValid():
+            self.dataChanged.emit(index, index.siblingAtColumn(1))
 
-    def _add(self, kind: str, ident: str, label: str, parent: int) -> int:
-        siblings = self._top if parent == ROOT else self._nodes[parent].children
-        self._nodes.append(_Node(kind, ident, label, parent, len(siblings), []))
+    def _build(self) -> None:
+        self._nodes: list[_Node] = []
+        self._top: list[int] = []
+        self._paragraph_nodes: list[int] = []  # in running order
+        self._firsts: list[int] = []  # each paragraph's first segment, ascending
+        self._where: dict[str, tuple[int, int]] | None = None  # segment id -> (paragraph node, row), if needed
+        total = 0
+        for doc in self.project.documents:
+            n_segments = sum(len(p.segments) for p in doc.paragraphs)
+            d = self._add(_Node("document", doc.id, f"{n_segments} segments", ROOT, len(self._top)), self._top)
+            for k, par in enumerate(doc.paragraphs, 1):
+                node = _Node("paragraph", par.id, f"paragraph {k}: {len(par.segments)} segments", d,
+                             len(self._nodes[d].children), paragraph=par, first=total)
+                p = self._add(node, self._nodes[d].children)
+                self._paragraph_nodes.append(p)
+                self._firsts.append(total)
+                total += len(par.segments)
+
+    def _add(self, node: _Node, siblings: list[int]) -> int:
+        self._nodes.append(node)
         siblings.append(len(self._nodes) - 1)
         return len(self._nodes) - 1
 
-    def _build(self) -> None:
-        self._nodes, self._top, self._segment_node = [], [], {}
-        for doc in self.project.documents:
-            n_segments = sum(len(p.segments) for p in doc.paragraphs)
-            d = self._add("document", doc.id, f"{n_segments} segments", ROOT)
-            for k, par in enumerate(doc.paragraphs, 1):
-                p = self._add("paragraph", par.id, f"paragraph {k}: {len(par.segments)} segments", d)
-                for seg in par.segments:
-                    self._segment_node[seg.id] = self._add("segment", seg.id, seg.source, p)
+    # --- segments by running order ----------------------------------------------------------
+    def _segment_at(self, internal_id: int) -> tuple[int, int]:
+        """(paragraph node, row) of a segment's internal id."""
+        k = internal_id - SEGMENT_BASE
+        i = bisect_right(self._firsts, k) - 1
+        node = self._paragraph_nodes[i]
+        return node, k - self._nodes[node].first
+
+    def _segment(self, internal_id: int):
+        node, row = self._segment_at(internal_id)
+        paragraph = self._nodes[node].paragraph
+        assert paragraph is not None
+        return paragraph.segments[row]
+
+    def segment_index(self, segment_id: str) -> QModelIndex:
+        if not self.project.has_segment(segment_id):
+            return QModelIndex()
+        # The project keeps its segments in the paragraphs' order; checked, with a map as fallback.
+        k = self.project.segment_position(segment_id)
+        if self._paragraph_nodes and 0 <= k:
+            node, row = self._segment_at(SEGMENT_BASE + k)
+            paragraph = self._nodes[node].paragraph
+            if paragraph is not None and row < len(paragraph.segments) and paragraph.segments[row].id == segment_id:
+                return self.createIndex(row, 0, SEGMENT_BASE + k)
+        if self._where is None:
+            self._where = {seg.id: (p, row) for p in self._paragraph_nodes
+                           for row, seg in enumerate(self._nodes[p].paragraph.segments)}  # type: ignore[union-attr]
+        found = self._where.get(segment_id)
+        if found is None:
+            return QModelIndex()
+        p, row = found
+        return self.createIndex(row, 0, SEGMENT_BASE + self._nodes[p].first + row)
 
     # --- QAbstractItemModel ------------------------------------------------------------
     def index(self, row: int, column: int, parent=QModelIndex()) -> QModelIndex:
-        children = self._children(parent)
-        if 0 <= row < len(children) and 0 <= column < len(self.COLUMNS):
-            return self.createIndex(row, column, children[row])
+        if not (0 <= column < len(self.COLUMNS)) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, self._top[row]) if row < len(self._top) else QModelIndex()
+        pid = parent.internalId()
+        if pid >= SEGMENT_BASE:
+            return QModelIndex()
+        node = self._nodes[pid]
+        if node.kind == "document":
+            return self.createIndex(row, column, node.children[row]) if row < len(node.children) else QModelIndex()
+        assert node.paragraph is not None
+        if row < len(node.paragraph.segments):
+            return self.createIndex(row, column, SEGMENT_BASE + node.first + row)
         return QModelIndex()
 
     def parent(self, index=QModelIndex()) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
             return QModelIndex()
-        node = self._nodes[index.internalId()]
+        iid = index.internalId()
+        if iid >= SEGMENT_BASE:
+            node_id, _row = self._segment_at(iid)
+            return self.createIndex(self._nodes[node_id].row, 0, node_id)
+        node = self._nodes[iid]
         if node.parent == ROOT:
             return QModelIndex()
         return self.createIndex(self._nodes[node.parent].row, 0, node.parent)
 
-    def _children(self, parent: QModelIndex | QPersistentModelIndex) -> list[int]:
-        if not parent.isValid():
-            return self._top
-        return self._nodes[parent.internalId()].children
-
     def rowCount(self, parent=QModelIndex()) -> int:
-        if parent.isValid() and parent.column() != 0:
+        if not parent.isValid():
+            return len(self._top)
+        if parent.column() != 0:
             return 0
-        return len(self._children(parent))
+        pid = parent.internalId()
+        if pid >= SEGMENT_BASE:
+            return 0
+        node = self._nodes[pid]
+        if node.kind == "document":
+            return len(node.children)
+        return len(node.paragraph.segments) if node.paragraph is not None else 0
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return len(self.COLUMNS)
@@ -99,32 +158,36 @@ class NavigatorModel(QAbstractItemModel):
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        node = self._nodes[index.internalId()]
+        iid = index.internalId()
+        if iid >= SEGMENT_BASE:
+            segment = self._segment(iid)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return segment.id if index.column() == 0 else self.project.segment(segment.id).source
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return tooltip(self.project.segment(segment.id).source)
+            if role == self.SegmentIdRole:
+                return segment.id
+            if role == self.KindRole:
+                return "segment"
+            return None
+        node = self._nodes[iid]
         if role == Qt.ItemDataRole.DisplayRole:
             return node.ident if index.column() == 0 else node.label
-        if role == Qt.ItemDataRole.ToolTipRole and node.kind == "segment":
-            return tooltip(node.label)
         if role == self.SegmentIdRole:
-            return node.ident if node.kind == "segment" else self._first_segment(index.internalId())
+            return self._first_segment(iid)
         if role == self.KindRole:
             return node.kind
         return None
 
     def _first_segment(self, node_id: int) -> str:
         node = self._nodes[node_id]
-        while node.kind != "segment":
+        while node.kind == "document":
             if not node.children:
                 return ""
             node = self._nodes[node.children[0]]
-        return node.ident
+        return node.paragraph.segments[0].id if node.paragraph is not None and node.paragraph.segments else ""
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.COLUMNS[section]
         return None
-
-    def segment_index(self, segment_id: str) -> QModelIndex:
-        node = self._segment_node.get(segment_id)
-        if node is None:
-            return QModelIndex()
-        return self.createIndex(self._nodes[node].row, 0, node)

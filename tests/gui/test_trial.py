@@ -386,6 +386,9 @@ def test_wide_detail_views_scroll_inside_and_leave_the_docks_alone(qtbot, window
     path = tmp_path / "long.mtwb.json"
     save_bundle(project, path)
     assert window.open_path(path)
+    # The running app builds every workspace just after its first paint (the window fixture
+    # does not run the app): build them before the user's dock size is set, as they would be.
+    window.workspace_tabs.build_all()
     dock = window.navigator.parentWidget()
     while dock is not None and not dock.inherits("QDockWidget"):
         dock = dock.parentWidget()

@@ -26,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     # Qt is imported only here, so every other command stays Qt-free.
-    from mtworkbench.gui.app import run_app
+    from mtworkbench.gui.app import exit_now, run_app
 
-    return run_app(args.bundle, demo=args.demo, quit_after=args.quit_after, screenshot=args.screenshot)
+    code = run_app(args.bundle, demo=args.demo, quit_after=args.quit_after, screenshot=args.screenshot)
+    exit_now(code)
+    return code

@@ -145,7 +145,7 @@ class AnalysisWorkspace(Workspace, AnalysisChoices, AnalysisFiles):
         form.addRow(self.reliability_check)
         form.addRow("Documents", self.docs_spin)
 
-        self.compute_button = QPushButton("&Compute")
+        self.compute_button = QPushButton("C&ompute")
         self.compute_button.setObjectName("compute-analysis")
         self.compute_button.setDefault(True)
         self.cancel_button = QPushButton("Cance&l")

@@ -9,6 +9,7 @@ coefficients computed on a worker (``analysis.span_reliability``), so typing nev
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -23,10 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mtworkbench.analysis.multi_rater import AgreementStat
-from mtworkbench.analysis.span_reliability import SpanReliability, reliability_of, span_inputs
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.gui.worker import JobWorker
+
+if TYPE_CHECKING:  # the statistics (numpy) are imported when the comparison is first computed
+    from mtworkbench.analysis.multi_rater import AgreementStat
+    from mtworkbench.analysis.span_reliability import SpanReliability
 
 COLUMNS = ["Scope", "α", "95% CI", "AC1", "95% CI"]
 
@@ -112,6 +115,8 @@ class LayersAgreement(QWidget):
             self.summary.setText("Tick two or more layers.")
             self.table.setRowCount(0)
             return
+        from mtworkbench.analysis.span_reliability import reliability_of, span_inputs
+
         # With a campaign, the segments it gave each layer; outside one, each layer's run of work.
         inputs = span_inputs(project, self.reference, layers, all_segments=False)
         self.summary.setText(f"Computing over {len(layers)} layers…")

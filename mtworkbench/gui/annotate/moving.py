@@ -17,6 +17,34 @@ from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.text_view import EntityTextView
 from mtworkbench.gui.session import ProjectSession
 
+# The most segments the text view lays out at once: a document of a quarter of a million
+# segments took a minute to lay out on the GUI thread. A longer one is shown as a window of
+# this many segments around the current one; the window moves with the current segment once
+# it comes within EDGE_SEGMENTS of an end that is not the document's own, so every segment is
+# reached by moving, finding or clicking, and no page break is ever in sight of the caret.
+PAGE_SEGMENTS = 2000
+EDGE_SEGMENTS = 200
+
+
+def page_of(
+    container: str, members: list[tuple[str, bool]], segment_id: str, shown_start: int | None = None
+) -> tuple[str, list[tuple[str, bool]]]:
+    """The part of ``members`` (segment, starts paragraph) to show around ``segment_id``, and
+    an id for it: ``container`` itself when it is short enough to show whole, else
+    "container@start". ``shown_start``: where the window shown now starts; it is kept while
+    the segment is well inside it (no re-layout for every step)."""
+    if len(members) <= PAGE_SEGMENTS:
+        return container, members
+    position = next((i for i, (sid, _first) in enumerate(members) if sid == segment_id), 0)
+    last_start = len(members) - PAGE_SEGMENTS
+    start = min(max(position - PAGE_SEGMENTS // 2, 0), last_start)
+    if shown_start is not None and 0 <= shown_start <= last_start:
+        low = shown_start + (EDGE_SEGMENTS if shown_start > 0 else 0)
+        high = shown_start + PAGE_SEGMENTS - (EDGE_SEGMENTS if shown_start < last_start else 0)
+        if low <= position < high:
+            start = shown_start
+    return f"{container}@{start}", members[start:start + PAGE_SEGMENTS]
+
 
 class MovingAndFinding:
     """Mixed into the Annotate workspace after its QWidget base (whose methods win)."""

@@ -54,7 +54,7 @@ from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.layer_choice import LayerChoice
 from mtworkbench.gui.annotate.layers_dialog import LayersDialog
-from mtworkbench.gui.annotate.moving import MovingAndFinding
+from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestion_keys import SuggestionsInEditor
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
@@ -358,7 +358,11 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
             container = paragraph_id
         else:
             container = document.id
-        return container, [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
+        shown, shown_start = self._shown_key, None
+        if shown is not None and shown[:3] == (self.layer, self.reference, self.scope) and shown[3].startswith(container + "@"):
+            shown_start = int(shown[3].rsplit("@", 1)[1])  # a window of a long document is shown
+        members = [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
+        return page_of(container, members, segment_id, shown_start)
 
     def _refresh_view(self, force: bool = False) -> None:
         """Rebuild the text only when a different segment set is to be shown."""

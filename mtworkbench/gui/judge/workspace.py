@@ -125,6 +125,7 @@ class JudgeWorkspace(Workspace):
             app.applicationStateChanged.connect(self._application_state_changed)
         self._shown_project = self.session.project
         self._fill_judges()
+        self._select_remembered_judge()  # built after the project was opened (the app builds it late)
 
     # --- identity ---------------------------------------------------------------------------
     @property
@@ -264,6 +265,9 @@ class JudgeWorkspace(Workspace):
         self.judge_combo.setCurrentIndex(0)
         self.judge_combo.blockSignals(False)
         self._fill_judges()
+        self._select_remembered_judge()
+
+    def _select_remembered_judge(self) -> None:
         mine = remembered("judge", self.session.path)  # who judged in this project last time
         if mine and mine in self.session.project.judges:
             self.select_judge(mine)

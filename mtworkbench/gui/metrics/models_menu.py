@@ -28,7 +28,7 @@ def project_signatures(project: Project) -> list[str]:
 
 def add_metrics_menu(window) -> None:
     """Metrics > Models… and the status-bar notice (called by the main window)."""
-    menu = window.menuBar().addMenu("&Metrics")
+    menu = window.menuBar().addMenu("Metri&cs")
     window.action_models = window._action(menu, "&Models…", lambda: open_models_from(window))
     window.action_models.setObjectName("open-models")
     notice = QLabel()

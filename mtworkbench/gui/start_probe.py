@@ -1,0 +1,88 @@
+"""A start-up probe for benchmarks: when the window shows and paints, how long the event loop
+stalls afterwards, and how long quitting takes.
+
+Off unless ``MTWB_START_PROBE`` is set (to a number of seconds to watch the event loop after
+the window is shown). Markers go to stdout as ``MTWB-<WHAT> <unix time>`` lines so a parent
+process can time them against its own clock.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+PROBE_ENV = "MTWB_START_PROBE"
+# The event loop is polled this often; a gap longer than this is a stall.
+TICK_MS = 10
+
+
+def _say(what: str, extra: str = "") -> None:
+    sys.stdout.write(f"MTWB-{what} {time.time():.4f}{' ' + extra if extra else ''}\n")
+    sys.stdout.flush()
+
+
+class StartProbe(QObject):
+    """Watches the main window: its first show, its first paint whose title names the project."""
+
+    def __init__(self, window: QMainWindow, watch_s: float) -> None:
+        super().__init__(window)
+        self.window = window
+        self.watch_ms = int(watch_s * 1000)
+        self.shown = False
+        self.painted = False
+        self.longest_ms = 0
+        self.clock = QElapsedTimer()
+        self.since_show = QElapsedTimer()
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(TICK_MS)
+        self.ticker.timeout.connect(self._tick)
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        kind = event.type()
+        if kind == QEvent.Type.Show and not self.shown:
+            self.shown = True
+            _say("SHOWN", self.window.windowTitle())
+        elif kind == QEvent.Type.Paint and not self.painted:
+            self.painted = True
+            _say("PAINTED", self.window.windowTitle())
+            self.clock.start()
+            self.since_show.start()
+            self.ticker.start()
+        return False
+
+    def _tick(self) -> None:
+        gap = self.clock.restart()
+        self.longest_ms = max(self.longest_ms, gap - TICK_MS)
+        if self.since_show.elapsed() >= self.watch_ms:
+            self.ticker.stop()
+            _say("STALL", f"{self.longest_ms} {self.window.windowTitle()}")
+            QTimer.singleShot(0, self._quit)
+
+    def _quit(self) -> None:
+        _say("QUIT")
+        self.window.close()
+        app = QApplication.instance()
+        if app is not None:
+            app.quit()
+
+
+def exited() -> None:
+    """The event loop has returned (what follows is the interpreter's own teardown)."""
+    if os.environ.get(PROBE_ENV):
+        _say("EXITED")
+
+
+def install(window: QMainWindow) -> StartProbe | None:
+    value = os.environ.get(PROBE_ENV)
+    if not value:
+        return None
+    try:
+        watch_s = float(value)
+    except ValueError:
+        watch_s = 3.0
+    return StartProbe(window, watch_s)

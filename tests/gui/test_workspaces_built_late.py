@@ -1,0 +1,110 @@
+"""The window shows with its first workspace built; the others are built after its first
+paint (their modules imported off the GUI thread), or at once when their tab is chosen."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from mtworkbench.gui.main_window import MainWindow
+
+
+def test_only_annotate_is_built_before_the_first_paint(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    tabs = window.tabs
+    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Annotate", "Judge", "Metrics", "Analysis"]
+    assert tabs.widget(0).objectName() == "workspace-annotate"
+    assert [tabs.widget(i).objectName() for i in (1, 2, 3)] == ["pending-judge", "pending-metrics", "pending-analysis"]
+
+
+def test_choosing_a_pending_tab_builds_it_there(qtbot, demo_copy):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    window.open_path(demo_copy)
+    bar = window.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(2).center())  # the Metrics tab
+    metrics = window.tabs.currentWidget()
+    assert metrics.objectName() == "workspace-metrics"
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "Metrics"
+    # built after the project was opened, it shows that project's systems
+    systems = {s.id for s in window.session.project.systems}
+    assert systems and set(metrics.system_ids) == systems
+    assert window.tabs.widget(1).objectName() == "pending-judge"  # the others still wait
+
+
+def test_looking_a_workspace_up_builds_the_pending_ones(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    judge = window.workspaces["Judge"]
+    assert judge.objectName() == "workspace-judge"
+    assert window.tabs.widget(1) is judge
+    assert [window.tabs.widget(i).objectName() for i in range(4)] == [
+        "workspace-annotate", "workspace-judge", "workspace-metrics", "workspace-analysis"]
+
+
+def test_pending_workspaces_are_built_after_the_window_paints(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.workspace_tabs.build_after_paint(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: not window.workspace_tabs.pending, timeout=60_000)
+    assert dict.__len__(window.workspaces) == 4
+    assert window.tabs.currentWidget().objectName() == "workspace-annotate"
+
+
+def test_the_start_probe_reports_show_paint_stall_and_quit(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MTWB_SETTINGS_DIR=str(tmp_path / "settings"),
+               MTWB_RECOVERY_DIR=str(tmp_path / "recovery"), MTWB_START_PROBE="0.5")
+    result = subprocess.run([sys.executable, "-m", "mtworkbench", "gui", "--demo"],
+                            capture_output=True, text=True, env=env, timeout=180)
+    assert result.returncode == 0, result.stderr
+    marks = [line.split(" ", 2) for line in result.stdout.splitlines() if line.startswith("MTWB-")]
+    assert [m[0] for m in marks] == ["MTWB-SHOWN", "MTWB-PAINTED", "MTWB-STALL", "MTWB-QUIT", "MTWB-EXITED"]
+    stamps = [float(m[1]) for m in marks]
+    assert stamps == sorted(stamps)
+    assert int(marks[2][2].split(" ", 1)[0]) >= 0  # the longest stall, in milliseconds
+    assert "demo.mtwb.json" in marks[2][2]  # the title names the demo by then
+    # The process ends without tearing the interpreter down; what it must write is written.
+    written = [p.read_text(encoding="utf-8") for p in (tmp_path / "settings").rglob("*.ini")]
+    assert any("geometry" in text for text in written)
+
+
+def nav_dock(window):
+    dock = window.navigator.parentWidget()
+    while dock is not None and not dock.inherits("QDockWidget"):
+        dock = dock.parentWidget()
+    return dock
+
+
+def test_workspaces_built_late_leave_the_docks_as_the_last_session_left_them(qtbot):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.resize(1280, 800)
+    first.show()
+    qtbot.waitExposed(first)
+    first.workspace_tabs.build_all()  # measures the room they all need, for the next start
+    first.close()
+
+    window = MainWindow()  # the next start: only the first workspace is built
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.workspace_tabs.pending
+    dock = nav_dock(window)
+    window.resizeDocks([dock], [600], Qt.Orientation.Horizontal)  # wider than the workspaces leave room for
+    QApplication.processEvents()
+    before = dock.width()
+    window.workspace_tabs.build_all()
+    QApplication.processEvents()
+    assert dock.width() == before  # no workspace built late squeezed it
+    assert window.tabs.minimumSize().isNull()  # each workspace's own least size governs again
