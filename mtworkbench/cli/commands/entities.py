@@ -4,6 +4,8 @@
     mtworkbench entities export BUNDLE FILE --reference ID [--annotator NAME] [--format ...]
     mtworkbench entities import-sources BUNDLE source-entities.all.json --annotator NAME [--layer NAME]
     mtworkbench entities list BUNDLE
+    mtworkbench entities layers BUNDLE [--json]
+    mtworkbench entities layer-add BUNDLE NAME --on reference|source|output --types TYPE[=KEY],... [--no-nesting] [--no-overlap]
     mtworkbench entities compare BUNDLE --reference ID A B [--json]
     mtworkbench entities compare BUNDLE --reference ID --annotator A --annotator B --annotator C ... [--json]
 """
@@ -89,6 +91,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from mtworkbench.cli import entities_suggest
 
     entities_suggest.register(sub)
+    from mtworkbench.cli import entity_layers
+
+    entity_layers.register(sub)
     p.set_defaults(func=lambda args: _usage(p))
 
 
@@ -103,7 +108,7 @@ def _format_name(value: str) -> str:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    raise UsageError("name an action: import, export, list, compare or suggest")
+    raise UsageError("name an action: import, export, list, compare, suggest, layers or layer-add")
 
 
 def _format(args: argparse.Namespace) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from PySide6.QtGui import QUndoCommand
 
 from mtworkbench.core.annotation import add_spans
+from mtworkbench.core.layer_schema import LayerSchema, apply_schema
 from mtworkbench.core.layers import Relation, check_placement, layer_types, span_layer
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 
@@ -146,3 +147,19 @@ class AddSpansCommand(ReplaceSpansCommand):
 
     def __init__(self, project: Project, spans: Sequence[EntitySpan], text: str) -> None:
         super().__init__(project, [], spans, text)
+
+
+class SetLayerSchemaCommand(QUndoCommand):
+    """The layers and types as the schema dialog left them, as one undo step."""
+
+    def __init__(self, project: Project, schema: LayerSchema, text: str = "Change layers and types") -> None:
+        super().__init__(text)
+        self.project, self.new = project, schema
+        self.old: LayerSchema | None = None
+
+    def redo(self) -> None:
+        self.old = apply_schema(self.project, self.new)
+
+    def undo(self) -> None:
+        if self.old is not None:
+            apply_schema(self.project, self.old)

@@ -32,6 +32,7 @@ class LayerChoice:
 
     reference: str  # what span.reference holds in the active layer: a reference id, a system id, "" for sources
     layer: str = ENTITIES
+    _shown_on: str | None = None  # the text the editor shows for the active layer (None: nothing yet)
     reference_box: QComboBox
     layer_box: QComboBox
     text_label: QLabel
@@ -108,6 +109,10 @@ class LayerChoice:
     def _fill_layers(self) -> None:
         layers = self.project.settings.span_layers
         names = [layer.name for layer in layers]
+        shown_on = self._shown_on
+        # The layer edited was removed (an undone addition) or now sits on other text:
+        # switch the editor over as if the user had chosen it, so no stale text stays shown.
+        stale = self.layer not in names or (shown_on is not None and self.active_layer().on != shown_on)
         if self.layer not in names:
             self.layer = ENTITIES
         self.layer_box.blockSignals(True)
@@ -116,6 +121,10 @@ class LayerChoice:
             self.layer_box.addItem(f"{layer.name} (on {layer.on}s)", layer.name)
         self.layer_box.setCurrentIndex(max(0, names.index(self.layer) if self.layer in names else 0))
         self.layer_box.blockSignals(False)
+        self._shown_on = self.active_layer().on
+        if stale:
+            self.layer = ""
+            self._layer_chosen(self.layer_box.currentIndex())
 
     def _fill_references(self) -> None:
         """The texts the active layer may sit on: references, systems, or the sources."""
@@ -137,6 +146,7 @@ class LayerChoice:
         if not name or name == self.layer:
             return
         self.layer = str(name)
+        self._shown_on = self.active_layer().on
         self.cancel_relation()
         self._fill_references()
         self._apply_type_styles()

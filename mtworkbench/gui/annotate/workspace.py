@@ -11,7 +11,6 @@ third layer. Every change is a command on the session's undo stack.
 from __future__ import annotations
 
 import getpass
-from dataclasses import replace
 
 import shiboken6
 from PySide6.QtCore import QSettings, Qt
@@ -43,24 +42,25 @@ from mtworkbench.core.events import (
     SpanChanged,
     SpanRemoved,
 )
+from mtworkbench.core.layer_schema import schema_of
 from mtworkbench.core.layers import ENTITIES, grapheme_bounds
 from mtworkbench.core.model import EntitySpan, ModelError, Project
 from mtworkbench.core.project_input import default_entity_layer
+from mtworkbench.gui.annotate.commands import SetLayerSchemaCommand
 from mtworkbench.gui.annotate.compare_view import ComparisonView
 from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.entity_table_width import EntityTableWidth
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.layer_choice import LayerChoice
+from mtworkbench.gui.annotate.layers_dialog import LayersDialog
 from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestion_keys import SuggestionsInEditor
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
 from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
-from mtworkbench.gui.annotate.type_dialog import EntityTypesDialog
 from mtworkbench.gui.commands import (
     AddSpanCommand,
-    SetSettingCommand,
     SetSpanTypeCommand,
 )
 from mtworkbench.gui.plain import esc
@@ -127,7 +127,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.action_next = self._action("Next segment", self.next_segment, NEXT_SEGMENT_KEY)
         self.action_unannotated = self._action("Next unannotated", self.next_unannotated, NEXT_UNANNOTATED_KEY)
         self.toolbar.addSeparator()
-        self.action_types = self._action("Entity types…", self.edit_types)
+        self.action_types = self._action("Layers and types…", self.edit_types)
         self.action_import = self._action("Import annotations…", self.import_annotations)
         self.action_export = self._action("Export annotations…", self.export_annotations)
 
@@ -309,6 +309,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
 
     def _project_replaced(self, project: Project) -> None:
         self._shown_project = project
+        self._shown_on = None  # a new project: _fill_layers below starts afresh, nothing is stale
         self._undo_index = self.session.undo_stack.index()
         self.say("")
         # This project's annotator when one was chosen for it (else the last name used anywhere).
@@ -436,7 +437,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         elif isinstance(event, AnnotationsReset):
             self._refresh_view(force=True)
             self._relist()
-        elif isinstance(event, SettingsChanged) and event.name in ("entity_types", "span_layers"):
+        elif isinstance(event, SettingsChanged) and event.name in ("entity_types", "span_layers", "relation_layers"):
             self._fill_layers()
             self._apply_type_styles()
             self._relist()
@@ -549,21 +550,17 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
             self.view.ensureCursorVisible()
         self.view.setFocus()
 
-    # --- types ----------------------------------------------------------------------------------------
-    def edit_types(self) -> EntityTypesDialog:
-        """Open the entity-type dialog (not modal: OK saves through the undo stack)."""
-        used = {s.type for s in self.project.spans}
-        self.types_dialog = EntityTypesDialog([replace(t) for t in self.project.settings.entity_types], used, self)
+    # --- layers and types --------------------------------------------------------------------
+    def edit_types(self) -> LayersDialog:
+        """Open the layers-and-types dialog (not modal: OK saves through the undo stack)."""
+        self.types_dialog = LayersDialog(self.project, self)
         self.types_dialog.accepted.connect(self._types_accepted)
         self.types_dialog.open()
         return self.types_dialog
 
     def _types_accepted(self) -> None:
-        styles = self.types_dialog.result_styles
-        if styles is None:
+        schema = self.types_dialog.result_schema
+        if schema is None or schema == schema_of(self.project.settings):
             return
-        current = [(t.name, t.key, t.color) for t in self.project.settings.entity_types]
-        if [(t.name, t.key, t.color) for t in styles] == current:
-            return
-        self.session.push(SetSettingCommand(self.project, "entity_types", styles))
-        self.say("Saved the entity types (Edit > Undo takes the change back).")
+        self.session.push(SetLayerSchemaCommand(self.project, schema))
+        self.say("Saved the layers and types (Edit > Undo takes the change back).")

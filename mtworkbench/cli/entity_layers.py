@@ -1,0 +1,87 @@
+"""``mtworkbench entities layers`` and ``entities layer-add``: list and define span layers.
+
+    mtworkbench entities layers BUNDLE [--json]
+    mtworkbench entities layer-add BUNDLE NAME --on reference|source|output --types TYPE[=KEY],...
+                                   [--no-nesting] [--no-overlap] [-o OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from mtworkbench.core.errors import DataError
+from mtworkbench.core.records import LAYER_TARGETS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    lay = sub.add_parser("layers", help="the project's span and relation layers: text, rules, types and span counts")
+    lay.add_argument("bundle")
+    lay.add_argument("--json", action="store_true", help="print one JSON object")
+    lay.set_defaults(func=run_layers)
+
+    add = sub.add_parser("layer-add", help="add a span layer with its types")
+    add.add_argument("bundle", help="project bundle (*.mtwb.json); saved in place unless -o")
+    add.add_argument("name", help="the layer's name (no spaces)")
+    add.add_argument("--on", required=True, choices=LAYER_TARGETS, help="the text its spans sit on")
+    add.add_argument("--types", required=True, metavar="TYPE[=KEY],...",
+                     help="its types, each with its editor key (default: the first free letter of its name)")
+    add.add_argument("--no-nesting", action="store_true", help="spans may not lie inside one another (nor overlap)")
+    add.add_argument("--no-overlap", action="store_true", help="spans may nest but not cross")
+    add.add_argument("-o", "--output", help="write the changed project here instead")
+    add.set_defaults(func=run_layer_add)
+
+
+def layers_json(project) -> dict:
+    from mtworkbench.core.layer_schema import schema_of, span_counts
+
+    schema = schema_of(project.settings)
+    counts = span_counts(project)
+    style = lambda t: {"name": t.name, "key": t.key, "color": t.color}  # noqa: E731
+    return {
+        "span_layers": [{"name": s.name, "on": s.on, "nesting": s.nesting, "overlap": s.overlap,
+                         "spans": counts[s.name], "types": [style(t) for t in schema.types_of(s.name)]}
+                        for s in schema.span_layers],
+        "relation_layers": [{"name": r.name, "relations": sum(1 for x in project.relations if x.layer == r.name),
+                             "types": [style(t) for t in r.types]} for r in schema.relation_layers],
+    }
+
+
+def run_layers(args: argparse.Namespace) -> int:
+    from mtworkbench.io.bundle.bundle import load_bundle
+
+    data = layers_json(load_bundle(args.bundle))
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    for s in data["span_layers"]:
+        rules = "nesting and overlap" if s["overlap"] else "nesting" if s["nesting"] else "flat"
+        types = " ".join(f"{t['name']}={t['key']}" for t in s["types"])
+        print(f"{s['name']}\ton {s['on']}\t{rules}\t{s['spans']} spans\t{types}")
+    for r in data["relation_layers"]:
+        types = " ".join(f"{t['name']}={t['key']}" if t["key"] else t["name"] for t in r["types"])
+        print(f"{r['name']}\trelations\t{r['relations']} relations\t{types}")
+    return 0
+
+
+def run_layer_add(args: argparse.Namespace) -> int:
+    from mtworkbench.core.layer_schema import apply_schema, with_new_layer
+    from mtworkbench.core.model import ModelError
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_locks
+
+    out = Path(args.output or args.bundle)
+    with bundle_locks(args.bundle, out):
+        project = load_bundle(args.bundle)
+        try:
+            schema = with_new_layer(project, args.name, args.on, args.types,
+                                    nesting=not args.no_nesting, overlap=not (args.no_overlap or args.no_nesting))
+        except ModelError as exc:
+            raise DataError(f"{args.bundle}: {exc}") from exc
+        apply_schema(project, schema)
+        save_bundle(project, out)
+    layer = schema.span_layers[-1]
+    types = ", ".join(f"{t.name} ({t.key})" for t in layer.types)
+    print(f"added layer {layer.name} on {layer.on}s with types {types}; wrote {out}")
+    return 0
