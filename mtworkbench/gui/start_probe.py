@@ -19,7 +19,9 @@ from PySide6.QtWidgets import QApplication, QMainWindow
 PROBE_ENV = "MTWB_START_PROBE"
 # Set to a number of milliseconds: every stall longer than that dumps the stacks of all
 # threads to stderr while it lasts (``faulthandler``'s watchdog runs without the interpreter's
-# lock, so it also names a C call on another thread that holds that lock).
+# lock, so it also names a C call on another thread that holds that lock). A diagnostic only:
+# reading other threads' frames without the lock can crash the process, as faulthandler warns,
+# so the timed runs never set it.
 STALL_DUMP_ENV = "MTWB_STALL_DUMP"
 # The event loop is polled this often; a gap longer than this is a stall.
 TICK_MS = 10
