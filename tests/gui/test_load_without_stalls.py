@@ -73,3 +73,28 @@ def test_the_probe_dumps_every_threads_stack_while_the_loop_stalls(qtbot, monkey
     window.show()
     qtbot.waitUntil(lambda: "cancelled" in armed, timeout=10_000)
     assert armed[0] == (pytest.approx(0.12), {"repeat": True, "exit": False})
+
+
+def test_the_entity_list_walks_the_spans_not_every_segment_when_spans_are_fewer(qapp, demo_copy, monkeypatch):
+    from mtworkbench.core.model import Project
+    from mtworkbench.gui.annotate.entity_list import EntityListModel
+    from mtworkbench.io.bundle.bundle import load_bundle
+
+    project = load_bundle(demo_copy)
+    annotators = sorted({s.annotator for s in project.spans})
+    references = sorted({s.reference for s in project.spans})
+    assert annotators and references
+    expected = {
+        (ref, doc.id, who): [span.id for seg in project.segments_of_document(doc.id)
+                             for span in project.spans_for(ref, seg.id, who)]
+        for ref in references for doc in project.documents for who in annotators
+    }
+    assert any(expected.values())
+    # As if the project had far more segments than spans (a large import with a few entities).
+    monkeypatch.setattr(Project, "span_count", property(lambda self: 0))
+    monkeypatch.setattr(Project, "spans_for", lambda *a, **k: pytest.fail("walked every segment"))
+    for (ref, doc, who), ids in expected.items():
+        assert [s.id for s in EntityListModel._document_spans(project, ref, doc, who)] == ids
+    model = EntityListModel()
+    model.show(project, references[0], project.documents[0].id, annotators[0])
+    assert model.rowCount() == len(expected[(references[0], project.documents[0].id, annotators[0])])
