@@ -36,7 +36,7 @@ def test_a_broken_bundle_read_by_the_app_still_names_the_file_and_place(tmp_path
 
 
 class _NoWalk(dict):
-    def items(self):  # noqa: D401 - the walk over every output that the index must not make
+    def items(self):  # the walk over every output that the index must not make
         raise AssertionError("every output's text was visited")
 
 
