@@ -24,8 +24,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.model import Project
-from mtworkbench.io.bundle.bundle import content_hash, disk_hash, loads
-from mtworkbench.io.corpora.plaintext import decode_utf8
+from mtworkbench.io.bundle.bundle import content_hash, disk_hash, loads_bytes
 
 DEBOUNCE_MS = 300
 
@@ -40,10 +39,14 @@ class LoadedState:
 
 
 def read_state(path: str | Path) -> LoadedState:
-    """Load a bundle keeping its bytes (the merge base) and their hash."""
+    """Load a bundle keeping its bytes (the merge base) and their hash.
+
+    Decoded from the bytes by sections (``loads_bytes``), not as one JSON text: one
+    ``json.loads`` of a large file holds the interpreter's lock for seconds, so a read on
+    a worker thread froze the window for as long."""
     path = Path(path)
     data = read_regular_bytes(path)
-    project = loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+    project = loads_bytes(data, file=str(path))
     return LoadedState(project, content_hash(data), data)
 
 
@@ -51,7 +54,7 @@ def base_project(data: bytes | None, path: Path) -> Project | None:
     """The project as it was loaded (for a three-way merge), or None if unknown."""
     if data is None:
         return None
-    return loads(decode_utf8(data, path, strip_bom=True), file=str(path))
+    return loads_bytes(data, file=str(path))
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:

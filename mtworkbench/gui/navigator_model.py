@@ -5,6 +5,11 @@ Documents and paragraphs are nodes in a flat list, addressed by their position (
 a project of a quarter of a million segments took seconds to mirror. A segment's index carries
 ``SEGMENT_BASE`` plus its place in the paragraphs' running order, and its text is read from the
 project when the view asks for it.
+
+A paragraph of more than ``RANGE_SIZE`` segments (an imported plain-text file is one paragraph)
+lists its segments in ranges of that many: a tree view lays out every child of a node it
+expands, asking the model for each, and selecting the first of 250,000 segments in one
+paragraph held the window for seconds.
 """
 
 from __future__ import annotations
@@ -19,18 +24,21 @@ from mtworkbench.gui.plain import tooltip
 
 ROOT = -1
 SEGMENT_BASE = 1 << 40  # internal ids from here on are segments
+RANGE_SIZE = 1000  # segments listed under one node at most
 
 
 @dataclass
 class _Node:
-    kind: str  # "document" or "paragraph"
+    kind: str  # "document", "paragraph" or "range" (part of a long paragraph)
     ident: str
     label: str
     parent: int
     row: int
     children: list[int] = field(default_factory=list)
     paragraph: Paragraph | None = None
-    first: int = 0  # a paragraph's first segment in the running order
+    first: int = 0  # the first segment it lists, in the running order
+    start: int = 0  # the row of that segment in its paragraph
+    count: int = 0  # how many segments it lists itself (none where it has range nodes)
 
 
 class NavigatorModel(QAbstractItemModel):
@@ -65,12 +73,26 @@ class NavigatorModel(QAbstractItemModel):
             n_segments = sum(len(p.segments) for p in doc.paragraphs)
             d = self._add(_Node("document", doc.id, f"{n_segments} segments", ROOT, len(self._top)), self._top)
             for k, par in enumerate(doc.paragraphs, 1):
-                node = _Node("paragraph", par.id, f"paragraph {k}: {len(par.segments)} segments", d,
-                             len(self._nodes[d].children), paragraph=par, first=total)
+                n = len(par.segments)
+                node = _Node("paragraph", par.id, f"paragraph {k}: {n} segments", d,
+                             len(self._nodes[d].children), paragraph=par, first=total,
+                             count=n if n <= RANGE_SIZE else 0)
                 p = self._add(node, self._nodes[d].children)
-                self._paragraph_nodes.append(p)
-                self._firsts.append(total)
-                total += len(par.segments)
+                if n <= RANGE_SIZE:
+                    self._add_holder(p)
+                else:
+                    for start in range(0, n, RANGE_SIZE):
+                        count = min(RANGE_SIZE, n - start)
+                        last = start + count
+                        part = _Node("range", f"{start + 1}-{last}", f"segments {start + 1}-{last}", p,
+                                     len(node.children), paragraph=par, first=total + start, start=start, count=count)
+                        self._add_holder(self._add(part, node.children))
+                total += n
+
+    def _add_holder(self, node: int) -> None:
+        """A node that lists segments itself, in running order."""
+        self._paragraph_nodes.append(node)
+        self._firsts.append(self._nodes[node].first)
 
     def _add(self, node: _Node, siblings: list[int]) -> int:
         self._nodes.append(node)
@@ -79,7 +101,7 @@ class NavigatorModel(QAbstractItemModel):
 
     # --- segments by running order ----------------------------------------------------------
     def _segment_at(self, internal_id: int) -> tuple[int, int]:
-        """(paragraph node, row) of a segment's internal id."""
+        """(node listing it, row there) of a segment's internal id."""
         k = internal_id - SEGMENT_BASE
         i = bisect_right(self._firsts, k) - 1
         node = self._paragraph_nodes[i]
@@ -87,9 +109,9 @@ class NavigatorModel(QAbstractItemModel):
 
     def _segment(self, internal_id: int):
         node, row = self._segment_at(internal_id)
-        paragraph = self._nodes[node].paragraph
-        assert paragraph is not None
-        return paragraph.segments[row]
+        holder = self._nodes[node]
+        assert holder.paragraph is not None
+        return holder.paragraph.segments[holder.start + row]
 
     def segment_index(self, segment_id: str) -> QModelIndex:
         if not self.project.has_segment(segment_id):
@@ -98,12 +120,15 @@ class NavigatorModel(QAbstractItemModel):
         k = self.project.segment_position(segment_id)
         if self._paragraph_nodes and 0 <= k:
             node, row = self._segment_at(SEGMENT_BASE + k)
-            paragraph = self._nodes[node].paragraph
-            if paragraph is not None and row < len(paragraph.segments) and paragraph.segments[row].id == segment_id:
+            holder = self._nodes[node]
+            segments = holder.paragraph.segments if holder.paragraph is not None else []
+            if row < holder.count and segments[holder.start + row].id == segment_id:
                 return self.createIndex(row, 0, SEGMENT_BASE + k)
         if self._where is None:
-            self._where = {seg.id: (p, row) for p in self._paragraph_nodes
-                           for row, seg in enumerate(self._nodes[p].paragraph.segments)}  # type: ignore[union-attr]
+            self._where = {
+                seg.id: (p, row) for p in self._paragraph_nodes
+                for row, seg in enumerate(self._nodes[p].paragraph.segments[  # type: ignore[union-attr]
+                    self._nodes[p].start:self._nodes[p].start + self._nodes[p].count])}
         found = self._where.get(segment_id)
         if found is None:
             return QModelIndex()
@@ -120,10 +145,9 @@ class NavigatorModel(QAbstractItemModel):
         if pid >= SEGMENT_BASE:
             return QModelIndex()
         node = self._nodes[pid]
-        if node.kind == "document":
+        if node.children:
             return self.createIndex(row, column, node.children[row]) if row < len(node.children) else QModelIndex()
-        assert node.paragraph is not None
-        if row < len(node.paragraph.segments):
+        if row < node.count:
             return self.createIndex(row, column, SEGMENT_BASE + node.first + row)
         return QModelIndex()
 
@@ -148,9 +172,7 @@ class NavigatorModel(QAbstractItemModel):
         if pid >= SEGMENT_BASE:
             return 0
         node = self._nodes[pid]
-        if node.kind == "document":
-            return len(node.children)
-        return len(node.paragraph.segments) if node.paragraph is not None else 0
+        return len(node.children) or node.count
 
     def columnCount(self, parent=QModelIndex()) -> int:
         return len(self.COLUMNS)
@@ -181,11 +203,9 @@ class NavigatorModel(QAbstractItemModel):
 
     def _first_segment(self, node_id: int) -> str:
         node = self._nodes[node_id]
-        while node.kind == "document":
-            if not node.children:
-                return ""
+        while node.children:
             node = self._nodes[node.children[0]]
-        return node.paragraph.segments[0].id if node.paragraph is not None and node.paragraph.segments else ""
+        return node.paragraph.segments[node.start].id if node.paragraph is not None and node.count else ""
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:

@@ -8,6 +8,7 @@ process can time them against its own clock.
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import sys
 import time
@@ -16,6 +17,12 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 PROBE_ENV = "MTWB_START_PROBE"
+# Set to a number of milliseconds: every stall longer than that dumps the stacks of all
+# threads to stderr while it lasts (``faulthandler``'s watchdog runs without the interpreter's
+# lock, so it also names a C call on another thread that holds that lock). A diagnostic only:
+# reading other threads' frames without the lock can crash the process, as faulthandler warns,
+# so the timed runs never set it.
+STALL_DUMP_ENV = "MTWB_STALL_DUMP"
 # The event loop is polled this often; a gap longer than this is a stall.
 TICK_MS = 10
 
@@ -40,6 +47,7 @@ class StartProbe(QObject):
         self.ticker = QTimer(self)
         self.ticker.setInterval(TICK_MS)
         self.ticker.timeout.connect(self._tick)
+        self.dump_after_s = _dump_after_s()
         window.installEventFilter(self)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
@@ -58,8 +66,12 @@ class StartProbe(QObject):
     def _tick(self) -> None:
         gap = self.clock.restart()
         self.longest_ms = max(self.longest_ms, gap - TICK_MS)
+        if self.dump_after_s:
+            faulthandler.dump_traceback_later(self.dump_after_s, repeat=True, exit=False)
         if self.since_show.elapsed() >= self.watch_ms:
             self.ticker.stop()
+            if self.dump_after_s:
+                faulthandler.cancel_dump_traceback_later()
             _say("STALL", f"{self.longest_ms} {self.window.windowTitle()}")
             QTimer.singleShot(0, self._quit)
 
@@ -69,6 +81,13 @@ class StartProbe(QObject):
         app = QApplication.instance()
         if app is not None:
             app.quit()
+
+
+def _dump_after_s() -> float:
+    try:
+        return max(0.0, float(os.environ.get(STALL_DUMP_ENV, "0")) / 1000)
+    except ValueError:
+        return 0.0
 
 
 def exited() -> None:

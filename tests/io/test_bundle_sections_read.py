@@ -217,3 +217,48 @@ def test_a_mapped_broken_file_gets_the_general_message(name, change, path, tmp_p
         loads(text, file=str(path_on_disk))
     assert (str(mapped.value), mapped.value.json_path) == (str(general.value), general.value.json_path)
     assert mapped.value.json_path == path
+
+
+@pytest.mark.parametrize("piece", [1, 40, 8 * 1024 * 1024])
+def test_segments_are_decoded_in_pieces_into_the_general_project(piece, monkeypatch):
+    # One decode call holds the interpreter's lock throughout: the app's reader thread decodes
+    # a paragraph's segments a piece at a time so the window keeps answering.
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", piece)
+    calls = []
+    real = sections_read._SEGMENTS
+
+    class Counting:
+        def decode(self, data):
+            calls.append(len(data))
+            return real.decode(data)
+
+    monkeypatch.setattr(sections_read, "_SEGMENTS", Counting())
+    text = dumps(world_project())
+    project = fast(text.encode("utf-8"))
+    assert project is not None
+    assert dumps(project) == dumps(loads(text)) == text
+    n_paragraphs = sum(len(d.paragraphs) for d in project.documents)
+    longest = max(len(p.segments) for d in project.documents for p in d.paragraphs)
+    assert longest > 1
+    if piece == 1:  # a piece per segment
+        assert len(calls) == len(project.segments)
+    elif piece > len(text):
+        assert len(calls) == n_paragraphs
+
+
+def test_segments_written_on_one_line_are_decoded_whole(monkeypatch):
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", 1)
+    tree = json.loads(dumps(world_project()))
+    compact = json.dumps(tree, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    project = fast(compact)
+    assert project is not None
+    assert dumps(project) == dumps(world_project())
+
+
+@pytest.mark.parametrize("piece", [1, 40])
+@pytest.mark.parametrize("name,change,path", REFUSED, ids=[c[0] for c in REFUSED])
+def test_segments_read_in_pieces_keep_each_message(name, change, path, piece, monkeypatch):
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", piece)
+    text = _edit(change)
+    assert fast(text.encode("utf-8")) is None
+    assert outcome(loads_bytes, text.encode("utf-8")) == outcome(loads, text)

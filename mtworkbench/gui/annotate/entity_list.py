@@ -44,12 +44,23 @@ class EntityListModel(QAbstractTableModel):
         self.colors = {t.name: t.color for t in layer_types(project.settings, layer)}
         self.items = []
         if document and annotator:
-            for segment in project.segments_of_document(document):
-                for span in project.spans_for(reference, segment.id, annotator):
-                    if span.layer == layer:
-                        self.items.append(EntityListItem(span, self._text(span)))
+            for span in self._document_spans(project, reference, document, annotator):
+                if span.layer == layer:
+                    self.items.append(EntityListItem(span, self._text(span)))
         self._keys = [self._key(item.span) for item in self.items]
         self.endResetModel()
+
+    @staticmethod
+    def _document_spans(project: Project, reference: str, document: str, annotator: str) -> list[EntitySpan]:
+        """The annotator's spans on the document's segments, in segment order, then by place.
+        With fewer spans than segments the spans are walked, not the segments: a document of
+        250,000 segments took a quarter of a second to walk at every change of document."""
+        if project.span_count >= len(project.segments):
+            return [span for segment in project.segments_of_document(document)
+                    for span in project.spans_for(reference, segment.id, annotator)]
+        found = [s for s in project.spans if s.reference == reference and s.annotator == annotator
+                 and project.has_segment(s.segment) and project.document_of(s.segment) == document]
+        return sorted(found, key=lambda s: (project.segment_position(s.segment), s.start, s.end))
 
     def _text(self, span: EntitySpan) -> str:
         assert self.project is not None

@@ -44,7 +44,7 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
 class _Paragraph(msgspec.Struct, forbid_unknown_fields=True):
     id: str
-    segments: list[Segment]
+    segments: msgspec.Raw  # decoded piece by piece (``_segments``)
 
 
 class _Document(msgspec.Struct, forbid_unknown_fields=True):
@@ -70,6 +70,7 @@ _DOCUMENTS = msgspec.json.Decoder(list[_Document])
 _REFERENCES = msgspec.json.Decoder(list[_Reference])
 _SYSTEMS = msgspec.json.Decoder(list[_System])
 _TEXTS = msgspec.json.Decoder(dict[str, str])
+_SEGMENTS = msgspec.json.Decoder(list[Segment])
 _ANY = msgspec.json.Decoder()
 # What the typed decoders raise for a file they do not take (the general way names why).
 _NOT_TAKEN = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
@@ -203,11 +204,38 @@ def _documents(raw: msgspec.Raw) -> list[Document]:
     is refused by ``Project``'s index, which then sends the file the general way)."""
     documents = []
     for d in _DOCUMENTS.decode(raw):
-        if _blank(d.id) or any(_blank(p.id) for p in d.paragraphs) or \
-                any(_any_blank([s.id for s in p.segments]) for p in d.paragraphs):
+        paragraphs = [Paragraph(p.id, _segments(p.segments)) for p in d.paragraphs]
+        if _blank(d.id) or any(_blank(p.id) for p in paragraphs) or \
+                any(_any_blank([s.id for s in p.segments]) for p in paragraphs):
             raise _NotTaken
-        documents.append(Document(d.id, [Paragraph(p.id, p.segments) for p in d.paragraphs], d.attributes))
+        documents.append(Document(d.id, paragraphs, d.attributes))
     return documents
+
+
+# Between two segments of a paragraph as bundles are written (one a line): a segment holds
+# only strings, and a raw line break cannot occur inside a JSON string.
+_SEGMENT_BREAK = re.compile(rb'}[ \t\r]*,[ \t\r]*\n[ \t\r\n]*{')
+
+
+def _segments(raw: msgspec.Raw) -> list[Segment]:
+    """A paragraph's segments, decoded in pieces of about ``PIECE_BYTES``: one decode call
+    holds the interpreter's lock from start to end, and the app reads a large bundle on a
+    worker thread while its window must keep answering. A piece that does not decode (a
+    break found elsewhere than between two segments leaves its brackets unbalanced) sends
+    the paragraph to one decode of the whole, as written."""
+    body = memoryview(raw)
+    segments: list[Segment] = []
+    start = 1  # after the opening bracket
+    try:
+        while True:
+            found = _SEGMENT_BREAK.search(body, start + PIECE_BYTES) if start + PIECE_BYTES < len(body) else None
+            if found is None:
+                segments += _SEGMENTS.decode(b"[" + body[start:])
+                return segments
+            segments += _SEGMENTS.decode(b"[" + body[start:found.start() + 1] + b"]")
+            start = found.end() - 1
+    except msgspec.MsgspecError:
+        return _SEGMENTS.decode(raw)
 
 
 def _blank(text: str) -> bool:
@@ -218,9 +246,10 @@ def _any_blank(ids: list[str]) -> bool:
     return "" in ids or any(map(str.isspace, ids))
 
 
-# A text section is decoded in pieces of about this size, each piece's pages released before
-# the next is decoded: the file's pages resident at once stay this small.
-PIECE_BYTES = 8 * 1024 * 1024
+# A text section or a paragraph's segments are decoded in pieces of about this size, each
+# piece's pages released before the next is decoded: the file's pages resident at once stay
+# this small, and no decode call holds the interpreter's lock for long (about 12 ms a MiB).
+PIECE_BYTES = 1024 * 1024
 # Where one entry of a text section ends and the next begins, as bundles are written (one entry
 # a line). A raw line break cannot occur inside a JSON string, so this is always between two
 # entries of the object or of a value in it - and a value that is not a string is refused.

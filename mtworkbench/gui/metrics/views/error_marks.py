@@ -29,7 +29,11 @@ def error_index(project: Project) -> ErrorIndex:
     key = (len(judgments), id(judgments[-1]) if judgments else 0)
     cached = _indexes.get(project)
     if cached is None or cached[0] != key:
-        texts = {(s.id, seg): t for s in project.systems for seg, t in s.texts.items()}
+        # Only the judged outputs' texts: a map of every output would visit every text
+        # of every system (a million in a large project) each time the judgments change.
+        outputs = {s.id: s.texts for s in project.systems}
+        texts = {(j.system, j.segment): outputs[j.system][j.segment] for j in judgments
+                 if j.segment in outputs.get(j.system, ())}
         cached = (key, ErrorIndex(judgments, texts))
         _indexes[project] = cached
     return cached[1]
