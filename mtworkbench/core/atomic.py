@@ -184,6 +184,15 @@ def backup_path(path: str | Path) -> Path:
 
 def _write_backup(path: Path, folder: Path) -> None:
     """Make ``NAME.bak`` the current ``NAME`` in one rename; the target exists at every instant."""
+    backup = backup_path(path)
+    try:
+        if os.path.samefile(path, backup):
+            # A writer killed between making the backup and replacing the file left both names
+            # on one file: the backup already is the current file. (Linking again would not help:
+            # rename() between two links of one file does nothing and leaves the temporary name.)
+            return
+    except OSError:
+        pass  # no backup yet, or it cannot be compared: make one as usual
     tmp_bak = folder / f".{path.name}.bak.{secrets.token_hex(4)}.tmp"
     try:
         try:
@@ -193,7 +202,7 @@ def _write_backup(path: Path, folder: Path) -> None:
                 shutil.copyfileobj(src, dst)
                 dst.flush()
                 os.fsync(dst.fileno())
-        os.replace(tmp_bak, backup_path(path))
+        os.replace(tmp_bak, backup)
     except BaseException:
         try:
             os.unlink(tmp_bak)

@@ -129,3 +129,16 @@ def test_wordnet_cache_uses_the_shared_writer():
 
     source = inspect.getsource(wordnet_data)
     assert "atomic_write_stream" in source and "mkstemp" not in source and "os.replace" not in source
+
+
+def test_a_backup_left_as_a_link_of_the_file_leaves_no_temporary_file(tmp_path):
+    # A writer killed after making the backup (a hard link of the file) and before replacing
+    # the file leaves both names on one file; rename() between two links of one file does
+    # nothing, so linking a new backup over it left its temporary name behind.
+    path = tmp_path / "f.json"
+    atomic_write_text(path, "one")
+    os.link(path, tmp_path / "f.json.bak")
+    atomic_write_text(path, "two")
+    assert path.read_text() == "two"
+    assert (tmp_path / "f.json.bak").read_text() == "one"
+    assert temp_leftovers(tmp_path) == []
