@@ -40,14 +40,24 @@ class CometOutput:
     parts: dict[str, list[float]] = field(default_factory=dict)
 
 
-def choose_device(name: str) -> torch.device:
+def choose_device(name: str, metric: str = "comet") -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if name == "cuda" and not torch.cuda.is_available():
-        raise MetricError("comet: device=cuda was asked but torch sees no CUDA GPU here; use device=cpu")
+        raise MetricError(f"{metric}: device=cuda was asked but torch sees no CUDA GPU here; use device=cpu")
     if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
-        raise MetricError("comet: device=mps was asked but this machine has no Metal GPU torch can use")
+        raise MetricError(f"{metric}: device=mps was asked but this machine has no Metal GPU torch can use")
     return torch.device(name)
+
+
+def inference_setup(metric: str, device: str, precision: str, threads: int) -> tuple[torch.device, torch.dtype]:
+    """The device and dtype a model runs in (CPU threads set when asked); half precision only on a GPU."""
+    if threads > 0:
+        torch.set_num_threads(threads)
+    chosen = choose_device(device, metric)
+    if precision != "fp32" and chosen.type == "cpu":
+        raise MetricError(f"{metric}: precision={precision} is for GPUs; on the CPU scores are computed in fp32")
+    return chosen, DTYPES[precision]
 
 
 def encoder_files(settings: CometSettings, folder: Path, explicit: str | None) -> tuple[Any, Tokens, str]:
@@ -108,12 +118,7 @@ class CometModel:
         else:
             raise MetricError(f"comet: {ckpt_path}: expected a state dict, found {type(checkpoint).__name__}")
         self.settings = CometSettings.from_hparams(hp, hparams_path)
-        if threads > 0:
-            torch.set_num_threads(threads)
-        self.device = choose_device(device)
-        if precision != "fp32" and self.device.type == "cpu":
-            raise MetricError(f"comet: precision={precision} is for GPUs; on the CPU scores are computed in fp32")
-        self.dtype = DTYPES[precision]
+        self.device, self.dtype = inference_setup("comet", device, precision, threads)
         net = CometNet(self.settings, build_encoder(self.settings, self.folder, encoder))
         self._load_state(net, state, ckpt_path)
         self.net = net.to(self.device, dtype=self.dtype).eval()

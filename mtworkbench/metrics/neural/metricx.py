@@ -26,7 +26,7 @@ import torch
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback, check_cancel, report
 from mtworkbench.core.scoring_input import MetricError
 from mtworkbench.metrics.neural.checkpoint import load_safetensors, load_weights, need
-from mtworkbench.metrics.neural.comet_predict import DTYPES, choose_device
+from mtworkbench.metrics.neural.comet_predict import inference_setup
 from mtworkbench.metrics.neural.tokenization import load_tokens
 
 SCORE_ROW = 250089
@@ -80,12 +80,7 @@ class MetricXModel:
             raise MetricError(f"metricx: {self.folder}: vocabulary of {config.vocab_size} entries; MetricX reads entry "
                               f"{SCORE_ROW}")
         self.tokenizer = self._tokenizer(transformers, config, tokenizer)
-        if threads > 0:
-            torch.set_num_threads(threads)
-        self.device = choose_device(device)
-        if precision != "fp32" and self.device.type == "cpu":
-            raise MetricError(f"metricx: precision={precision} is for GPUs; on the CPU scores are computed in fp32")
-        self.dtype = DTYPES[precision]
+        self.device, self.dtype = inference_setup("metricx", device, precision, threads)
         state = read_state(self.folder)
         config._attn_implementation = "eager"  # the reference ran eager attention
         model = transformers.MT5Model(config)
