@@ -59,3 +59,21 @@ def drag_select(view, segment: str, start: int, end: int) -> None:
     send(QEvent.Type.MouseMove, a + QPoint(1, 0), left)
     send(QEvent.Type.MouseMove, b, left)
     send(QEvent.Type.MouseButtonRelease, b, Qt.MouseButton.NoButton)
+
+
+def open_in_annotate(qtbot, project, path):
+    """``project`` saved at ``path`` and opened in a 1280x800 main window on the Annotate tab:
+    (window, the Annotate workspace)."""
+    from mtworkbench.gui.main_window import MainWindow
+    from mtworkbench.io.bundle.bundle import save_bundle
+
+    save_bundle(project, path)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.open_path(path)
+    workspace = window.workspaces["Annotate"]
+    window.tabs.setCurrentWidget(workspace)
+    return window, workspace

@@ -13,8 +13,7 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QPushBu
 from mtworkbench.core.layers import SpanLayer
 from mtworkbench.core.model import Document, EntitySpan, Paragraph, Project, Reference, Segment
 from mtworkbench.core.records import EntityTypeStyle
-from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle.bundle import save_bundle
+from tests.gui.annotate_helpers import open_in_annotate
 
 ANNOTATOR = "mia"
 SOURCES = ["他打破了沙锅问到底。", "Иван живёт в Москве.", "Der Hund schläft."]
@@ -24,15 +23,7 @@ CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModi
 
 def open_workspace(qtbot, tmp_path, project):
     path = tmp_path / "layers.mtwb.json"
-    save_bundle(project, path)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    assert window.open_path(path)
-    ws = window.workspaces["Annotate"]
-    window.tabs.setCurrentWidget(ws)
+    window, ws = open_in_annotate(qtbot, project, path)
     ws.annotator_box.setCurrentText(ANNOTATOR)
     qtbot.waitUntil(lambda: ws.annotator == ANNOTATOR)
     ws.window_ = window

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication
 from mtworkbench.core.layers import SpanLayer
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.records import EntityTypeStyle
-from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
+from tests.gui.annotate_helpers import open_in_annotate
 
 ANNOTATOR = "mia"
 SOURCES = ["他打破了沙锅问到底。", "Иван живёт в Москве."]
@@ -37,15 +37,7 @@ def ws(qtbot, tmp_path):
                   nesting=True, overlap=False),
     ]
     path = tmp_path / "layers.mtwb.json"
-    save_bundle(project, path)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    assert window.open_path(path)
-    workspace = window.workspaces["Annotate"]
-    window.tabs.setCurrentWidget(workspace)
+    window, workspace = open_in_annotate(qtbot, project, path)
     workspace.annotator_box.setCurrentText(ANNOTATOR)
     qtbot.waitUntil(lambda: workspace.annotator == ANNOTATOR)
     workspace.window_ = window

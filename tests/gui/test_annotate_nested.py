@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
-from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+from mtworkbench.io.bundle.bundle import load_bundle
+from tests.gui.annotate_helpers import open_in_annotate
 
 ANNOTATOR = "anna"
 TEXTS = ["Peking University is in Beijing .", "ذَهَبَ مُحَمَّدٌ إلى القاهرة .", "习近平在北京大学演讲。"]
@@ -27,15 +27,7 @@ def ws(qtbot, tmp_path):
     project.add_reference(Reference("ref", "", {str(i + 1): t for i, t in enumerate(TEXTS)}))
     project.add_system(System("mt", "machine", {str(i + 1): t for i, t in enumerate(TEXTS)}))
     path = tmp_path / "nested.mtwb.json"
-    save_bundle(project, path)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    assert window.open_path(path)
-    workspace = window.workspaces["Annotate"]
-    window.tabs.setCurrentWidget(workspace)
+    window, workspace = open_in_annotate(qtbot, project, path)
     editor = workspace.annotator_box.lineEdit()
     qtbot.waitUntil(editor.isVisible)
     editor.setFocus()

@@ -9,8 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment
-from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle.bundle import save_bundle
+from tests.gui.annotate_helpers import open_in_annotate
 
 ANNOTATOR = "li"
 ZH = "习近平在北京大学演讲。"  # 北京大学 (Peking University) holds 北京 (Beijing)
@@ -24,15 +23,7 @@ def ws(qtbot, tmp_path):
     project = Project([doc], source_language="en", target_language="zh")
     project.add_reference(Reference("ref", "", {"1": ZH, "2": AR}))
     path = tmp_path / "n.mtwb.json"
-    save_bundle(project, path)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    assert window.open_path(path)
-    workspace = window.workspaces["Annotate"]
-    window.tabs.setCurrentWidget(workspace)
+    window, workspace = open_in_annotate(qtbot, project, path)
     editor = workspace.annotator_box.lineEdit()
     editor.setFocus()
     qtbot.keyClick(editor, Qt.Key.Key_A, CTRL)

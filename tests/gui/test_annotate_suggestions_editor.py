@@ -11,9 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment
 from mtworkbench.core.suggestions import Suggestion
-from mtworkbench.gui.main_window import MainWindow
-from mtworkbench.io.bundle.bundle import save_bundle
-from tests.gui.annotate_helpers import click_at, point_of
+from tests.gui.annotate_helpers import click_at, open_in_annotate, point_of
 
 ANNOTATOR = "anna"
 TEXTS = ["习近平在北京大学演讲。", "ذهب محمد إلى القاهرة .", "Angela Merkel besuchte München ."]
@@ -39,15 +37,7 @@ def ws(qtbot, tmp_path):
     project = Project([doc], source_language="xx", target_language="zh")
     project.add_reference(Reference("ref", "", {str(i + 1): t for i, t in enumerate(TEXTS)}))
     path = tmp_path / "s.mtwb.json"
-    save_bundle(project, path)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
-    qtbot.waitExposed(window)
-    assert window.open_path(path)
-    workspace = window.workspaces["Annotate"]
-    window.tabs.setCurrentWidget(workspace)
+    window, workspace = open_in_annotate(qtbot, project, path)
     workspace.annotator_box.setCurrentText(ANNOTATOR)
     qtbot.waitUntil(lambda: workspace.annotator == ANNOTATOR)
     workspace.suggestions.set_suggestions(SUGGESTED)
