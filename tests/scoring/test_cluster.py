@@ -176,8 +176,11 @@ def test_a_started_cluster_warms_its_workers_before_any_task():
     def warmed() -> bool:
         import sys
 
+        # The warm-up imports on another thread of the worker: asked while that import runs,
+        # sys.modules holds the module half made, without its _loaded yet (not warm yet).
         wordnet = sys.modules.get("mtworkbench.metrics.wordnet_data")
-        return wordnet is not None and wordnet._loaded is not None and "mtworkbench.scoring.tasks" in sys.modules
+        loaded = getattr(wordnet, "_loaded", None)
+        return loaded is not None and "mtworkbench.scoring.tasks" in sys.modules
 
     scoring_cluster.start_cluster("local:1", ["meteor"], "en")
     try:
