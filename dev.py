@@ -3,6 +3,7 @@
 
     python3.11 dev.py app [BUNDLE]   # set up .venv, open the app (the demo project by default)
     python3.11 dev.py test [ARGS]    # set up .venv, run the whole test suite headless
+                                     # (in two worker processes where there are 2+ CPUs; -n 0: one)
     python3.11 dev.py bench          # set up .venv, run every benchmark
     python3.11 dev.py build [--check]  # set up .venv with PyInstaller, build the desktop app
                                        # (build/dist/mtworkbench/); --check starts the built app
@@ -32,7 +33,7 @@ def run(cmd: list[str | Path], **kwargs) -> None:
     subprocess.run([str(c) for c in cmd], check=True, **kwargs)
 
 
-def setup() -> None:
+def setup(extras: str = EXTRAS) -> None:
     if sys.version_info < (3, 11):
         sys.exit(f"mtworkbench needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not PYTHON.exists():
@@ -44,8 +45,27 @@ def setup() -> None:
     # The optional extras' tests run everywhere the suite runs (CI included), none skipped:
     # [neural] torch/transformers for the neural metrics, [annotate] spaCy for pre-annotation,
     # [cluster] dask.distributed for --scheduler.
-    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[{EXTRAS}]"])
+    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[{extras}]"])
     STAMP.write_text(wanted)
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (a container's share, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def parallel(args: list[str]) -> list[str]:
+    """pytest-xdist's options for two worker processes, where there are two CPUs and the
+    caller chose nothing else (-n N or --numprocesses; -n 0 runs in this process; -p no:xdist)
+    and debugs nothing (--pdb, --trace need one process). ``loadgroup``: the few tests marked
+    ``xdist_group`` run on one worker, the rest go to whichever worker is free."""
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in args)
+    debugging = any(a in ("--pdb", "--trace", "no:xdist", "-pno:xdist") for a in args)
+    if chosen or debugging or cpus() < 2:
+        return []
+    return ["-n", "2", "--dist", "loadgroup"]
 
 
 def main(argv: list[str]) -> int:
@@ -55,7 +75,9 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     if command == "build" and "--check" in rest:  # checking a built app needs no set-up
         return subprocess.call([sys.executable, str(ROOT / "packaging" / "build_app.py"), *rest], cwd=ROOT)
-    setup()
+    # build: PyInstaller comes in the same pip run as the extras (a second run would resolve
+    # every dependency and build the editable package again).
+    setup(f"{EXTRAS},build" if command == "build" else EXTRAS)
     if command == "build":
         if subprocess.call([str(PYTHON), "-c", "import PyInstaller"], stderr=subprocess.DEVNULL) != 0:
             run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[{EXTRAS},build]"])
@@ -66,7 +88,7 @@ def main(argv: list[str]) -> int:
         return subprocess.call([str(PYTHON), "-m", "mtworkbench", "gui", *args], cwd=ROOT)
     if command == "test":
         env["QT_QPA_PLATFORM"] = "offscreen"
-        return subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT, env=env)
+        return subprocess.call([str(PYTHON), "-m", "pytest", *parallel(rest), *rest], cwd=ROOT, env=env)
     status = 0
     for bench in sorted((ROOT / "benchmarks").glob("bench_*.py")):
         print(f"\n=== {bench.name}", flush=True)

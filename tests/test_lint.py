@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED = ["mtworkbench", "tests", "benchmarks", "tools", "dev.py"]
 
@@ -19,6 +21,7 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow  # a minute or more on two cores: the whole package from a cold cache
 def test_mypy_finds_nothing(tmp_path):
     # [tool.mypy] names the files; a fresh cache, so no stale state from another checkout counts
     result = subprocess.run(
