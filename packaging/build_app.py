@@ -112,7 +112,9 @@ def make_tarball() -> Path:
     from mtworkbench import __version__
 
     tarball = DIST / f"{NAME}-{__version__}-linux-{platform.machine()}.tar.gz"
-    with tarfile.open(tarball, "w:gz") as tar:
+    # gzip's own default level: tarfile's 9 took 2.5 times as long for a tarball 0.5 % smaller
+    # (Qt's libraries, measured on two cores).
+    with tarfile.open(tarball, "w:gz", compresslevel=6) as tar:
         tar.add(app_dir(), arcname=NAME)
     return tarball
 
