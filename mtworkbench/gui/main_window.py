@@ -96,7 +96,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("workspaces")
         self.tabs.setDocumentMode(True)
-        # The first workspace now, the others after the first paint (or when asked for).
+        # The first workspace now, each other one when first asked for (its tab chosen, or looked up).
         self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES)
         self.workspaces = self.workspace_tabs.workspaces
         # The room every workspace needs, as measured when they were last all built: reserved
@@ -345,7 +345,6 @@ class MainWindow(QMainWindow, BundleOnDisk):
         if not self.maybe_save():
             event.ignore()
             return
-        self.workspace_tabs.stop()
         self.recovery.discard(self.session.path)
         self._release_open_marker()
         self.watcher.watch(None, None)
