@@ -143,6 +143,36 @@ class EntityTextView(QTextEdit):
         self._update_gutter_width()
         self.viewport().update()
 
+    def add_segments(self, before: list[ShownSegment], after: list[ShownSegment]) -> None:
+        """Lay out more segments at either end of those shown (a long page grows a slice per
+        event-loop turn); the caret, the selection and the text in sight stay where they were."""
+        doc, bar = self.document(), self.verticalScrollBar()
+        top = self._segments[self.cursorForPosition(QPoint(0, 0)).blockNumber()].segment if self._segments else ""
+        offset = self._block_top(top) - bar.value() if top else 0.0
+        blocked = self.blockSignals(True)
+        cursor = QTextCursor(doc)
+        cursor.beginEditBlock()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        for shown in after:
+            cursor.insertBlock(_block_format(shown.starts_paragraph))
+            cursor.insertText(display_text(shown.text or ""))
+        cursor.setPosition(0)
+        for shown, following in zip(before, before[1:] + self._segments[:1]):  # split off the first block
+            cursor.insertText(display_text(shown.text or ""))
+            cursor.insertBlock(_block_format(following.starts_paragraph))
+        cursor.endEditBlock()
+        self._segments = before + self._segments + after
+        self._block_of = {s.segment: i for i, s in enumerate(self._segments)}
+        self.blockSignals(blocked)
+        if top:
+            bar.setValue(round(self._block_top(top) - offset))
+        self._update_gutter_width()
+        self.viewport().update()
+
+    def _block_top(self, segment_id: str) -> float:
+        block = self.document().findBlockByNumber(self._block_of[segment_id])
+        return self.document().documentLayout().blockBoundingRect(block).top()
+
     def shown_segments(self) -> list[str]:
         return [s.segment for s in self._segments]
 
