@@ -55,7 +55,7 @@ from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.growing_page import GrowingPage
 from mtworkbench.gui.annotate.layer_choice import LayerChoice
 from mtworkbench.gui.annotate.layers_dialog import LayersDialog
-from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
+from mtworkbench.gui.annotate.moving import Members, MovingAndFinding, page_of
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestion_keys import SuggestionsInEditor
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
@@ -363,8 +363,9 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         shown, shown_start = self._shown_key, None
         if shown is not None and shown[:3] == (self.layer, self.reference, self.scope) and shown[3].startswith(container + "@"):
             shown_start = int(shown[3].rsplit("@", 1)[1])  # a window of a long document is shown
-        members = [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
-        return page_of(container, members, segment_id, shown_start)
+        members = Members(paragraphs)  # in document order: the segment's index is a difference
+        first = project.segment_position(next(p.segments[0].id for p in paragraphs if p.segments)) if len(members) else 0
+        return page_of(container, members, segment_id, shown_start, project.segment_position(segment_id) - first)
 
     def _refresh_view(self, force: bool = False) -> None:
         """Rebuild the text only when a different segment set is to be shown."""
