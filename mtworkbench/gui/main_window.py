@@ -97,7 +97,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.tabs.setObjectName("workspaces")
         self.tabs.setDocumentMode(True)
         # The first workspace now, each other one when first asked for (its tab chosen, or looked up).
-        self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES)
+        # The font check's module too: its first import (regular expressions over whole scripts)
+        # was a tenth of a second of the turn that shows a project.
+        self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES, preload=("mtworkbench.gui.script_fonts",))
         self.workspaces = self.workspace_tabs.workspaces
         # The room every workspace needs, as measured when they were last all built: reserved
         # before the late ones exist, so building them never narrows the docks in sight.

@@ -87,8 +87,11 @@ class WorkspaceTabs(QObject):
     all_built = Signal(QSize)
     """The last pending workspace was built; payload: the least size the tabs need for all."""
 
-    def __init__(self, tabs: QTabWidget, session: ProjectSession, targets: tuple[str, ...]) -> None:
+    def __init__(self, tabs: QTabWidget, session: ProjectSession, targets: tuple[str, ...],
+                 preload: tuple[str, ...] = ()) -> None:
+        """``preload``: other modules the window will need soon, imported with the workspaces'."""
         super().__init__(tabs)
+        self._preload = preload
         self.tabs, self.session = tabs, session
         self.workspaces = Workspaces(self.build_all)
         self._pending: dict[str, tuple[str, QWidget]] = {}  # title -> (target, placeholder)
@@ -115,9 +118,9 @@ class WorkspaceTabs(QObject):
         """Import the pending workspaces' modules on a background thread: their imports
         (plotting, statistics) took seconds of the GUI thread's time, which would stall the
         window just shown; a tab chosen afterwards then only builds its workspace."""
-        if not self._pending or self._importer is not None:
+        modules = [target.split(":")[0] for target, _placeholder in self._pending.values()] + list(self._preload)
+        if not modules or self._importer is not None:
             return
-        modules = [target.split(":")[0] for target, _placeholder in self._pending.values()]
         self._importer = threading.Thread(target=_import_all, args=(modules, self._imported),
                                           name="workspace-imports", daemon=True)
         self._importer.start()

@@ -65,6 +65,7 @@ def test_after_the_first_paint_modules_are_imported_but_workspaces_wait_for_thei
     assert [window.tabs.widget(i).objectName() for i in (1, 2, 3)] == [
         "pending-judge", "pending-metrics", "pending-analysis"]
     assert "mtworkbench.gui.metrics.workspace" in sys.modules  # imported off the GUI thread
+    assert "mtworkbench.gui.script_fonts" in window.workspace_tabs._imported  # the font check's, with them
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)  # the tab's shortcut
     assert window.tabs.currentWidget().objectName() == "workspace-metrics"
     assert window.tabs.widget(1).objectName() == "pending-judge"

@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, QTimer
 
 from mtworkbench.gui.annotate.text_view import EntityTextView, ShownSegment
 
-FIRST_SEGMENTS = 300
-GROW_SEGMENTS = 300
+FIRST_SEGMENTS = 200
+GROW_SEGMENTS = 200
 
 Members = list[tuple[str, bool]]  # (segment, starts paragraph), in document order
 

@@ -100,6 +100,7 @@ class EntityTextView(QTextEdit):
         self.label_font.setBold(True)
         self._segments: list[ShownSegment] = []
         self._block_of: dict[str, int] = {}
+        self._longest = ""  # the shown segment id that needs the widest gutter
         self.spans_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
         # Pending suggestions, drawn dashed beside the spans (ids start with "?").
         self.suggestions_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
@@ -166,7 +167,7 @@ class EntityTextView(QTextEdit):
         self.blockSignals(blocked)
         if top:
             bar.setValue(round(self._block_top(top) - offset))
-        self._update_gutter_width()
+        self._update_gutter_width(before + after)
         self.viewport().update()
 
     def _block_top(self, segment_id: str) -> float:
@@ -540,9 +541,11 @@ class EntityTextView(QTextEdit):
             painter.drawText(point, metrics.elidedText(_label(span), Qt.TextElideMode.ElideRight, min(room, width)))
 
     # --- gutter ------------------------------------------------------------------------
-    def _update_gutter_width(self) -> None:
-        metrics = self.gutter.fontMetrics()
-        longest = max((metrics.horizontalAdvance(s.segment) for s in self._segments), default=0)
+    def _update_gutter_width(self, added: list[ShownSegment] | None = None) -> None:
+        """Measures every shown id, or only those ``added`` to what was measured before."""
+        measured = [s.segment for s in (self._segments if added is None else added)] + ([self._longest] if added else [])
+        self._longest = max(measured, key=self.gutter.fontMetrics().horizontalAdvance, default="")
+        longest = self.gutter.fontMetrics().horizontalAdvance(self._longest)
         width = min(max(longest + 14, 28), 110)
         self.setViewportMargins(width, 0, 0, 0)
         self.gutter.setFixedWidth(width)
