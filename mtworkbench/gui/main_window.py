@@ -97,8 +97,8 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.tabs.setObjectName("workspaces")
         self.tabs.setDocumentMode(True)
         # The first workspace now, each other one when first asked for (its tab chosen, or looked up).
-        # The font check's module too: its first import (regular expressions over whole scripts)
-        # was a tenth of a second of the turn that shows a project.
+        # The font check's module is imported after the first paint: its first import (regular
+        # expressions over whole scripts) was a tenth of a second of the turn that shows a project.
         self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES, preload=("mtworkbench.gui.script_fonts",))
         self.workspaces = self.workspace_tabs.workspaces
         # The room every workspace needs, as measured when they were last all built: reserved

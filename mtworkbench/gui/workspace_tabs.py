@@ -6,10 +6,11 @@ wait as light placeholders until they are asked for: their tab is chosen (by a c
 Ctrl+number), or code looks one up in ``workspaces``. Building one is a single event-loop turn
 of 0.3-0.5 s (its plots) plus taking a large project in (the Metrics workspace's tables walk
 every segment), so building them unasked after the first paint stalled a window that had just
-shown, while a large project was still opening. What can run off the GUI thread - importing
-their modules - is done after the first paint, so a tab chosen later only builds. A workspace
-built late reads the session's current project in its constructor, as one built before the
-project was opened would have on ``project_replaced``.
+shown, while a large project was still opening. Their modules are not imported ahead either:
+on a background thread, importing the plotting library (which touches every Qt class) kept
+the window waiting for the interpreter's lock for 0.3-0.5 s in all. A workspace built late
+reads the session's current project in its constructor, as one built before the project was
+opened would have on ``project_replaced``.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ class WorkspaceTabs(QObject):
 
     def __init__(self, tabs: QTabWidget, session: ProjectSession, targets: tuple[str, ...],
                  preload: tuple[str, ...] = ()) -> None:
-        """``preload``: other modules the window will need soon, imported with the workspaces'."""
+        """``preload``: modules the window will need soon, imported off the GUI thread after
+        its first paint (light ones: see above why not the workspaces')."""
         super().__init__(tabs)
         self._preload = preload
         self.tabs, self.session = tabs, session
@@ -115,10 +117,8 @@ class WorkspaceTabs(QObject):
         return bool(self._pending)
 
     def import_later(self) -> None:
-        """Import the pending workspaces' modules on a background thread: their imports
-        (plotting, statistics) took seconds of the GUI thread's time, which would stall the
-        window just shown; a tab chosen afterwards then only builds its workspace."""
-        modules = [target.split(":")[0] for target, _placeholder in self._pending.values()] + list(self._preload)
+        """Import the ``preload`` modules on a background thread."""
+        modules = list(self._preload)
         if not modules or self._importer is not None:
             return
         self._importer = threading.Thread(target=_import_all, args=(modules, self._imported),
@@ -127,8 +127,8 @@ class WorkspaceTabs(QObject):
 
     @property
     def imported(self) -> bool:
-        """The background import has run to its end (or there is nothing left to import)."""
-        return not self._pending or (self._importer is not None and not self._importer.is_alive())
+        """The background import has run to its end (or there is nothing to import)."""
+        return not self._preload or (self._importer is not None and not self._importer.is_alive())
 
     def reserve(self, size: object) -> None:
         """Keep the tabs at least ``size`` (a QSize, or anything else for nothing) until every
@@ -138,7 +138,7 @@ class WorkspaceTabs(QObject):
             self.tabs.setMinimumSize(size)
 
     def import_after_paint(self, window: QWidget) -> None:
-        """Import the pending workspaces' modules once ``window`` has painted."""
+        """Import the ``preload`` modules once ``window`` has painted."""
         self._window = window
         window.installEventFilter(self)
 
