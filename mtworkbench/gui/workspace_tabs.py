@@ -83,7 +83,7 @@ def workspace_title(target: str) -> str:
 
 class WorkspaceTabs(QObject):
     """Fills ``tabs`` with one tab per target ("module:Class"); all but the first start as
-    empty placeholders, each replaced by its workspace when that is first asked for."""
+    light placeholders, each replaced by its workspace when that is first asked for."""
 
     all_built = Signal(QSize)
     """The last pending workspace was built; payload: the least size the tabs need for all."""
@@ -105,7 +105,8 @@ class WorkspaceTabs(QObject):
             if i == 0:
                 self._add(self._build(target))
             else:
-                placeholder = QWidget()
+                placeholder = QLabel()  # says what is coming while the workspace is built
+                placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 placeholder.setObjectName(f"pending-{workspace_title(target).lower()}")
                 title = workspace_title(target)
                 self._pending[title] = (target, placeholder)
@@ -157,7 +158,11 @@ class WorkspaceTabs(QObject):
     def _tab_chosen(self, index: int) -> None:
         widget = self.tabs.widget(index)
         for title, (_target, placeholder) in list(self._pending.items()):
-            if placeholder is widget:
+            if placeholder is widget and isinstance(placeholder, QLabel):
+                # Building it holds this turn (its plotting modules are imported now): the
+                # placeholder is painted first, so the wait is explained.
+                placeholder.setText(f"Opening {title}…")
+                placeholder.repaint()
                 self._replace(title)
 
     def _replace(self, title: str) -> None:

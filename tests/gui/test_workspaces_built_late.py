@@ -67,7 +67,11 @@ def test_after_the_first_paint_workspaces_wait_for_their_tab(qtbot):
     # The font check's module was imported off the GUI thread; no workspace's (its plotting
     # library's import kept the window waiting for the interpreter's lock).
     assert window.workspace_tabs._imported == {"mtworkbench.gui.script_fonts"}
+    shown_while_built = []
+    build = window.workspace_tabs._build
+    window.workspace_tabs._build = lambda target: shown_while_built.append(window.tabs.currentWidget().text()) or build(target)
     qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)  # the tab's shortcut
+    assert shown_while_built == ["Opening Metrics…"]  # the wait is explained while it is built
     assert window.tabs.currentWidget().objectName() == "workspace-metrics"
     assert window.tabs.widget(1).objectName() == "pending-judge"
 
