@@ -39,6 +39,7 @@ from mtworkbench.core.jobs import (
 from mtworkbench.core.model import Project
 from mtworkbench.core.project_input import scoring_input, scoring_reference_ids, unscored_reason
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.core.wording import plural
 from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
@@ -359,7 +360,7 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
         job.hand_over(item)
     if stale and not store.in_memory:
         system, spec = stale[0]
-        notice(f"{store.path}: {len(stale)} stored score(s) are stale - their inputs or the metric changed "
+        notice(f"{store.path}: {plural(len(stale), 'stored score')} {'is' if len(stale) == 1 else 'are'} stale - their inputs or the metric changed "
                f"since (first: {spec} of {system}); recomputed")
     return rest
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from mtworkbench.core.layers import ENTITIES, Relation, spans_at
 from mtworkbench.core.model import EntitySpan, ModelError, Project
+from mtworkbench.core.wording import plural
 from mtworkbench.gui.annotate.commands import AddRelationCommand, RemoveSpanWithRelationsCommand
 from mtworkbench.gui.annotate.text_view import EntityTextView
 from mtworkbench.gui.session import ProjectSession
@@ -102,7 +103,7 @@ class SpansAndRelations:
             return
         command = RemoveSpanWithRelationsCommand(self.project, span.id)
         self.session.push(command)
-        linked = f" and {len(command.relations)} relation(s)" if command.relations else ""
+        linked = f" and {plural(len(command.relations), 'relation')}" if command.relations else ""
         self.say(f"Removed the {span.type} “{self._text_of(span)}”{linked}.")
 
     # --- relations -------------------------------------------------------------------------

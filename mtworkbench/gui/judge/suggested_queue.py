@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 from mtworkbench.core.model import Project
 from mtworkbench.core.queue_drawing import with_suggestions
 from mtworkbench.core.queue_state import JudgeQueue
+from mtworkbench.core.wording import plural
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.worker import JobWorker
 
@@ -35,7 +36,7 @@ class ModelSpansStarter:
             found = model_spans(project, spec, systems, progress=progress, cancel=cancel)
             return with_suggestions(project, state, found.spans, spec)
 
-        self.say(f"Finding the error spans of {spec} for {len(systems)} system(s)…")
+        self.say(f"Finding the error spans of {spec} for {plural(len(systems), 'system')}…")
         worker = self.worker = JobWorker(job, project=project)
         worker.progress_changed.connect(
             lambda done, total: self.say(f"Finding the error spans of {spec}: {100 * done // max(total, 1)}%"))
