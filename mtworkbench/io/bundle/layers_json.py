@@ -60,8 +60,8 @@ def span_to_json(s: EntitySpan) -> dict[str, Any]:
 
 
 def relation_to_json(rel: Relation) -> dict[str, Any]:
-    out = {"id": rel.id, "layer": rel.layer, "type": rel.type, "source": rel.source, "target": rel.target,
-           "annotator": rel.annotator}
+    out: dict[str, Any] = {"id": rel.id, "layer": rel.layer, "type": rel.type, "source": rel.source,
+                           "target": rel.target, "annotator": rel.annotator}
     if rel.origin is not None:
         out["origin"] = origin_to_json(rel.origin)
     return out
