@@ -8,8 +8,8 @@ import threading
 
 from PySide6.QtCore import Qt
 
-from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.jobs import Cancelled
+from mtworkbench.core.judging import QueueConfig
 from mtworkbench.core.suggested_spans import SuggestedSpan
 from mtworkbench.io.bundle.bundle import save_bundle
 from mtworkbench.scoring import span_suggestions
