@@ -264,8 +264,14 @@ class SpanLayer:
 
 @dataclass
 class RelationLayer:
+    """One relation layer: its types, the span layers whose spans it links (empty: any),
+    and whether a relation goes from its source to its target or links the two either way
+    (undirected: A-B and B-A are the same relation)."""
+
     name: str = RELATIONS
     types: list[EntityTypeStyle] = field(default_factory=list)
+    connects: list[str] = field(default_factory=list)
+    directed: bool = True
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@
 ``types``: its types are ``settings.entity_types``); ``settings.relation_layers``
 the relation layers; each entity span names its ``layer`` and, when
 discontinuous, its ``fragments`` (``[[start, end], ...]``); ``relations`` lists
-``{id, layer, type, source, target, annotator}`` with span ids as ends. A span or relation
+``{id, layer, type, source, target, annotator}`` with span ids as ends. A relation layer
+may name the span layers it ``connects`` and be ``"directed": false``. A span or relation
 imported from a standoff file (brat) carries its ``origin`` there: ``{id, line}`` plus, where
 they are not brat's usual ones, a relation's argument ``roles``, and the ``notes`` lines
 (attributes, normalisations, annotator notes) about it as ``[[line, text], ...]``.
@@ -43,7 +44,16 @@ def layers_to_json(settings: Settings) -> dict[str, Any]:
             }
             for layer in settings.span_layers
         ],
-        "relation_layers": [{"name": lay.name, "types": _types_json(lay.types)} for lay in settings.relation_layers],
+        "relation_layers": [
+            {
+                "name": lay.name,
+                "types": _types_json(lay.types),
+                # Written only when set, so a bundle without them is byte-identical.
+                **({"connects": list(lay.connects)} if lay.connects else {}),
+                **({} if lay.directed else {"directed": False}),
+            }
+            for lay in settings.relation_layers
+        ],
     }
 
 
@@ -150,11 +160,18 @@ def read_layers(r: JsonReader, value: dict[str, Any], settings: Settings) -> Non
         rel_layers: list[RelationLayer] = []
         for i, item in enumerate(r.list(value["relation_layers"], "$.settings.relation_layers")):
             p = f"$.settings.relation_layers[{i}]"
-            r.keys(item, p, {"name", "types"})
+            r.keys(item, p, {"name", "types"}, {"connects", "directed"})
             name = r.ident(item["name"], f"{p}.name")
             if any(lay.name == name for lay in rel_layers):
                 r.fail(f"duplicate relation layer {name!r}", f"{p}.name")
-            rel_layers.append(RelationLayer(name, read_types(r, item["types"], f"{p}.types")))
+            connects = [r.ident(x, f"{p}.connects[{k}]") for k, x in enumerate(r.list(item.get("connects", []),
+                                                                                     f"{p}.connects"))]
+            span_names = {lay.name for lay in settings.span_layers}
+            for k, x in enumerate(connects):
+                if x not in span_names:
+                    r.fail(f"unknown span layer {x!r}", f"{p}.connects[{k}]")
+            rel_layers.append(RelationLayer(name, read_types(r, item["types"], f"{p}.types"), connects,
+                                            _bool(r, item.get("directed", True), f"{p}.directed")))
         settings.relation_layers = rel_layers
 
 
