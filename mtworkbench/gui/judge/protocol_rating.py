@@ -132,8 +132,8 @@ class ProtocolPanel(QWidget):
         # Spare height (the panel takes it for ESA and MQM) goes here: the translation stays
         # up with the reference, the controls down by the submit row.
         layout.addStretch(1)
-        for widget in (self.no_errors_button, self.score, self.hints):
-            layout.addWidget(widget)
+        for control in (self.no_errors_button, self.score, self.hints):
+            layout.addWidget(control)
 
     @property
     def spans(self) -> list[ErrorSpan]:

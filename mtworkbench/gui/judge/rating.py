@@ -18,6 +18,7 @@ import html
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QButtonGroup,
     QFrame,
     QHBoxLayout,
@@ -348,10 +349,10 @@ class RatingView(JudgeQueueView):
         translation follows them at the top and the spare room goes below the span list,
         never between the texts; LDC and DA leave the texts all the room."""
         layout = self.layout()
-        if layout is None:
+        body = self.texts_scroll.widget()
+        if not isinstance(layout, QBoxLayout) or body is None:
             return
         fit = self._spans_layout() and self.texts_scroll.isVisible()
-        body = self.texts_scroll.widget()
         if fit:
             width = self.texts_scroll.viewport().width()
             # The height of the texts wrapped at the width they have (a label's own size hint
