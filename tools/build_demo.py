@@ -19,7 +19,7 @@ first start, the demo also carries:
 Beside it, ``demo.mtwb.scores.npz``: the demo's metric scores as the app's score file
 holds them, so the corpus table shows them at once. The program only reads it (an
 untitled copy starts from it); its entries are keyed by the metrics' source, so a change
-under mtworkbench/metrics makes it stale (tests/test_demo_scores.py says so): run this again.
+under mtworkbench/metrics makes it stale (tests/test_demo_score_file.py says so): run this again.
 
 Run: .venv/bin/python tools/build_demo.py [SHARED_DIR]
 """
