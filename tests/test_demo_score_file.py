@@ -10,7 +10,8 @@ from mtworkbench.scoring import store as store_module
 from mtworkbench.scoring.shipped_scores import seed_shipped_scores, shipped_score_file, stale_pairs
 from mtworkbench.scoring.store import unsaved_store
 
-REBUILD = "run `.venv/bin/python tools/build_demo.py` and commit resources/demo/demo.mtwb.scores.npz"
+REBUILD = ("run `.venv/bin/python tools/build_demo.py` (or with --scores-only) and commit "
+           "resources/demo/demo.mtwb.scores.npz")
 
 
 def test_the_shipped_demo_scores_are_current():

@@ -22,6 +22,7 @@ untitled copy starts from it); its entries are keyed by the metrics' source, so 
 under mtworkbench/metrics makes it stale (tests/test_demo_score_file.py says so): run this again.
 
 Run: .venv/bin/python tools/build_demo.py [SHARED_DIR]
+     .venv/bin/python tools/build_demo.py --scores-only   (only the score file, from the bundle as it is)
 """
 
 from __future__ import annotations
@@ -153,8 +154,11 @@ def build(shared: Path, scores_file: Path) -> Project:
 
 
 if __name__ == "__main__":
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
     out = ROOT / "resources" / "demo" / "demo.mtwb.json"
+    if sys.argv[1:] == ["--scores-only"]:  # the bundle as it is; its score file again (after a metrics change)
+        print(f"wrote {write_score_file(out)}")
+        sys.exit(0)
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
     scores = read_lines(shared / "data" / "mlqe-et-en" / "da-z.scores")[:N_SEGMENTS]
     scores_file = out.parent / "da-z.scores"
     scores_file.write_text("".join(f"{line}\n" for line in scores), encoding="utf-8")
