@@ -35,8 +35,9 @@ from mtworkbench.scoring.store import (
     unsaved_store,
 )
 
-# Segments x systems read on the caller's (the GUI's) thread: the demo's 50 x 2 take a few
-# milliseconds; 20,000 took about 0.1 s here (docs/benchmarks-app-start.md).
+# Segments x systems read on the caller's (the GUI's) thread: the demo's 50 x 2 take about
+# 10 ms, 5,000 x 4 (three metrics) 0.2 s on two cores at a load of 9 - inside the first
+# paint of the workspace, which took 0.7 s there either way (docs/benchmarks-app-start.md).
 SYNC_LIMIT = 20_000
 
 
