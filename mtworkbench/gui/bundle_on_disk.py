@@ -17,7 +17,7 @@ from mtworkbench.gui.recovery_writer import RecoveryWriter
 from mtworkbench.gui.save_worker import run_painting
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.io.bundle import locking
-from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, dumps, save_bundle
+from mtworkbench.io.bundle.bundle import SUFFIX, default_score_file, write_bundle
 from mtworkbench.io.bundle.recovery import diff_projects
 from mtworkbench.resources import inside_program
 
@@ -99,11 +99,9 @@ class BundleOnDisk:
             # older one names its default file from now on (set here so `written` is what is saved)
             project.score_file = default_score_file(path)
         try:
-            def encode_and_write() -> tuple[bytes, str]:
-                written = dumps(project).encode("utf-8")
-                return written, save_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S)
-
-            written, new_hash = run_painting(encode_and_write)  # the window paints, input waits
+            # Encoded once, on the worker: the bytes written are the base of a later merge.
+            new_hash, written = run_painting(  # the window paints, input waits
+                lambda: write_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S))
         except BundleChangedOnDisk:
             project.score_file = score_file
             self.watcher.resume()
@@ -124,8 +122,7 @@ class BundleOnDisk:
             self._claim_open_marker(path)
             self.read_only = False
         self._loaded_hash = new_hash
-        # What we wrote is the base of a later merge (the serialisation is deterministic).
-        self._base_data = written if content_hash(written) == new_hash else None
+        self._base_data = written  # what we wrote: the base of a later merge
         self.watcher.watch(path, new_hash)
         self.watcher.resume()
         self.session.undo_stack.setClean()

@@ -32,7 +32,7 @@ def test_save_runs_off_the_gui_thread_while_the_window_paints(qtbot, window, dem
 
     assert window.open_path(demo_copy)
     edit_reference(window, "Übersetzung 翻訳 перевод ترجمة")
-    real_save = bundle_on_disk.save_bundle
+    real_save = bundle_on_disk.write_bundle
     threads = []
     inside = []  # when the save was under way
 
@@ -43,7 +43,7 @@ def test_save_runs_off_the_gui_thread_while_the_window_paints(qtbot, window, dem
         inside.append((start, time.monotonic()))
         return real_save(*args, **kwargs)
 
-    monkeypatch.setattr(bundle_on_disk, "save_bundle", slow_save)
+    monkeypatch.setattr(bundle_on_disk, "write_bundle", slow_save)
     qtbot.wait(1500)  # the window's first paints and the edit's own work are done
     ticks = []
     timer = QTimer(window)

@@ -131,3 +131,47 @@ def test_a_saved_project_reads_back_unchanged(tmp_path):
     data = dumps_bytes(p, tmp_path / "x.mtwb.json")
     assert data == dumps(p).encode("utf-8") == dumps_text(project_to_dict(p)).encode("utf-8")
     assert dumps(loads_bytes(data)) == dumps(p)
+
+
+def test_every_character_is_escaped_as_json_dumps_escapes_it():
+    every = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i <= 0xDFFF)
+    value = {every: [every, {"ключ": every[:5000]}], "مفتاح": every[::-1]}
+    assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+
+
+def test_floats_in_every_spelling_python_uses():
+    import random
+
+    rng = random.Random(7)
+    value = {"scores": [rng.random() * 10 ** rng.randint(-30, 30) for _ in range(2000)]
+             + [float(rng.randint(-10 ** 18, 10 ** 18)) for _ in range(200)] + [2.0 ** -1074, 1.7976931348623157e308]}
+    assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+
+
+class Word(str):
+    pass
+
+
+def test_what_the_fast_encoder_would_write_but_json_dumps_refuses_takes_its_way():
+    import dataclasses
+    import datetime
+    import enum
+    import uuid
+
+    @dataclasses.dataclass
+    class Record:
+        x: int
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    for value in ({"x": Record(1)}, {"x": [Colour.RED]}, {"x": datetime.date(2024, 1, 1)}, {"x": uuid.uuid4()},
+                  {"x": [float("-inf")]}):
+        with pytest.raises(TypeError):  # the standard library refuses each (allow_nan=False: ValueError for -inf)
+            try:
+                dumps_text(value)
+            except ValueError as exc:
+                raise TypeError from exc
+        assert fast_dumps(value) is None, value
+    for value in ({"big": [2 ** 64, -(2 ** 70)], "n": [True, 0, -1, 2 ** 63 - 1]}, {"word": Word("Wort 字")}):
+        assert fast_dumps(value) == dumps_text(value).encode("utf-8")
