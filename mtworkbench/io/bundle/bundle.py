@@ -25,6 +25,7 @@ from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import map_regular_file, read_regular_bytes, release_pages
+from mtworkbench.core.gc_pause import no_cyclic_gc
 from mtworkbench.core.json_reader import JsonReader
 from mtworkbench.core.model import ErrorSpan, Judgment, Project, Settings, protocol_for_scale
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
@@ -200,8 +201,11 @@ def _with_score_file(project: Project, path: str | Path) -> None:
 
 
 def dumps(project: Project) -> str:
-    value = project_to_dict(project)
-    data = fast_dumps(value)
+    with no_cyclic_gc():
+        value = project_to_dict(project)
+        data = fast_dumps(value)
+        if data is not None:
+            free_document(value)
     return dumps_text(value) if data is None else data.decode("utf-8")
 
 
@@ -210,9 +214,26 @@ def dumps_bytes(project: Project, path: str | Path, share_texts: bool = False) -
 
     ``share_texts``: the document holds the project's own texts dicts where they are in segment
     order already (no copy; for a caller that encodes before the project can change again)."""
-    value = project_to_dict(project, share_texts)
-    data = fast_dumps(value)
+    with no_cyclic_gc():
+        value = project_to_dict(project, share_texts)
+        data = fast_dumps(value)
+        if data is not None:
+            free_document(value)
     return encode_text(dumps_text(value), path) if data is None else data
+
+
+def free_document(value: dict[str, Any]) -> None:
+    """Free a ``project_to_dict`` document's segment dicts a slice at a time: freed at once, a
+    big project's 250,000 would hold the GIL (and stall the window's thread) for their whole
+    release. Freed while the cyclic collector is held back, they never reach its generations.
+    The copies of texts dicts go one at a time for the same reason."""
+    for owner in (*value.get("references", ()), *value.get("systems", ())):
+        owner["texts"] = None
+    for doc in value.get("documents", ()):
+        for par in doc.get("paragraphs", ()):
+            segments = par.get("segments")
+            while segments:
+                del segments[-2048:]
 
 
 def content_hash(data: bytes | mmap.mmap) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from itertools import chain
+from itertools import chain, islice
 from typing import Any
 
 import msgspec
@@ -42,7 +42,12 @@ class _Slow(Exception):
 def fast_dumps(value: Any) -> bytes | None:
     """``dumps_text(value)`` as UTF-8, or None where only ``dumps_text`` writes (or refuses) it exactly."""
     try:
-        return orjson.dumps(_floats_as_python(value, orjson.Fragment), option=_OPTIONS)
+        if not _is_big(value):
+            return orjson.dumps(_floats_as_python(value, orjson.Fragment), option=_OPTIONS)
+        pieces: list[bytes] = []
+        _write_big(pieces.append, value, 0)
+        pieces.append(b"\n")
+        return b"".join(pieces)  # joins of over 1 MiB copy with the GIL released
     except _Slow:
         return None
     except (TypeError, ValueError, RecursionError, OverflowError):  # orjson.JSONEncodeError is a TypeError
@@ -54,6 +59,104 @@ def fast_dumps(value: Any) -> bytes | None:
     out = msgspec.json.format(raw, indent=2)
     del raw
     return out + b"\n"
+
+
+# --- a big value in pieces ---------------------------------------------------------------
+# orjson holds the GIL for the whole of one call: a 270 MB project in one call froze every other
+# thread (the window's, during a save or an autosave on a worker) for its half second or more. A
+# big value is therefore written in pieces of at most about PIECE_ITEMS values, each one call;
+# between them the other threads run. The pieces are indented to their depth and joined with the
+# separators json.dumps puts between items, so the bytes are the same.
+PIECE_ITEMS = 2048
+_CONTAINERS = (dict, list, tuple)
+
+
+def _is_big(value: Any) -> bool:
+    """More than ``PIECE_ITEMS`` values inside ``value`` (counted only until that is known)."""
+    if type(value) not in _CONTAINERS:
+        return False
+    count = 0
+    stack = [value]
+    while stack:
+        items = stack.pop()
+        items = items.values() if type(items) is dict else items
+        count += len(items)
+        if count > PIECE_ITEMS:
+            return True
+        stack.extend(item for item in items if type(item) in _CONTAINERS)
+    return False
+
+
+def _items(container: dict | list, depth: int, flat: bool = False) -> bytes:
+    """The items of a non-empty container as json.dumps writes them at ``depth + 1``, without its
+    brackets. ``flat``: known to hold no float (``_flat``).
+
+    The container is encoded inside ``depth`` one-item lists, so orjson itself indents its
+    items to their depth; the wrapping lists' lines are cut off around them.
+    """
+    wrapped: Any = container if flat else _floats_as_python(container, orjson.Fragment)
+    for _ in range(depth):
+        wrapped = [wrapped]
+    data = orjson.dumps(wrapped, option=orjson.OPT_INDENT_2)
+    head = sum(2 + 2 * (k + 1) for k in range(depth)) + 2  # each "[", newline, indent; then "{" newline
+    tail = 2 + 2 * depth + sum(2 + 2 * k for k in range(depth))  # newline, indent, "}"; each newline, indent, "]"
+    return data[head:len(data) - tail]
+
+
+def _flat(values: Any) -> bool:
+    """Strings, integers, flags and nulls only, or dicts of only those: no float, nothing nested."""
+    kinds = set(map(type, values))
+    if kinds <= _SCALAR_SET:
+        return True
+    return kinds == _DICT and set(map(type, chain.from_iterable(values))) <= _STR and \
+        set(map(type, chain.from_iterable(map(dict.values, values)))) <= _SCALAR_SET
+
+
+def _write_big(out: Callable[[bytes], object], value: Any, depth: int) -> None:
+    """A container with more than ``PIECE_ITEMS`` values inside, in pieces (it starts where its
+    value starts: after its key, or at its item's indent)."""
+    is_dict = type(value) is dict
+    out(b"{" if is_dict else b"[")
+    pad = b"  " * (depth + 1)
+    separator = b"\n"
+    group: list[Any] = []  # small neighbours go together into one piece
+
+    def flush() -> None:
+        nonlocal separator
+        if group:
+            out(separator)
+            out(_items(dict(group) if is_dict else group, depth))
+            separator = b",\n"
+            group.clear()
+
+    entries = iter(value.items()) if is_dict else None
+    for start in range(0, len(value), PIECE_ITEMS):
+        chunk = dict(islice(entries, PIECE_ITEMS)) if entries is not None else value[start:start + PIECE_ITEMS]
+        if is_dict and not set(map(type, chunk)) <= _STR:
+            raise _Slow  # json.dumps spells a number or None key its own way, or refuses it
+        if _flat(chunk.values() if is_dict else chunk):  # a system's texts, a paragraph's segments
+            flush()
+            out(separator)
+            out(_items(chunk, depth, flat=True))
+            separator = b",\n"
+            continue
+        for entry in (chunk.items() if is_dict else chunk):
+            item = entry[1] if is_dict else entry
+            if not _is_big(item):
+                group.append(entry)
+                if len(group) >= PIECE_ITEMS:
+                    flush()
+                continue
+            flush()
+            out(separator)
+            out(pad)
+            if is_dict:
+                out(orjson.dumps(entry[0]))
+                out(b": ")
+            _write_big(out, item, depth + 1)
+            separator = b",\n"
+    flush()
+    out(b"\n" + b"  " * depth + (b"}" if is_dict else b"]"))
 
 
 def dumps_text(value: Any) -> str:
