@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QStatusBar, QWidget
 
 from mtworkbench.core.errors import BundleChangedOnDisk, DataError
 from mtworkbench.core.model import Project
@@ -99,9 +99,16 @@ class BundleOnDisk:
             # older one names its default file from now on (set here so `written` is what is saved)
             project.score_file = default_score_file(path)
         try:
-            # Encoded once, on the worker: the bytes written are the base of a later merge.
-            new_hash, written = run_painting(  # the window paints, input waits
-                lambda: write_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S))
+            # Encoded once, on the worker: the bytes written are the base of a later merge. A big
+            # project takes seconds: the status bar says so while the window paints (input waits).
+            self.statusBar().showMessage(f"Saving {path.name}…")
+            QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+            try:
+                new_hash, written = run_painting(
+                    lambda: write_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S))
+            finally:
+                QApplication.restoreOverrideCursor()
+                self.statusBar().clearMessage()
         except BundleChangedOnDisk:
             project.score_file = score_file
             self.watcher.resume()

@@ -35,6 +35,7 @@ def test_save_runs_off_the_gui_thread_while_the_window_paints(qtbot, window, dem
     real_save = bundle_on_disk.write_bundle
     threads = []
     inside = []  # when the save was under way
+    shown = []  # what the status bar said meanwhile
 
     def slow_save(*args, **kwargs):
         threads.append(threading.current_thread())
@@ -49,11 +50,14 @@ def test_save_runs_off_the_gui_thread_while_the_window_paints(qtbot, window, dem
     timer = QTimer(window)
     timer.setInterval(20)
     timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.timeout.connect(lambda: shown.append(window.statusBar().currentMessage()))
     timer.start()
     assert window.save()
     timer.stop()
     assert threads and threads[0] is not threading.main_thread()
     # The event loop ran while the save was under way: the window was not frozen.
     assert any(inside[0][0] < tick < inside[0][1] for tick in ticks)
+    assert f"Saving {demo_copy.name}…" in shown  # a busy state while the window paints, no modal dialog
+    assert window.statusBar().currentMessage() == f"Saved {demo_copy.name}"
     assert not window.isWindowModified()
     assert load_bundle(demo_copy).reference("ref-1").texts["1"] == "Übersetzung 翻訳 перевод ترجمة"
