@@ -146,7 +146,11 @@ def snapshot_off_gui_thread(project: Project, changes: ChangesWhileCopying) -> S
         try:
             snapshot = Snapshot.of(project)
         except (RuntimeError, KeyError, ValueError, IndexError):
-            continue  # a dict or list changed under the copy: the change is counted too
+            continue  # a dict or list changed under the copy (a text cleared, a queue moved)
+        except Exception:
+            if changes.other == seen:
+                raise  # not a change's doing: reported as any failed autosave
+            continue
         if changes.other == seen:
             return snapshot
         free_document(snapshot.document)

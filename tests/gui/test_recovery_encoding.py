@@ -160,3 +160,32 @@ def test_small_projects_are_still_written_at_once(qtbot, tmp_path):
     writer = RecoveryWriter(lambda: (project, bundle))
     writer.write_now()
     assert recovery_target(bundle).exists()  # no thread: written before write_now returned
+
+
+def test_an_error_while_copying_is_retried_only_when_a_change_explains_it(qtbot, tmp_path, monkeypatch):
+    project = load_bundle(demo_project_path())
+    real_of = Snapshot.of
+    calls = []
+
+    def broken_by_a_change(cls, p):
+        calls.append(1)
+        if len(calls) == 1:
+            p.add_judge("mitten drin")  # a change the copy ran into
+            raise AttributeError("half-built record")
+        return real_of(p)
+
+    monkeypatch.setattr(recovery_writer, "BACKGROUND_ITEMS", 0)
+    monkeypatch.setattr(Snapshot, "of", classmethod(broken_by_a_change))
+    bundle = tmp_path / "p.mtwb.json"
+    writer = RecoveryWriter(lambda: (project, bundle))
+    with qtbot.waitSignal(writer.written, timeout=10_000):
+        writer.write_now()
+    assert len(calls) == 2 and "mitten drin" in load_bundle(recovery_target(bundle)).judges
+
+    def broken(cls, p):
+        raise AttributeError("a bug, no change")
+
+    monkeypatch.setattr(Snapshot, "of", classmethod(broken))
+    with qtbot.waitSignal(writer.failed, timeout=10_000) as failure:
+        writer.write_now()
+    assert "a bug, no change" in failure.args[0]
