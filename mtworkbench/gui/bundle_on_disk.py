@@ -106,6 +106,8 @@ class BundleOnDisk:
             try:
                 new_hash, written = run_painting(
                     lambda: write_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S))
+                if self.recovery.is_writing():  # a big project's autosave: waited for while the window paints
+                    run_painting(self.recovery.wait, name="mtwb-save-wait")
             finally:
                 QApplication.restoreOverrideCursor()
                 self.statusBar().clearMessage()

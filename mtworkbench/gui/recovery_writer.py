@@ -251,6 +251,10 @@ class RecoveryWriter(QObject):
         self._base_written[target] = data
         return data
 
+    def is_writing(self) -> bool:
+        """A write is under way on the writer thread (``wait`` would block)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def wait(self, timeout: float = 30.0) -> None:
         """Let a background write finish (before the copy is removed, or at exit)."""
         if self._thread is not None:
