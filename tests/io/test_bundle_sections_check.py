@@ -211,3 +211,17 @@ def test_the_worker_takes_the_last_sections_while_that_evens_the_work():
     assert worker_share([10] * 6, {0, 1, 2, 3, 4}, 0) == []
     assert worker_share([10] * 6, set(), 0) == []
     assert worker_share([100, 1], {0, 1}, 0) == [1]
+
+
+def test_without_a_process_to_spare_one_core_checks_everything(tmp_path, workers, monkeypatch):
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(sections_check.os, "fork", no_fork)
+    good = write(tmp_path / "gut.mtwb.json", tree())
+    assert checked(good) == (1, 10, 2, 5, 0, 1)
+    value = tree()
+    _system_texts(value, "mt-ar").update(s3=None)
+    bad = write(tmp_path / "x.mtwb.json", value)
+    assert outcome(checked, bad) == outcome(load_bundle, bad)
+    assert workers == []

@@ -65,7 +65,10 @@ class CheckedTexts(TextSections):
         self._unread = {i for i, (owner, _) in enumerate(owners) if named is not None and owner not in named}
         share = worker_share([len(raw) for _, raw in owners], self._unread, len(documents))
         if share and hasattr(os, "fork") and sum(len(owners[i][1]) for i in share) >= FORK_FROM_BYTES:
-            self._worker = _Worker([(i, owners[i][1]) for i in share], self.data)
+            try:
+                self._worker = _Worker([(i, owners[i][1]) for i in share], self.data)
+            except (OSError, Warning):  # no process to spare (or a fork warned of as an error): one core
+                self._worker = None
 
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
         if index in self._unread:
@@ -145,7 +148,14 @@ class _Worker:
     def __init__(self, sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap) -> None:
         self.share = {i for i, _ in sections}
         read_end, write_end = os.pipe()
-        pid = os.fork()
+        try:
+            # Other threads (a progress bar's) do not follow into the worker, and nothing it
+            # runs - the decoder, the pipe, os._exit - takes a lock they could be holding.
+            pid = os.fork()
+        except BaseException:
+            os.close(read_end)
+            os.close(write_end)
+            raise
         if pid == 0:  # the worker: never returns into the caller
             os.close(read_end)
             _work(sections, data, write_end)
