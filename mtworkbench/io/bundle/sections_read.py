@@ -86,7 +86,6 @@ class TextSections:
 
     def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
-        self._template: dict[str, Any] | None = None
 
     def start(self, owners: list[tuple[str, msgspec.Raw]], rest: dict[str, Any], documents: msgspec.Raw) -> None:
         """Called once the sections are found, before the documents are read: the id and
@@ -95,9 +94,7 @@ class TextSections:
 
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
         """The texts of the ``index``-th owner and whether they are every segment's in order."""
-        if self._template is None:
-            self._template = dict.fromkeys(ids)
-        return _texts(raw, ids, self.data, self._template)
+        return _texts(raw, ids, self.data)
 
     def close(self) -> None:
         """Called when the reading ends, however it ends."""
@@ -282,15 +279,12 @@ PIECE_BYTES = 1024 * 1024
 _ENTRY_BREAK = re.compile(rb',[ \t\r]*\n[ \t\r\n]*"')
 
 
-def _texts(raw: msgspec.Raw, ids: list[str], data: bytes | mmap.mmap,
-           template: dict[str, Any]) -> tuple[dict[str, str], bool]:
+def _texts(raw: msgspec.Raw, ids: list[str], data: bytes | mmap.mmap) -> tuple[dict[str, str], bool]:
     """A reference's or system's texts, and whether they are every segment's in segment
     order, as saved: then keyed by the segments' own id strings (one string per id, not
-    one more per reference and system) and decoded in pieces. ``template``: every segment
-    id, in order (``dict.fromkeys``): copied in C, its keys hashed and its table sized
-    already, so each piece only sets values. Any other section is decoded whole, as written
-    (``Project`` checks its keys)."""
-    texts = template.copy()
+    one more per reference and system) and decoded in pieces. Any other section is
+    decoded whole, as written (``Project`` checks its keys)."""
+    texts: dict[str, str] = {}
     done = 0
     for piece in text_pieces(raw, data):
         if list(piece) != ids[done:done + len(piece)]:
