@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,18 @@ def test_without_a_process_to_spare_one_core_checks_everything(tmp_path, workers
     bad = write(tmp_path / "x.mtwb.json", value)
     assert outcome(checked, bad) == outcome(load_bundle, bad)
     assert workers == []
+
+
+def test_a_worker_reaped_by_the_system_leaves_its_share_here(tmp_path, workers):
+    # With SIGCHLD ignored the kernel reaps the worker itself: its exit status is unknown.
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        good = write(tmp_path / "gut.mtwb.json", tree())
+        assert checked(good) == (1, 10, 2, 5, 0, 1)
+        value = tree()
+        _system_texts(value, "mt-zh").update(s0=False)
+        bad = write(tmp_path / "x.mtwb.json", value)
+        assert outcome(checked, bad) == outcome(load_bundle, bad)
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+    assert len(workers) == 2

@@ -187,9 +187,11 @@ class _Worker:
     def _reap(self) -> int | None:
         if self._pid is None:
             return None
-        _, status = os.waitpid(self._pid, 0)
-        self._pid = None
-        return os.waitstatus_to_exitcode(status)
+        pid, self._pid = self._pid, None
+        try:
+            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        except ChildProcessError:  # reaped already (SIGCHLD ignored): its answer is not trusted
+            return None
 
 
 def _work(sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap, fd: int) -> NoReturn:
