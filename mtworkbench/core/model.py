@@ -19,7 +19,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from operator import attrgetter
 from typing import Any
 
 from mtworkbench.core import events as ev
@@ -56,6 +55,7 @@ from mtworkbench.core.records import (
     protocol_for_scale,
 )
 from mtworkbench.core.relation_store import LayeredSpans
+from mtworkbench.core.segment_positions import segment_positions
 
 
 class Project(LayeredSpans):
@@ -126,7 +126,7 @@ class Project(LayeredSpans):
     def _reindex(self) -> None:  # comprehensions (a big project opens fast); a repeated id: named below
         pars = [(doc.id, par) for doc in self.documents for par in doc.paragraphs]
         self._segments = [seg for _, par in pars for seg in par.segments]
-        self._segment_index = dict(zip(map(attrgetter("id"), self._segments), itertools.count()))
+        self._segment_index = segment_positions(self._segments)  # in steps: see there
         self._segment_doc = [doc_id for doc_id, par in pars for _ in par.segments]
         self._segment_par = [par.id for _, par in pars for _ in par.segments]
         ids = len(self._segment_index) + len({p.id for _, p in pars}) + len({d.id for d in self.documents})

@@ -128,8 +128,8 @@ def run_app(bundle: str | None = None, demo: bool = False, quit_after: float | N
         window.open_path(target)
     else:
         window.offer_untitled_recovery()
-    # The other workspaces once the window has painted, one per event-loop turn.
-    window.workspace_tabs.build_after_paint(window)
+    # Modules needed soon, once the window has painted; each other workspace is built when first asked for.
+    window.workspace_tabs.import_after_paint(window)
     if os.environ.get(TEST_EDIT_ENV):
         QTimer.singleShot(0, lambda: _apply_test_edit(window, os.environ[TEST_EDIT_ENV]))
     if screenshot:

@@ -96,8 +96,10 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("workspaces")
         self.tabs.setDocumentMode(True)
-        # The first workspace now, the others after the first paint (or when asked for).
-        self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES)
+        # The first workspace now, each other one when first asked for (its tab chosen, or looked up).
+        # The font check's module is imported after the first paint: its first import (regular
+        # expressions over whole scripts) was a tenth of a second of the turn that shows a project.
+        self.workspace_tabs = WorkspaceTabs(self.tabs, self.session, WORKSPACES, preload=("mtworkbench.gui.script_fonts",))
         self.workspaces = self.workspace_tabs.workspaces
         # The room every workspace needs, as measured when they were last all built: reserved
         # before the late ones exist, so building them never narrows the docks in sight.
@@ -345,7 +347,6 @@ class MainWindow(QMainWindow, BundleOnDisk):
         if not self.maybe_save():
             event.ignore()
             return
-        self.workspace_tabs.stop()
         self.recovery.discard(self.session.path)
         self._release_open_marker()
         self.watcher.watch(None, None)

@@ -50,7 +50,7 @@ class ProjectSession(QObject):
         self.undo_stack.clear()
         self.set_path(path)
         self.project_replaced.emit(project)
-        first = project.segment_ids[0] if project.segments else ""
+        first = project.segments[0].id if project.segments else ""  # not every id listed to take one
         self.current_segment = ""
         self.set_current_segment(first)
 

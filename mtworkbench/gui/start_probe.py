@@ -61,6 +61,8 @@ class StartProbe(QObject):
             self.clock.start()
             self.since_show.start()
             self.ticker.start()
+            if self.dump_after_s:  # from the paint on: the turn that paints may itself be long
+                faulthandler.dump_traceback_later(self.dump_after_s, repeat=True, exit=False)
         return False
 
     def _tick(self) -> None:

@@ -1,11 +1,16 @@
 """The main window's workspace tabs, built when first needed.
 
 Importing and building all four workspaces took most of the app's start (their plotting and
-statistics modules); the window shows sooner with only the first workspace built. The rest are
-built after the first paint, one per event-loop turn, or at once when asked for (their tab is
-chosen, or code looks one up in ``workspaces``). A workspace built late reads the session's
-current project in its constructor, as one built before the project was opened would have on
-``project_replaced``.
+statistics modules); the window shows sooner with only the first workspace built. The others
+wait as light placeholders until they are asked for: their tab is chosen (by a click or its
+Ctrl+number), or code looks one up in ``workspaces``. Building one is a single event-loop turn
+of 0.3-0.5 s (its plots) plus taking a large project in (the Metrics workspace's tables walk
+every segment), so building them unasked after the first paint stalled a window that had just
+shown, while a large project was still opening. Their modules are not imported ahead either:
+on a background thread, importing the plotting library (which touches every Qt class) kept
+the window waiting for the interpreter's lock for 0.3-0.5 s in all. A workspace built late
+reads the session's current project in its constructor, as one built before the project was
+opened would have on ``project_replaced``.
 """
 
 from __future__ import annotations
@@ -15,12 +20,10 @@ import threading
 import traceback
 from collections.abc import Callable, Iterator
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from mtworkbench.gui.session import ProjectSession
-
-IMPORT_POLL_MS = 20  # how often the GUI thread looks whether a workspace's module is imported
 
 
 class Workspaces(dict):
@@ -80,50 +83,53 @@ def workspace_title(target: str) -> str:
 
 class WorkspaceTabs(QObject):
     """Fills ``tabs`` with one tab per target ("module:Class"); all but the first start as
-    empty placeholders, replaced by the workspace when it is built."""
+    light placeholders, each replaced by its workspace when that is first asked for."""
 
     all_built = Signal(QSize)
     """The last pending workspace was built; payload: the least size the tabs need for all."""
 
-    def __init__(self, tabs: QTabWidget, session: ProjectSession, targets: tuple[str, ...]) -> None:
+    def __init__(self, tabs: QTabWidget, session: ProjectSession, targets: tuple[str, ...],
+                 preload: tuple[str, ...] = ()) -> None:
+        """``preload``: modules the window will need soon, imported off the GUI thread after
+        its first paint (light ones: see above why not the workspaces')."""
         super().__init__(tabs)
+        self._preload = preload
         self.tabs, self.session = tabs, session
         self.workspaces = Workspaces(self.build_all)
         self._pending: dict[str, tuple[str, QWidget]] = {}  # title -> (target, placeholder)
         self._building = False
-        self._stopped = False
-        self._window: QWidget | None = None  # built after its first paint (build_after_paint)
+        self._window: QWidget | None = None  # imports after its first paint (import_after_paint)
         self._importer: threading.Thread | None = None
         self._imported: set[str] = set()  # modules the importer has finished (a set is thread-safe to add to)
         for i, target in enumerate(targets):
             if i == 0:
                 self._add(self._build(target))
             else:
-                placeholder = QWidget()
+                placeholder = QLabel()  # says what is coming while the workspace is built
+                placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 placeholder.setObjectName(f"pending-{workspace_title(target).lower()}")
                 title = workspace_title(target)
                 self._pending[title] = (target, placeholder)
                 self.tabs.addTab(placeholder, title)
         self.tabs.currentChanged.connect(self._tab_chosen)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._build_next)
 
     @property
     def pending(self) -> bool:
         return bool(self._pending)
 
-    def build_later(self) -> None:
-        """Build the pending workspaces on the GUI thread, one per event-loop turn, each once a
-        background thread has imported its module: their imports (plotting, statistics) took
-        seconds of the GUI thread's time, which would stall the window just shown."""
-        if not self._pending or self._importer is not None:
+    def import_later(self) -> None:
+        """Import the ``preload`` modules on a background thread."""
+        modules = list(self._preload)
+        if not modules or self._importer is not None:
             return
-        modules = [target.split(":")[0] for target, _placeholder in self._pending.values()]
         self._importer = threading.Thread(target=_import_all, args=(modules, self._imported),
                                           name="workspace-imports", daemon=True)
         self._importer.start()
-        self._timer.start(IMPORT_POLL_MS)
+
+    @property
+    def imported(self) -> bool:
+        """The background import has run to its end (or there is nothing to import)."""
+        return not self._preload or (self._importer is not None and not self._importer.is_alive())
 
     def reserve(self, size: object) -> None:
         """Keep the tabs at least ``size`` (a QSize, or anything else for nothing) until every
@@ -132,13 +138,8 @@ class WorkspaceTabs(QObject):
         if self._pending and isinstance(size, QSize) and size.isValid():
             self.tabs.setMinimumSize(size)
 
-    def stop(self) -> None:
-        """The window is closing: build nothing more."""
-        self._timer.stop()
-        self._stopped = True
-
-    def build_after_paint(self, window: QWidget) -> None:
-        """Build the pending workspaces once ``window`` has painted (one per event-loop turn)."""
+    def import_after_paint(self, window: QWidget) -> None:
+        """Import the ``preload`` modules once ``window`` has painted."""
         self._window = window
         window.installEventFilter(self)
 
@@ -147,26 +148,21 @@ class WorkspaceTabs(QObject):
         if window is not None and watched is window and event.type() == QEvent.Type.Paint:
             window.removeEventFilter(self)
             self._window = None
-            self.build_later()
+            self.import_later()
         return False
 
     def build_all(self) -> None:
         for title in list(self._pending):
             self._replace(title)
 
-    def _build_next(self) -> None:
-        if self._stopped or not self._pending:
-            return
-        title = next(iter(self._pending))
-        module = self._pending[title][0].split(":")[0]
-        if module in self._imported or self._importer is None or not self._importer.is_alive():
-            self._replace(title)
-        self._timer.start(0 if not self._pending else IMPORT_POLL_MS)
-
     def _tab_chosen(self, index: int) -> None:
         widget = self.tabs.widget(index)
         for title, (_target, placeholder) in list(self._pending.items()):
-            if placeholder is widget:
+            if placeholder is widget and isinstance(placeholder, QLabel):
+                # Building it holds this turn (its plotting modules are imported now): the
+                # placeholder is painted first, so the wait is explained.
+                placeholder.setText(f"Opening {title}…")
+                placeholder.repaint()
                 self._replace(title)
 
     def _replace(self, title: str) -> None:

@@ -4,6 +4,7 @@ unless the current segment nears an edge of the window."""
 
 from __future__ import annotations
 
+from mtworkbench.core.model import Paragraph, Segment
 from mtworkbench.gui.annotate import moving
 from mtworkbench.gui.annotate.moving import page_of
 from mtworkbench.gui.main_window import MainWindow
@@ -51,3 +52,22 @@ def test_annotate_window_follows_the_current_segment_to_the_end(qtbot, demo_copy
         assert len(shown) == 3 and shown == ids[ids.index(shown[0]):ids.index(shown[0]) + 3]
     assert annotate.view.shown_segments() == ids[-3:]
     assert not annotate.view.shows(ids[0])
+
+
+def test_members_are_listed_only_where_sliced_and_page_as_the_full_list(monkeypatch):
+    monkeypatch.setattr(moving, "PAGE_SEGMENTS", 10)
+    monkeypatch.setattr(moving, "EDGE_SEGMENTS", 2)
+    sizes = [3, 0, 7, 1, 12, 4]  # an empty paragraph too
+    paragraphs, n = [], 0
+    for p, size in enumerate(sizes):
+        paragraphs.append(Paragraph(f"p{p}", [Segment(f"段{n + k}", "") for k in range(size)]))
+        n += size
+    listed = [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
+    members = moving.Members(paragraphs)
+    assert len(members) == len(listed) == n
+    for start in range(n + 1):
+        for stop in range(start, n + 2):
+            assert members[start:stop] == listed[start:stop]
+    assert members[4] == listed[4] and members[-1] == listed[-1]
+    for i, (sid, _first) in enumerate(listed):  # the caller's known position gives the same page
+        assert page_of("doc", members, sid, 10, position=i) == page_of("doc", listed, sid, 10)

@@ -47,6 +47,7 @@ def big(qtbot):
     session.replace_project(big_project(), None)
     QApplication.processEvents()
     build = time.perf_counter() - started
+    qtbot.waitUntil(lambda: not ws.page.growing)  # laid out a slice per event-loop turn
     assert len(ws.view.shown_segments()) == N_PARAGRAPHS * PER_PARAGRAPH
     assert ws.view.document().blockCount() == N_PARAGRAPHS * PER_PARAGRAPH
     return session, ws, build

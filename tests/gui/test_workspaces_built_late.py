@@ -1,5 +1,5 @@
-"""The window shows with its first workspace built; the others are built after its first
-paint (their modules imported off the GUI thread), or at once when their tab is chosen."""
+"""The window shows with its first workspace built; each other one is built when its tab is
+chosen or it is looked up, never unasked."""
 
 from __future__ import annotations
 
@@ -50,15 +50,48 @@ def test_looking_a_workspace_up_builds_the_pending_ones(qtbot):
         "workspace-annotate", "workspace-judge", "workspace-metrics", "workspace-analysis"]
 
 
-def test_pending_workspaces_are_built_after_the_window_paints(qtbot):
+def test_after_the_first_paint_workspaces_wait_for_their_tab(qtbot):
     window = MainWindow()
     qtbot.addWidget(window)
-    window.workspace_tabs.build_after_paint(window)
+    window.resize(1280, 800)
+    window.workspace_tabs.import_after_paint(window)
     window.show()
     qtbot.waitExposed(window)
-    qtbot.waitUntil(lambda: not window.workspace_tabs.pending, timeout=60_000)
-    assert dict.__len__(window.workspaces) == 4
-    assert window.tabs.currentWidget().objectName() == "workspace-annotate"
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.workspace_tabs.imported, timeout=60_000)
+    for _ in range(5):  # several event-loop turns: nothing is built unasked
+        qtbot.wait(20)
+    assert window.workspace_tabs.pending
+    assert [window.tabs.widget(i).objectName() for i in (1, 2, 3)] == [
+        "pending-judge", "pending-metrics", "pending-analysis"]
+    # The font check's module was imported off the GUI thread; no workspace's (its plotting
+    # library's import kept the window waiting for the interpreter's lock).
+    assert window.workspace_tabs._imported == {"mtworkbench.gui.script_fonts"}
+    shown_while_built = []
+    build = window.workspace_tabs._build
+    window.workspace_tabs._build = lambda target: shown_while_built.append(window.tabs.currentWidget().text()) or build(target)
+    qtbot.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)  # the tab's shortcut
+    assert shown_while_built == ["Opening Metrics…"]  # the wait is explained while it is built
+    assert window.tabs.currentWidget().objectName() == "workspace-metrics"
+    assert window.tabs.widget(1).objectName() == "pending-judge"
+
+
+def test_keyboard_shortcuts_lists_the_workspaces_not_built_yet(qtbot):
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.workspace_tabs.pending
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    next(a for a in help_menu.actions() if a.text() == "&Keyboard shortcuts").trigger()
+    dialog = window._shortcuts_dialog
+    qtbot.addWidget(dialog)
+    table = dialog.table
+    where = {table.item(r, 0).text() for r in range(table.rowCount())}
+    assert {"Judge", "Metrics"} <= where  # the workspaces' own keys and buttons are listed
+    assert not window.workspace_tabs.pending
+    assert window.tabs.currentWidget().objectName() == "workspace-annotate"  # the tab did not change
 
 
 def test_the_start_probe_reports_show_paint_stall_and_quit(tmp_path):

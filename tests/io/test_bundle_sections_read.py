@@ -262,3 +262,49 @@ def test_segments_read_in_pieces_keep_each_message(name, change, path, piece, mo
     text = _edit(change)
     assert fast(text.encode("utf-8")) is None
     assert outcome(loads_bytes, text.encode("utf-8")) == outcome(loads, text)
+
+
+class _Finding(bytes):
+    """A file's bytes that record each search for a top-level key line (start, end)."""
+
+    searches: list[tuple[int, int]]
+
+    def find(self, sub, start=None, end=None):
+        self.searches.append((start, end))
+        return super().find(sub, start, end)
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_the_top_level_is_found_in_bounded_pieces(bom, monkeypatch):
+    # One decode of the whole object held the interpreter's lock for the whole file: the app's
+    # reader thread now finds the top-level keys a bounded step at a time, decoding only small values.
+    monkeypatch.setattr(sections_read, "_SCAN_BYTES", 64)
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", 200)
+    decoded = []
+    real = sections_read._TOP
+
+    class Counting:
+        def decode(self, data):
+            decoded.append(len(data))
+            return real.decode(data)
+
+    monkeypatch.setattr(sections_read, "_TOP", Counting())
+    text = dumps(world_project())
+    data = _Finding(bom + text.encode("utf-8"))
+    data.searches = []
+    project = fast(data)
+    assert project is not None
+    assert dumps(project) == text
+    assert len(data.searches) > len(text) // 64 and all(end - start <= 64 for start, end in data.searches)
+    assert decoded and max(decoded) <= 202  # a small value with its key and braces; the texts as slices
+    assert len(text) > 4 * 200
+
+
+@pytest.mark.parametrize("piece", [1, 8 * 1024 * 1024])
+def test_a_repeated_top_level_key_goes_the_general_way(piece, monkeypatch):
+    monkeypatch.setattr(sections_read, "PIECE_BYTES", piece)
+    text = dumps(world_project())
+    twice = text.replace('\n  "name": ', '\n  "name": "first",\n  "name": ', 1)
+    assert twice != text
+    assert fast(twice.encode("utf-8")) is None
+    assert outcome(loads_bytes, twice.encode("utf-8")) == outcome(loads, twice)

@@ -12,6 +12,7 @@ layers on references and say so otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtGui import QColor
@@ -90,6 +91,18 @@ class LayerChoice:
         if on == "output":
             return dict(self.project.system(self.reference).texts) if self.project.has_system(self.reference) else {}
         return dict(self.project.reference(self.reference).texts) if self.project.has_reference(self.reference) else {}
+
+    def owner_texts_of(self, ids: Iterable[str]) -> dict[str, str]:
+        """``owner_texts`` for these segments only (no copy of a large project's texts)."""
+        on = self.active_layer().on
+        if on == "source":
+            return {sid: self.project.segment(sid).source for sid in ids if self.project.has_segment(sid)}
+        project = self.project
+        if on == "output":
+            texts = project.system(self.reference).texts if project.has_system(self.reference) else {}
+        else:
+            texts = project.reference(self.reference).texts if project.has_reference(self.reference) else {}
+        return {sid: texts[sid] for sid in ids if sid in texts}
 
     def span_text_of(self, span: EntitySpan) -> str:
         try:

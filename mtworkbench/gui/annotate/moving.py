@@ -3,7 +3,10 @@ segment without entities, find, and "annotate every occurrence" of what was foun
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import bisect
+import itertools
+from collections.abc import Callable, Sequence
+from typing import overload
 
 from mtworkbench.core.annotation import (
     find_in_reference,
@@ -11,7 +14,7 @@ from mtworkbench.core.annotation import (
     plan_every_occurrence,
     step_segment,
 )
-from mtworkbench.core.model import ModelError, Project
+from mtworkbench.core.model import ModelError, Paragraph, Project
 from mtworkbench.gui.annotate.commands import AddSpansCommand, check_new_spans
 from mtworkbench.gui.annotate.find_bar import FindBar
 from mtworkbench.gui.annotate.text_view import EntityTextView
@@ -26,16 +29,49 @@ PAGE_SEGMENTS = 2000
 EDGE_SEGMENTS = 200
 
 
+class Members(Sequence):
+    """(segment, starts paragraph) of these paragraphs' segments, listed only where sliced: a
+    document of a quarter of a million segments was listed whole at every move of the caret."""
+
+    def __init__(self, paragraphs: list[Paragraph]) -> None:
+        self.paragraphs = paragraphs
+        self.starts = list(itertools.accumulate((len(p.segments) for p in paragraphs), initial=0))
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    @overload
+    def __getitem__(self, key: int) -> tuple[str, bool]: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[tuple[str, bool]]: ...
+
+    def __getitem__(self, key):
+        if not isinstance(key, slice):
+            return self[key:key + 1 or None][0]
+        start, stop, _step = key.indices(len(self))
+        listed: list[tuple[str, bool]] = []
+        i = bisect.bisect_right(self.starts, start) - 1
+        while start < stop:
+            offset = start - self.starts[i]
+            taken = self.paragraphs[i].segments[offset:offset + stop - start]
+            listed += [(s.id, offset + k == 0) for k, s in enumerate(taken)]
+            start, i = start + len(taken), i + 1
+        return listed
+
+
 def page_of(
-    container: str, members: list[tuple[str, bool]], segment_id: str, shown_start: int | None = None
+    container: str, members: Sequence[tuple[str, bool]], segment_id: str, shown_start: int | None = None,
+    position: int | None = None,
 ) -> tuple[str, list[tuple[str, bool]]]:
     """The part of ``members`` (segment, starts paragraph) to show around ``segment_id``, and
     an id for it: ``container`` itself when it is short enough to show whole, else
     "container@start". ``shown_start``: where the window shown now starts; it is kept while
-    the segment is well inside it (no re-layout for every step)."""
+    the segment is well inside it (no re-layout for every step). ``position``: the segment's
+    index in ``members`` where the caller knows it (else it is looked for)."""
     if len(members) <= PAGE_SEGMENTS:
-        return container, members
-    position = next((i for i, (sid, _first) in enumerate(members) if sid == segment_id), 0)
+        return container, list(members)
+    if position is None:
+        position = next((i for i, (sid, _first) in enumerate(members) if sid == segment_id), 0)
     last_start = len(members) - PAGE_SEGMENTS
     start = min(max(position - PAGE_SEGMENTS // 2, 0), last_start)
     if shown_start is not None and 0 <= shown_start <= last_start:
@@ -43,7 +79,7 @@ def page_of(
         high = shown_start + PAGE_SEGMENTS - (EDGE_SEGMENTS if shown_start < last_start else 0)
         if low <= position < high:
             start = shown_start
-    return f"{container}@{start}", members[start:start + PAGE_SEGMENTS]
+    return f"{container}@{start}", list(members[start:start + PAGE_SEGMENTS])
 
 
 class MovingAndFinding:

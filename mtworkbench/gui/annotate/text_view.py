@@ -100,6 +100,7 @@ class EntityTextView(QTextEdit):
         self.label_font.setBold(True)
         self._segments: list[ShownSegment] = []
         self._block_of: dict[str, int] = {}
+        self._longest = ""  # the shown segment id that needs the widest gutter
         self.spans_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
         # Pending suggestions, drawn dashed beside the spans (ids start with "?").
         self.suggestions_for: Callable[[str], list[EntitySpan]] = lambda _segment: []
@@ -142,6 +143,36 @@ class EntityTextView(QTextEdit):
         self.selected_span = None
         self._update_gutter_width()
         self.viewport().update()
+
+    def add_segments(self, before: list[ShownSegment], after: list[ShownSegment]) -> None:
+        """Lay out more segments at either end of those shown (a long page grows a slice per
+        event-loop turn); the caret, the selection and the text in sight stay where they were."""
+        doc, bar = self.document(), self.verticalScrollBar()
+        top = self._segments[self.cursorForPosition(QPoint(0, 0)).blockNumber()].segment if self._segments else ""
+        offset = self._block_top(top) - bar.value() if top else 0.0
+        blocked = self.blockSignals(True)
+        cursor = QTextCursor(doc)
+        cursor.beginEditBlock()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        for shown in after:
+            cursor.insertBlock(_block_format(shown.starts_paragraph))
+            cursor.insertText(display_text(shown.text or ""))
+        cursor.setPosition(0)
+        for shown, following in zip(before, before[1:] + self._segments[:1]):  # split off the first block
+            cursor.insertText(display_text(shown.text or ""))
+            cursor.insertBlock(_block_format(following.starts_paragraph))
+        cursor.endEditBlock()
+        self._segments = before + self._segments + after
+        self._block_of = {s.segment: i for i, s in enumerate(self._segments)}
+        self.blockSignals(blocked)
+        if top:
+            bar.setValue(round(self._block_top(top) - offset))
+        self._update_gutter_width(before + after)
+        self.viewport().update()
+
+    def _block_top(self, segment_id: str) -> float:
+        block = self.document().findBlockByNumber(self._block_of[segment_id])
+        return self.document().documentLayout().blockBoundingRect(block).top()
 
     def shown_segments(self) -> list[str]:
         return [s.segment for s in self._segments]
@@ -510,9 +541,11 @@ class EntityTextView(QTextEdit):
             painter.drawText(point, metrics.elidedText(_label(span), Qt.TextElideMode.ElideRight, min(room, width)))
 
     # --- gutter ------------------------------------------------------------------------
-    def _update_gutter_width(self) -> None:
-        metrics = self.gutter.fontMetrics()
-        longest = max((metrics.horizontalAdvance(s.segment) for s in self._segments), default=0)
+    def _update_gutter_width(self, added: list[ShownSegment] | None = None) -> None:
+        """Measures every shown id, or only those ``added`` to what was measured before."""
+        measured = [s.segment for s in (self._segments if added is None else added)] + ([self._longest] if added else [])
+        self._longest = max(measured, key=self.gutter.fontMetrics().horizontalAdvance, default="")
+        longest = self.gutter.fontMetrics().horizontalAdvance(self._longest)
         width = min(max(longest + 14, 28), 110)
         self.setViewportMargins(width, 0, 0, 0)
         self.gutter.setFixedWidth(width)

@@ -52,13 +52,14 @@ from mtworkbench.gui.annotate.entity_list import EntityListModel
 from mtworkbench.gui.annotate.entity_table_width import EntityTableWidth
 from mtworkbench.gui.annotate.file_actions import AnnotationFiles
 from mtworkbench.gui.annotate.find_bar import FindBar
+from mtworkbench.gui.annotate.growing_page import GrowingPage
 from mtworkbench.gui.annotate.layer_choice import LayerChoice
 from mtworkbench.gui.annotate.layers_dialog import LayersDialog
-from mtworkbench.gui.annotate.moving import MovingAndFinding, page_of
+from mtworkbench.gui.annotate.moving import Members, MovingAndFinding, page_of
 from mtworkbench.gui.annotate.span_keys import SpansAndRelations
 from mtworkbench.gui.annotate.suggestion_keys import SuggestionsInEditor
 from mtworkbench.gui.annotate.suggestions_view import SuggestionsPanel
-from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError, ShownSegment
+from mtworkbench.gui.annotate.text_view import EntityTextView, SelectionError
 from mtworkbench.gui.commands import (
     AddSpanCommand,
     SetSpanTypeCommand,
@@ -152,6 +153,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.view.relations_for = self._shown_relations
         self.view.language_of = lambda: self.project.target_language or None
         self.view.snap_enabled = self.snap_box.isChecked()
+        self.page = GrowingPage(self.view, self.owner_texts_of)  # a long page a slice per turn
         self.find_bar = FindBar()
         self.find_bar.hide()
         self.status = QLabel()
@@ -361,23 +363,25 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         shown, shown_start = self._shown_key, None
         if shown is not None and shown[:3] == (self.layer, self.reference, self.scope) and shown[3].startswith(container + "@"):
             shown_start = int(shown[3].rsplit("@", 1)[1])  # a window of a long document is shown
-        members = [(s.id, i == 0) for p in paragraphs for i, s in enumerate(p.segments)]
-        return page_of(container, members, segment_id, shown_start)
+        members = Members(paragraphs)  # in document order: the segment's index is a difference
+        first = project.segment_position(next(p.segments[0].id for p in paragraphs if p.segments)) if len(members) else 0
+        return page_of(container, members, segment_id, shown_start, project.segment_position(segment_id) - first)
 
     def _refresh_view(self, force: bool = False) -> None:
         """Rebuild the text only when a different segment set is to be shown."""
         segment = self.session.current_segment
         if not segment or not self.project.has_segment(segment) or not self.has_text_side():
             if self._shown_key is not None or force:
-                self.view.set_segments([])
+                self.page.show([])
             self._shown_key = None
             return
         container, members = self._container(segment)
         key = (self.layer, self.reference, self.scope, container)
         if key != self._shown_key or force:
-            texts = self.owner_texts()
-            self.view.set_segments([ShownSegment(sid, texts.get(sid), first) for sid, first in members])
+            self.page.show(members, segment)
             self._shown_key = key
+        elif not self.view.shows(segment):
+            self.page.finish()  # a segment of the page not laid out yet
         self.view.set_current_segment(segment)
 
     def _relist(self) -> None:

@@ -123,7 +123,7 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
 
 def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
           free_form: tuple[str, ...], migrations: Mapping[int, Migration], texts: TextSections) -> Project:
-    sections = _TOP.decode(body)
+    sections = _top_level(body, data)
     keys = sections.keys()
     if not (TOP_LEVEL_REQUIRED <= keys and keys <= TOP_LEVEL_REQUIRED | TOP_LEVEL_OPTIONAL):
         raise NotTaken
@@ -171,6 +171,71 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
     del sections, references, systems
     read_rest(r, rest, project)
     return project
+
+
+# Where a top-level key begins, as bundles are written: on a line of its own, indented two
+# spaces (deeper lines are indented further, and a raw line break cannot occur in a string).
+_TOP_KEY_LINE = b'\n  "'
+_SCAN_BYTES = 4 * 1024 * 1024  # searched per call: a few milliseconds of the interpreter's lock
+
+
+def _top_level(body: memoryview, data: bytes | mmap.mmap) -> dict[str, msgspec.Raw]:
+    """The top-level object's values as slices of ``body``, found in bounded steps.
+
+    One decode of the whole object only to find where its values start and end held the
+    interpreter's lock for the whole file (0.4 s and more for 270 MB), and the app reads a
+    large bundle on a worker thread while its window must keep answering. Here the key lines
+    are found ``_SCAN_BYTES`` at a time; each small value is decoded with its key, and a
+    large one is taken as its slice unchecked: every value is decoded whole afterwards (the
+    texts by their typed decoders, the rest by ``_ANY``), which fails unless the slice is
+    exactly one JSON value, so every cut was between two top-level values. A file written
+    otherwise (no key line right after the opening brace) is decoded whole, as before.
+    """
+    opening = _OPEN.match(body)
+    offset = len(data) - len(body)  # the byte order mark before ``body``
+    if opening is None or body[opening.end():opening.end() + len(_TOP_KEY_LINE)] != _TOP_KEY_LINE:
+        return _TOP.decode(body)
+    end = _before_space(body, 0, len(body))  # just after the closing brace
+    if body[end - 1:end] != b"}":
+        raise ValueError("the top-level object does not end the file")
+    end -= 1
+    starts, pos = [opening.end()], opening.end() + 1
+    while pos < end:
+        step_end = min(end, pos + _SCAN_BYTES)
+        found = data.find(_TOP_KEY_LINE, offset + pos, offset + step_end)
+        if found >= 0:
+            starts.append(found - offset)
+            pos = found - offset + 1
+        elif step_end == end:
+            break
+        else:  # a key line across the step's end is found by the next step
+            pos = step_end - len(_TOP_KEY_LINE) + 1
+    values: dict[str, msgspec.Raw] = {}
+    for at, cut in zip(starts, starts[1:] + [end]):
+        stop = _before_space(body, at, cut)
+        if cut < end:  # a comma after every value but the last
+            if body[stop - 1:stop] != b",":
+                raise ValueError("top-level values not separated by a comma")
+            stop = _before_space(body, at, stop - 1)
+        if stop - at <= PIECE_BYTES:
+            found_values = list(_TOP.decode(b"{" + body[at:stop] + b"}").items())
+        else:
+            key = _KEY.match(body, at)
+            if key is None:
+                raise ValueError("a top-level key not written plainly")
+            found_values = [(key.group(1).decode(), msgspec.Raw(body[key.end():stop]))]
+        for name, value in found_values:
+            if name in values:
+                raise ValueError(f"the top-level key {name!r} is repeated")
+            values[name] = value
+    return values
+
+
+def _before_space(body: memoryview, start: int, stop: int) -> int:
+    """Where the JSON whitespace that ends ``body[start:stop]`` begins."""
+    while stop > start and body[stop - 1] in b" \t\n\r":
+        stop -= 1
+    return stop
 
 
 # Between two top-level values: JSON whitespace, a comma, and the next key written plainly.
