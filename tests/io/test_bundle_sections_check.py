@@ -241,3 +241,20 @@ def test_a_worker_reaped_by_the_system_leaves_its_share_here(tmp_path, workers):
     finally:
         signal.signal(signal.SIGCHLD, before)
     assert len(workers) == 2
+
+
+TOP_LEVEL_ODDITIES = [
+    ("repeated key, bad first value", lambda s: s.replace('{\n  "format"', '{\n  "name": NaN,\n  "format"', 1)),
+    ("repeated key, good first value", lambda s: s.replace('\n  "name": ', '\n  "name": "старое",\n  "name": ', 1)),
+    ("key written with an escape", lambda s: s.replace('"name"', '"n\\u0061me"', 1)),
+    ("written on one line", lambda s: json.dumps(json.loads(s), ensure_ascii=False)),
+]
+
+
+@pytest.mark.parametrize("name,change", TOP_LEVEL_ODDITIES, ids=[c[0] for c in TOP_LEVEL_ODDITIES])
+def test_the_whole_object_scan_gives_the_general_outcome(name, change, tmp_path, workers):
+    # validate finds the top-level sections in one decode of the whole object (no window to
+    # keep answering); a file that scan does not take goes the general way, as the app's does.
+    path = tmp_path / "x.mtwb.json"
+    path.write_text(change(dumps(project())), encoding="utf-8")
+    assert outcome(checked, path) == outcome(lambda p: counts(load_bundle(p)), path)

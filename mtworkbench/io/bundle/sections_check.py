@@ -54,6 +54,8 @@ class _Unkept(dict[str, str]):
 class CheckedTexts(TextSections):
     """Texts checked, not kept, where nothing else reads them; the rest read as usual."""
 
+    scan_whole = True  # ``validate`` has no window to keep answering
+
     def __init__(self, data: bytes | mmap.mmap) -> None:
         super().__init__(data)
         self._unread: set[int] = set()

@@ -84,6 +84,11 @@ class TextSections:
     """How the reader gets each reference's and system's texts: decoded and kept, as the
     project needs them. ``sections_check`` replaces it where the project is only checked."""
 
+    # The app reads on a worker thread while its window must keep answering: the top-level
+    # object is scanned in bounded steps (``_top_level``). A reader with no window to serve
+    # sets this: one decode of the whole object finds the sections in less time.
+    scan_whole = False
+
     def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
 
@@ -123,7 +128,7 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
 
 def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
           free_form: tuple[str, ...], migrations: Mapping[int, Migration], texts: TextSections) -> Project:
-    sections = _top_level(body, data)
+    sections = _TOP.decode(body) if texts.scan_whole else _top_level(body, data)
     keys = sections.keys()
     if not (TOP_LEVEL_REQUIRED <= keys and keys <= TOP_LEVEL_REQUIRED | TOP_LEVEL_OPTIONAL):
         raise NotTaken
