@@ -258,3 +258,16 @@ def test_the_whole_object_scan_gives_the_general_outcome(name, change, tmp_path,
     path = tmp_path / "x.mtwb.json"
     path.write_text(change(dumps(project())), encoding="utf-8")
     assert outcome(checked, path) == outcome(lambda p: counts(load_bundle(p)), path)
+
+
+def test_too_many_judgments_to_walk_keep_every_text(tmp_path, workers, monkeypatch):
+    # Finding the ids the later sections name must not cost more than keeping the texts would.
+    rest = {"judgments": [{"system": "mt-de", "comment": "gut"}] * 3}
+    assert sections_check._named(rest) == {"system", "mt-de", "comment", "gut"}
+    monkeypatch.setattr(sections_check, "NAMED_WALK_LIMIT", 6)
+    assert sections_check._named(rest) is None
+    data = write(tmp_path / "x.mtwb.json", tree()).read_bytes()
+    p = read_valid_bundle(data, "x", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS, CheckedTexts(data))
+    assert p is not None and all(type(o.texts) is dict for o in [*p.references, *p.systems])
+    assert dumps(p) == dumps(project())
+    assert workers == []

@@ -38,6 +38,9 @@ FORK_FROM_BYTES = 16 * 1024 * 1024
 # Decoding a byte of the documents (segment records, then the project's index of them)
 # costs about this many times a byte of texts: the worker's share evens out the two.
 DOCUMENT_WEIGHT = 2.0
+# Values walked at most to find the ids the later sections name (a few tens of milliseconds):
+# a project with more judgments or spans than that keeps its texts, as the app's reader does.
+NAMED_WALK_LIMIT = 500_000
 # The later sections that read texts through the ids they name; a campaign may read any.
 _READ_TEXTS = ("entity_spans", "relations", "judgments", "suggestion_decisions")
 
@@ -94,12 +97,17 @@ class CheckedTexts(TextSections):
 
 
 def _named(rest: dict[str, Any]) -> set[str] | None:
-    """Every string in the sections that read texts through ids (None: any text may be read)."""
+    """Every string in the sections that read texts through ids (None: any text may be read,
+    or those sections are too large to walk for less than the texts' keeping costs)."""
     if rest.get("campaign") is not None:
         return None
     names: set[str] = set()
     stack = [rest.get(key) for key in _READ_TEXTS]
+    visited = 0
     while stack:
+        visited += 1
+        if visited > NAMED_WALK_LIMIT:
+            return None
         value = stack.pop()
         if isinstance(value, str):
             names.add(value)
