@@ -40,7 +40,7 @@ FORK_FROM_BYTES = 16 * 1024 * 1024
 DOCUMENT_WEIGHT = 2.0
 # Values walked at most to find the ids the later sections name (a few tens of milliseconds):
 # a project with more judgments or spans than that keeps its texts, as the app's reader does.
-NAMED_WALK_LIMIT = 500_000
+NAMED_WALK_LIMIT = 200_000
 # The later sections that read texts through the ids they name; a campaign may read any.
 _READ_TEXTS = ("entity_spans", "relations", "judgments", "suggestion_decisions")
 
