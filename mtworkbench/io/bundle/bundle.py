@@ -38,6 +38,7 @@ from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+from mtworkbench.io.bundle.sections_check import CheckedTexts
 from mtworkbench.io.bundle.sections_read import read_valid_bundle
 from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.corpora.plaintext import decode_utf8
@@ -312,8 +313,29 @@ def load_bundle(path: str | Path) -> Project:
     return _read_file(Path(path), with_hash=False)[0]
 
 
-def _read_file(path: Path, with_hash: bool) -> tuple[Project, str]:
-    """The project in the file at ``path`` and (``with_hash``) the hash of its bytes.
+@dataclass(frozen=True)
+class BundleCounts:
+    """What a checked bundle holds (``validate``'s summary)."""
+
+    documents: int
+    segments: int
+    references: int
+    systems: int
+    spans: int
+    judgments: int
+
+
+def check_bundle(path: str | Path) -> BundleCounts:
+    """Every check ``load_bundle`` makes, with its messages, and the counts of what the
+    bundle holds; texts nothing else reads are checked but not kept (``sections_check``)."""
+    project = _read_file(Path(path), with_hash=False, check_only=True)[0]
+    return BundleCounts(len(project.documents), len(project.segments), len(project.references),
+                        len(project.systems), len(project.spans), len(project.judgments))
+
+
+def _read_file(path: Path, with_hash: bool, check_only: bool = False) -> tuple[Project, str]:
+    """The project in the file at ``path`` and (``with_hash``) the hash of its bytes;
+    ``check_only``: a project only to be counted, whose texts may be left out.
 
     A large file is mapped, not read (``map_regular_file``): a valid bundle of this
     version is decoded section by section from the map (``sections_read``), its pages
@@ -323,7 +345,8 @@ def _read_file(path: Path, with_hash: bool) -> tuple[Project, str]:
     try:
         sha256 = content_hash(data) if with_hash else ""
         release_pages(data)
-        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
+        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS,
+                                    CheckedTexts(data) if check_only else None)
         tree = None
         if project is None:  # an older version or a broken file: the general way, from bytes
             raw = data[:] if isinstance(data, mmap.mmap) else data
@@ -439,10 +462,12 @@ __all__ = [
     "SCORE_FILE_SUFFIX",
     "SUFFIX",
     "BundleChangedOnDisk",
+    "BundleCounts",
     "BundleLocked",
     "DataError",
     "LoadedBundle",
     "bundle_transaction",
+    "check_bundle",
     "content_hash",
     "default_score_file",
     "disk_hash",
