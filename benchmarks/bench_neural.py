@@ -8,7 +8,9 @@ model of real size (XLM-R large shape: 24 layers, hidden 1024, vocabulary 250002
 estimator of wmt22-comet-da), built from its config, nothing downloaded. Each side runs
 in its own process on the same segments (multilingual, length-varied) and reports
 throughput (segments/s, after one warm-up batch; the median of alternating runs, ours then
-the reference, ``--repeats`` times), peak memory (CPU: the process's
+the reference, ``--repeats`` times), the CPU time per segment (all the process's threads; on a
+shared machine the work done, which the wall clock mixes with other jobs), model load time
+(reported apart from scoring), peak memory (CPU: the process's
 maximum resident set; GPU: torch's peak allocation) and the largest score difference.
 
 The reference side needs a Python with unbabel-comet (it pins numpy<2 and transformers<5,
@@ -68,11 +70,12 @@ load_s = time.perf_counter() - t0
 run(data[:batch])  # warm-up
 if cuda:
     torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 scores = run(data)
 if cuda:
     torch.cuda.synchronize()
 seconds = time.perf_counter() - t0
+cpu_s = time.process_time() - c0  # every thread of the process: on a shared machine, the work done
 def resident_peak_mib():
     # VmHWM starts afresh at exec; ru_maxrss would carry the parent's peak over on Linux
     try:
@@ -83,7 +86,8 @@ def resident_peak_mib():
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 peak = torch.cuda.max_memory_allocated() / 2**20 if cuda else resident_peak_mib()
-print("RESULT " + json.dumps({"load_s": load_s, "seconds": seconds, "peak_mib": peak, "scores": scores}))
+print("RESULT " + json.dumps({"load_s": load_s, "seconds": seconds, "cpu_s": cpu_s, "peak_mib": peak,
+                             "scores": scores}))
 '''
 
 
@@ -150,6 +154,8 @@ def main() -> int:
                         help="torch threads on both sides (0: torch's default). On a busy machine 1 keeps "
                              "OpenMP's waiting threads from measuring the load instead of the code")
     parser.add_argument("--repeats", type=int, default=3, help="alternating runs per side; medians are reported")
+    parser.add_argument("--large-dir", default="", help="keep the real-size checkpoint here (built when absent)")
+    parser.add_argument("--only", default="", help="comma-separated model names (default: all)")
     args = parser.parse_args()
     ref_python = args.ref_python if Path(args.ref_python).exists() else None
     import torch
@@ -162,10 +168,14 @@ def main() -> int:
         work = Path(tmp)
         models = [(name, FIXTURES / name, 256 if args.quick else 2048)
                   for name in ("comet-regression", "comet-referenceless", "comet-xcomet")]
-        if not args.skip_large:
+        if not args.skip_large and (not args.only or "xlmr-large-regression" in args.only.split(",")):
             large_n = (64 if args.quick else 512) if args.device == "cpu" else (512 if args.quick else 4096)
-            models.append(("xlmr-large-regression", build_large(work / "large"), large_n))
+            large = Path(args.large_dir) if args.large_dir else work / "large"
+            built = (large / "checkpoints" / "model.ckpt").exists() and (large / "hparams.yaml").exists()
+            models.append(("xlmr-large-regression", large if built else build_large(large), large_n))
         for name, folder, n in models:
+            if args.only and name not in args.only.split(","):
+                continue
             data_file = work / f"{name}.json"
             data_file.write_text(json.dumps(segments(n), ensure_ascii=False), encoding="utf-8")
             row: dict = {"model": name, "segments": n}
@@ -184,19 +194,22 @@ def main() -> int:
                     row[mode] = {"seg_per_s": statistics.median(n / g["seconds"] for g in got_runs),
                                  "peak_mib": max(g["peak_mib"] for g in got_runs),
                                  "load_s": statistics.median(g["load_s"] for g in got_runs),
+                                 "cpu_s_per_seg": statistics.median(g["cpu_s"] / n for g in got_runs),
                                  "runs": len(got_runs)}
             if "ours" in scores and "ref" in scores:
                 row["max_abs_diff"] = max(abs(a - b) for a, b in zip(scores["ours"], scores["ref"]))
             if "ours" in row and "ref" in row:
                 row["ratio"] = row["ours"]["seg_per_s"] / row["ref"]["seg_per_s"]
+                row["cpu_ratio"] = row["ref"]["cpu_s_per_seg"] / row["ours"]["cpu_s_per_seg"]
             results.append(row)
             line = f"{name:24s} n={n:5d}"
             for mode in ("ours", "ref"):
                 if mode in row:
                     r = row[mode]
-                    line += f"  {mode}: {r['seg_per_s']:8.1f} seg/s, peak {r['peak_mib']:7.0f} MiB, load {r['load_s']:5.1f} s"
+                    line += (f"  {mode}: {r['seg_per_s']:8.2f} seg/s, {1000 * r['cpu_s_per_seg']:8.1f} CPU ms/seg, "
+                             f"peak {r['peak_mib']:7.0f} MiB, load {r['load_s']:5.1f} s")
             if "ratio" in row:
-                line += f"  ours/ref {row['ratio']:.2f}x"
+                line += f"  ours/ref {row['ratio']:.2f}x (CPU time {row['cpu_ratio']:.2f}x)"
             if "max_abs_diff" in row:
                 line += f"  max|diff| {row['max_abs_diff']:.2e}"
             print(line, flush=True)

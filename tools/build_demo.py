@@ -16,7 +16,13 @@ first start, the demo also carries:
 - a few illustrative LDC ratings by ``demo-judge-1`` and ``demo-judge-2`` on
   overlapping items (derived from the DA scores, so not real judgments).
 
+Beside it, ``demo.mtwb.scores.npz``: the demo's metric scores as the app's score file
+holds them, so the corpus table shows them at once. The program only reads it (an
+untitled copy starts from it); its entries are keyed by the metrics' source, so a change
+under mtworkbench/metrics makes it stale (tests/test_demo_score_file.py says so): run this again.
+
 Run: .venv/bin/python tools/build_demo.py [SHARED_DIR]
+     .venv/bin/python tools/build_demo.py --scores-only   (only the score file, from the bundle as it is)
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from mtworkbench.core.model import (  # noqa: E402
 from mtworkbench.io.bundle.bundle import save_bundle  # noqa: E402
 from mtworkbench.io.corpora.plaintext import read_lines  # noqa: E402
 from mtworkbench.io.judgments.judgments import apply_import, plan_score_lines  # noqa: E402
+from mtworkbench.scoring.shipped_scores import write_score_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 N_SEGMENTS = 50
@@ -147,8 +154,11 @@ def build(shared: Path, scores_file: Path) -> Project:
 
 
 if __name__ == "__main__":
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
     out = ROOT / "resources" / "demo" / "demo.mtwb.json"
+    if sys.argv[1:] == ["--scores-only"]:  # the bundle as it is; its score file again (after a metrics change)
+        print(f"wrote {write_score_file(out)}")
+        sys.exit(0)
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared"
     scores = read_lines(shared / "data" / "mlqe-et-en" / "da-z.scores")[:N_SEGMENTS]
     scores_file = out.parent / "da-z.scores"
     scores_file.write_text("".join(f"{line}\n" for line in scores), encoding="utf-8")
@@ -156,3 +166,5 @@ if __name__ == "__main__":
     out.with_name(out.name + ".bak").unlink(missing_ok=True)
     out.with_name(f".{out.name}.lock").unlink(missing_ok=True)  # the save's lock file is no resource
     print(f"wrote {out}")
+    written = write_score_file(out)
+    print(f"wrote {written}")

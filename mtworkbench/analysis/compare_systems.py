@@ -44,6 +44,7 @@ import numpy as np
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import Project
 from mtworkbench.core.project_input import scoring_reference_ids
+from mtworkbench.core.wording import plural
 
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
 FREQ_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
@@ -296,7 +297,7 @@ def compare_systems(
     ref_texts = project.reference(ref_id).texts
     present = [i for i, sid in enumerate(seg_ids) if ref_texts.get(sid) is not None]
     if len(present) < len(seg_ids):
-        notes.append(f"{len(seg_ids) - len(present)} segment(s) without reference {ref_id} are left out "
+        notes.append(f"{plural(len(seg_ids) - len(present), 'segment')} without reference {ref_id} are left out "
                      "of the word and n-gram analyses")
     tok_name, tok = tokenizer_for(project.target_language)
     if not project.target_language:

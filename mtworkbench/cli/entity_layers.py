@@ -1,8 +1,11 @@
-"""``mtworkbench entities layers`` and ``entities layer-add``: list and define span layers.
+"""``mtworkbench entities layers``, ``entities layer-add`` and ``entities relation-layer-add``:
+list and define span and relation layers.
 
     mtworkbench entities layers BUNDLE [--json]
     mtworkbench entities layer-add BUNDLE NAME --on reference|source|output --types TYPE[=KEY],...
                                    [--no-nesting] [--no-overlap] [-o OUT]
+    mtworkbench entities relation-layer-add BUNDLE NAME --types TYPE[=KEY],... [--connects LAYER,...]
+                                            [--undirected] [-o OUT]
 """
 
 from __future__ import annotations
@@ -32,6 +35,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     add.add_argument("-o", "--output", help="write the changed project here instead")
     add.set_defaults(func=run_layer_add)
 
+    rel = sub.add_parser("relation-layer-add", help="add a relation layer with its types")
+    rel.add_argument("bundle", help="project bundle (*.mtwb.json); saved in place unless -o")
+    rel.add_argument("name", help="the layer's name (no spaces)")
+    rel.add_argument("--types", required=True, metavar="TYPE[=KEY],...",
+                     help="its relation types, each with its editor key (default: the first free letter of its name)")
+    rel.add_argument("--connects", default="", metavar="LAYER,...",
+                     help="the span layers whose spans its relations link (default: any)")
+    rel.add_argument("--undirected", action="store_true", help="a relation links its two spans either way round")
+    rel.add_argument("-o", "--output", help="write the changed project here instead")
+    rel.set_defaults(func=run_relation_layer_add)
+
 
 def layers_json(project) -> dict:
     from mtworkbench.core.layer_schema import schema_of, span_counts
@@ -44,6 +58,7 @@ def layers_json(project) -> dict:
                          "spans": counts[s.name], "types": [style(t) for t in schema.types_of(s.name)]}
                         for s in schema.span_layers],
         "relation_layers": [{"name": r.name, "relations": sum(1 for x in project.relations if x.layer == r.name),
+                             "connects": list(r.connects), "directed": r.directed,
                              "types": [style(t) for t in r.types]} for r in schema.relation_layers],
     }
 
@@ -61,7 +76,9 @@ def run_layers(args: argparse.Namespace) -> int:
         print(f"{s['name']}\ton {s['on']}\t{rules}\t{s['spans']} spans\t{types}")
     for r in data["relation_layers"]:
         types = " ".join(f"{t['name']}={t['key']}" if t["key"] else t["name"] for t in r["types"])
-        print(f"{r['name']}\trelations\t{r['relations']} relations\t{types}")
+        links = f"links {', '.join(r['connects'])}" if r["connects"] else "links any layer"
+        print(f"{r['name']}\trelations\t{links}, {'directed' if r['directed'] else 'undirected'}\t"
+              f"{r['relations']} relations\t{types}")
     return 0
 
 
@@ -84,4 +101,28 @@ def run_layer_add(args: argparse.Namespace) -> int:
     layer = schema.span_layers[-1]
     types = ", ".join(f"{t.name} ({t.key})" for t in layer.types)
     print(f"added layer {layer.name} on {layer.on}s with types {types}; wrote {out}")
+    return 0
+
+
+def run_relation_layer_add(args: argparse.Namespace) -> int:
+    from mtworkbench.core.layer_schema import apply_schema, with_new_relation_layer
+    from mtworkbench.core.model import ModelError
+    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
+    from mtworkbench.io.bundle.locking import bundle_locks
+
+    out = Path(args.output or args.bundle)
+    connects = [x.strip() for x in args.connects.split(",") if x.strip()]
+    with bundle_locks(args.bundle, out):
+        project = load_bundle(args.bundle)
+        try:
+            schema = with_new_relation_layer(project, args.name, args.types, connects, not args.undirected)
+        except ModelError as exc:
+            raise DataError(f"{args.bundle}: {exc}") from exc
+        apply_schema(project, schema)
+        save_bundle(project, out)
+    layer = schema.relation_layers[-1]
+    types = ", ".join(f"{t.name} ({t.key})" for t in layer.types)
+    links = ", ".join(layer.connects) or "any span layer"
+    print(f"added relation layer {layer.name} ({'directed' if layer.directed else 'undirected'}, linking {links}) "
+          f"with types {types}; wrote {out}")
     return 0

@@ -92,6 +92,7 @@ def atomic_write_stream(
     keep_backup: bool = False,
     locked: bool = False,
     follow_link: bool = True,
+    before_replace: Callable[[], object] | None = None,
 ) -> None:
     """Atomically replace ``path`` with what ``write(handle)`` writes to a binary handle.
 
@@ -102,6 +103,8 @@ def atomic_write_stream(
     the program derives (lock descriptions, markers, recovery copies, companions),
     where the link itself is replaced and whatever it points to is never touched.
     A failing write raises an ``OSError`` that names ``path``.
+    ``before_replace``: called once the new content is on disk, just before it replaces the
+    old; whatever it raises leaves the old file as it was (the temporary file is removed).
     """
     path = Path(path)
     if follow_link and path.is_symlink():  # replace the file the link points to, not the link
@@ -121,6 +124,8 @@ def atomic_write_stream(
             check_output_size(path, handle.tell())  # before the rename: the old file stays
             handle.flush()
             os.fsync(handle.fileno())
+        if before_replace is not None:
+            before_replace()
         if keep_backup and path.exists():
             _write_backup(path, folder)
         _replace(tmp_name, path)
@@ -145,11 +150,12 @@ def named_error(exc: OSError, path: str | Path) -> OSError:
 
 
 def atomic_write_bytes(
-    path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False, follow_link: bool = True
+    path: str | Path, data: bytes, keep_backup: bool = True, locked: bool = False, follow_link: bool = True,
+    before_replace: Callable[[], object] | None = None,
 ) -> None:
     check_output_size(path, len(data))  # refused before a temporary file is made
     atomic_write_stream(path, lambda handle: handle.write(data), keep_backup=keep_backup, locked=locked,
-                        follow_link=follow_link)
+                        follow_link=follow_link, before_replace=before_replace)
 
 
 def atomic_write_text(

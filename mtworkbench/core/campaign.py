@@ -22,7 +22,9 @@ person handed in last, so their own edits apply as edits.
 A judge package's queue has the campaign's protocol (LDC, DA, ESA, MQM) and, when the
 campaign asks for them (``bad_rate``, DA and ESA), BAD items hidden among its items
 (``core.judging.with_bad_items``); their judgments come back with ``qc="bad"`` and are
-merged as quality control, apart from the person's ratings of the same items.
+merged as quality control, apart from the person's ratings of the same items. An ESA or MQM
+package queue carries the model's error spans the team project's queues pre-mark (ESA-AI) on
+its items, so its judgments come back saying what became of each.
 
 No Qt and no files here: ``mtworkbench.io.bundle.packages`` reads and writes them.
 """
@@ -53,7 +55,8 @@ from mtworkbench.core.campaign_records import (
 )
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.core.queue_drawing import with_bad_items
-from mtworkbench.core.queue_state import QUEUE_FORMAT, QUEUE_PROTOCOLS, JudgeQueue, QueueEntry
+from mtworkbench.core.queue_state import QUEUE_FORMAT, QUEUE_PROTOCOLS, SUGGESTION_PROTOCOLS, JudgeQueue, QueueEntry
+from mtworkbench.core.suggested_spans import SuggestedSpan
 
 
 # --- planning ---------------------------------------------------------------------------------
@@ -125,7 +128,7 @@ def make_package(project: Project, campaign: Campaign, person: str) -> Project:
             if j.judge == person and (j.system, j.segment) in pairs:
                 package.add_judgment(j)
                 base["judgments"][j.id] = digest(j)
-        package.set_judge_queue(person, _queue_state(package, campaign, mine, person))
+        package.set_judge_queue(person, _with_team_suggestions(project, _queue_state(package, campaign, mine, person)))
     if package.settings.baseline is not None and not package.has_system(package.settings.baseline):
         package.settings.baseline = None
     package.campaign = replace(campaign, package=person, base=base, merges=[], conflicts=[],
@@ -149,6 +152,35 @@ def _queue_state(package: Project, campaign: Campaign, mine: list[CampaignItem],
         protocol=campaign.protocol if campaign.protocol in QUEUE_PROTOCOLS else "ldc",
         bad_rate=campaign.bad_rate,
     )
+
+
+def _with_team_suggestions(project: Project, state: JudgeQueue) -> JudgeQueue:
+    """``state`` with the model's error spans the team project's queues pre-mark (ESA-AI) on
+    the same system and segment, each span keeping its model name and fingerprint, so a judge
+    working from a package sees what a judge on the team project sees and the package's
+    judgments come back with what became of each span. Items no team queue covers suggest
+    nothing (None, not "the model found no error"); BAD items never do (the model never saw
+    their text). Only ESA and MQM queues carry suggestions."""
+    if state.protocol not in SUGGESTION_PROTOCOLS:
+        return state
+    by_source: dict[str, dict[tuple[str, str], list[SuggestedSpan]]] = {}
+    for queue in project.judge_queues.values():
+        if not queue.suggestions:
+            continue
+        found = by_source.setdefault(queue.suggestions, {})
+        for entry in queue.items:
+            if entry.suggested is not None and not entry.qc:
+                found.setdefault((entry.system, entry.segment), list(entry.suggested))
+    if not by_source:
+        return state
+    if len(by_source) > 1:
+        raise CampaignError(f"the project's queues pre-mark the error spans of {len(by_source)} models "
+                            f"({', '.join(sorted(by_source))}); a package carries one model's spans")
+    [(source, spans)] = by_source.items()
+    items = [replace(e, suggested=None if e.qc else spans.get((e.system, e.segment))) for e in state.items]
+    if all(e.suggested is None for e in items):
+        return state
+    return replace(state, items=items, suggestions=source)
 
 
 _BAD_GAP = 5  # a BAD item comes at least this many items after its original (where the queue allows)

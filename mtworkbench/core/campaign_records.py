@@ -129,6 +129,8 @@ def content_key(thing: EntitySpan | Judgment) -> str:
     """Everything but the id, canonically: two equal keys are the same piece of work."""
     data = asdict(thing)
     data.pop("id")
+    if data.get("origin", 0) is None:  # a span made here keeps the key it had before spans had origins
+        del data["origin"]
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 

@@ -1,5 +1,5 @@
 """A project's annotation schema as one value: its span layers, their types, and the
-relation layers' types (no Qt).
+relation layers (their types, the span layers they connect, their direction) (no Qt).
 
 The Annotate workspace's "Layers and types" dialog and ``mtworkbench entities
 layer-add`` both build a new :class:`LayerSchema`, check it against the project with
@@ -21,6 +21,7 @@ from typing import Any
 
 from mtworkbench.core.layers import check_layer_definition
 from mtworkbench.core.records import ENTITIES, LAYER_TARGETS, EntityTypeStyle, ModelError, RelationLayer, SpanLayer
+from mtworkbench.core.wording import plural
 
 # Colours given to new types in turn (Sasha Trubetskoy's twenty distinct colours, the
 # ones the default entity types do not use first).
@@ -134,8 +135,27 @@ def check_schema(project: Any, new: LayerSchema, is_colour: Any = None) -> None:
     old_relations = {r.name: r for r in old.relation_layers}
     span_keys = {t.key.upper(): f"the {t.name} type of layer {s.name}"
                  for s in new.span_layers for t in new.types_of(s.name) if t.key}
+    relation_keys_seen: dict[str, str] = {}
     for rel in new.relation_layers:
+        if not rel.name or any(ch.isspace() for ch in rel.name):
+            raise ModelError(f"a layer name must be non-empty without spaces, found {rel.name!r}")
+        unknown = [x for x in rel.connects if x not in names]
+        if unknown:
+            raise ModelError(f"relation layer {rel.name}: no span layer {', '.join(map(repr, unknown))} to connect")
         before_rel = old_relations.get(rel.name)
+        held = sum(1 for r in project.relations if r.layer == rel.name)
+        if before_rel is not None and held and (set(before_rel.connects) != set(rel.connects)
+                                                or before_rel.directed != rel.directed):
+            raise ModelError(f"relation layer {rel.name!r} holds {plural(held, 'relation')}: the span layers it connects "
+                             "and its direction stay as they are")
+        # One key starts one relation type in the editor, whichever layer it is in.
+        for style in rel.types:
+            key = style.key.upper()
+            if key and key in relation_keys_seen and relation_keys_seen[key] != rel.name:
+                raise ModelError(f"relation layer {rel.name}: key {key} is taken by relation layer "
+                                 f"{relation_keys_seen[key]}")
+            if key:
+                relation_keys_seen[key] = rel.name
         if not _types_changed(rel.types, before_rel.types if before_rel else None):
             continue
         check_types(rel.types, f"relation layer {rel.name}", span_keys, need_keys=False, is_colour=is_colour)
@@ -147,7 +167,7 @@ def check_schema(project: Any, new: LayerSchema, is_colour: Any = None) -> None:
     for gone in (name for name in old_relations if name not in {r.name for r in new.relation_layers}):
         n = sum(1 for r in project.relations if r.layer == gone)
         if n:
-            raise ModelError(f"relation layer {gone!r} holds {n} relations: remove them first")
+            raise ModelError(f"relation layer {gone!r} holds {plural(n, 'relation')}: remove them first")
 
 
 def apply_schema(project: Any, new: LayerSchema) -> LayerSchema:
@@ -205,5 +225,18 @@ def with_new_layer(project: Any, name: str, on: str, types_spec: str, nesting: b
     return schema
 
 
+def with_new_relation_layer(project: Any, name: str, types_spec: str, connects: Iterable[str] = (),
+                            directed: bool = True) -> LayerSchema:
+    """The project's schema plus a new relation layer linking spans of ``connects`` (every
+    span layer when empty), checked (ModelError says what is wrong)."""
+    schema = schema_of(project.settings)
+    if any(r.name == name for r in schema.relation_layers):
+        raise ModelError(f"the project already has a relation layer {name!r}")
+    taken = [t.key for s in schema.span_layers for t in schema.types_of(s.name)] + list(_relation_keys(schema))
+    schema.relation_layers.append(RelationLayer(name, parse_types(types_spec, taken), list(connects), directed))
+    check_schema(project, schema)
+    return schema
+
+
 __all__ = ["PALETTE", "LayerSchema", "apply_schema", "check_schema", "check_types", "parse_types", "schema_of",
-           "span_counts", "with_new_layer"]
+           "span_counts", "with_new_layer", "with_new_relation_layer"]

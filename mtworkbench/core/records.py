@@ -80,6 +80,20 @@ class System:
 
 
 @dataclass(frozen=True)
+class FileOrigin:
+    """Where an annotation came from in a standoff file it was imported from (brat): its id
+    there, the line it was on, for a relation its two argument roles as written, and the
+    lines that only annotate it (attributes, normalisations, notes) with their line
+    numbers. An export writes them back, so a file read and written again keeps its ids and
+    lines (a round trip is diff-clean for brat users)."""
+
+    id: str
+    line: int = 0
+    roles: tuple[str, str] = ("Arg1", "Arg2")
+    notes: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class EntitySpan:
     """A span of a span layer (entities by default): characters ``[start, end)`` of
     one segment's text.
@@ -100,6 +114,8 @@ class EntitySpan:
     annotator: str
     layer: str = "entities"
     fragments: tuple[tuple[int, int], ...] = ()
+    # Its id and lines in the file it was imported from (None: made here, or a format without ids).
+    origin: FileOrigin | None = None
 
     @property
     def parts(self) -> tuple[tuple[int, int], ...]:
@@ -248,8 +264,14 @@ class SpanLayer:
 
 @dataclass
 class RelationLayer:
+    """One relation layer: its types, the span layers whose spans it links (empty: any),
+    and whether a relation goes from its source to its target or links the two either way
+    (undirected: A-B and B-A are the same relation)."""
+
     name: str = RELATIONS
     types: list[EntityTypeStyle] = field(default_factory=list)
+    connects: list[str] = field(default_factory=list)
+    directed: bool = True
 
 
 @dataclass(frozen=True)
@@ -262,6 +284,7 @@ class Relation:
     target: str
     annotator: str
     layer: str = RELATIONS
+    origin: FileOrigin | None = None  # its id and line in the file it was imported from
 
 
 DEFAULT_RELATION_TYPES: tuple[EntityTypeStyle, ...] = (

@@ -82,14 +82,20 @@ class LayeredSpans:
         if not relation.annotator:
             raise ModelError("a relation needs an annotator")
         for end in (relation.source, relation.target):
-            self.span(end)
+            span = self.span(end)
+            if layer.connects and span.layer not in layer.connects:
+                raise ModelError(f"relation layer {layer.name!r} links spans of {', '.join(layer.connects)}; span "
+                                 f"{end!r} is on layer {span.layer!r}")
         if relation.source == relation.target:
             raise ModelError("a relation links two different spans")
+        ends = {(relation.source, relation.target)}
+        if not layer.directed:  # either way round is the same link
+            ends.add((relation.target, relation.source))
         for r in self._relations.values():
-            if (r.layer, r.type, r.source, r.target, r.annotator) == (
-                relation.layer, relation.type, relation.source, relation.target, relation.annotator
-            ):
-                raise ModelError(f"the {relation.type} relation {relation.source} -> {relation.target} is already there")
+            if (r.layer, r.type, r.annotator) == (relation.layer, relation.type, relation.annotator) \
+                    and (r.source, r.target) in ends:
+                arrow = "->" if layer.directed else "-"
+                raise ModelError(f"the {relation.type} relation {relation.source} {arrow} {relation.target} is already there")
 
     def add_relation(self: Any, relation: Relation) -> None:
         self.check_relation(relation)

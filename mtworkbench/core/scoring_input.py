@@ -31,6 +31,9 @@ class EntityMention:
     type: str
     # A discontinuous mention's pieces (sorted); empty for one contiguous range.
     fragments: tuple[tuple[int, int], ...] = ()
+    # Its id and lines in a standoff file (``core.records.FileOrigin``), carried from an import
+    # to an export; never part of what a metric compares.
+    origin: Any = field(default=None, compare=False)
 
 
 @dataclass

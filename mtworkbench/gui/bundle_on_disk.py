@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QStatusBar, QWidget
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QStatusBar, QWidget
 
 from mtworkbench.core.errors import BundleChangedOnDisk, DataError
 from mtworkbench.core.model import Project
@@ -17,7 +17,7 @@ from mtworkbench.gui.recovery_writer import RecoveryWriter
 from mtworkbench.gui.save_worker import run_painting
 from mtworkbench.gui.session import ProjectSession
 from mtworkbench.io.bundle import locking
-from mtworkbench.io.bundle.bundle import SUFFIX, content_hash, default_score_file, dumps, save_bundle
+from mtworkbench.io.bundle.bundle import SUFFIX, default_score_file, write_bundle
 from mtworkbench.io.bundle.recovery import diff_projects
 from mtworkbench.resources import inside_program
 
@@ -99,11 +99,18 @@ class BundleOnDisk:
             # older one names its default file from now on (set here so `written` is what is saved)
             project.score_file = default_score_file(path)
         try:
-            def encode_and_write() -> tuple[bytes, str]:
-                written = dumps(project).encode("utf-8")
-                return written, save_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S)
-
-            written, new_hash = run_painting(encode_and_write)  # the window paints, input waits
+            # Encoded once, on the worker: the bytes written are the base of a later merge. A big
+            # project takes seconds: the status bar says so while the window paints (input waits).
+            self.statusBar().showMessage(f"Saving {path.name}…")
+            QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+            try:
+                new_hash, written = run_painting(
+                    lambda: write_bundle(project, path, expected_hash=expected, timeout=SAVE_LOCK_TIMEOUT_S))
+                if self.recovery.is_writing():  # a big project's autosave: waited for while the window paints
+                    run_painting(self.recovery.wait, name="mtwb-save-wait")
+            finally:
+                QApplication.restoreOverrideCursor()
+                self.statusBar().clearMessage()
         except BundleChangedOnDisk:
             project.score_file = score_file
             self.watcher.resume()
@@ -124,8 +131,7 @@ class BundleOnDisk:
             self._claim_open_marker(path)
             self.read_only = False
         self._loaded_hash = new_hash
-        # What we wrote is the base of a later merge (the serialisation is deterministic).
-        self._base_data = written if content_hash(written) == new_hash else None
+        self._base_data = written  # what we wrote: the base of a later merge
         self.watcher.watch(path, new_hash)
         self.watcher.resume()
         self.session.undo_stack.setClean()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.model import ModelError, Project
+from mtworkbench.core.wording import plural
 from mtworkbench.gui.plain import message_box, show_message
 from mtworkbench.gui.reference_names import ReferenceTable, apply_reference_names
 from mtworkbench.io.bundle.recovery import RecoveryOffer
@@ -118,9 +119,9 @@ def ask_open_elsewhere(parent: QWidget | None, path: Path, holder: str) -> str:
 
 
 def show_merge_result(parent: QWidget | None, path: Path, conflicts: list[str], taken: int) -> None:
-    text = f"Merged your {taken} change(s) into {path.name} as it is on disk."
+    text = f"Merged your {plural(taken, 'change')} into {path.name} as it is on disk."
     if conflicts:
-        text += (f"\n\n{len(conflicts)} conflict(s): the version on disk was kept for each:\n"
+        text += (f"\n\n{plural(len(conflicts), 'conflict')}: the version on disk was kept for each:\n"
                  + "\n".join(f"  • {c}" for c in conflicts[:20])
                  + ("\n  …" if len(conflicts) > 20 else ""))
     show_message(parent, QMessageBox.Icon.Information, "Merged", text)

@@ -291,7 +291,10 @@ class MainWindow(QMainWindow, BundleOnDisk):
     def _open_program_copy(self, path: Path, project: Project) -> bool:
         """One of the program's own bundles (the demo) opens as an untitled copy: Save asks
         where, and nothing (no lock, marker or recovery copy) is written beside it."""
+        from mtworkbench.scoring.shipped_scores import seed_shipped_scores
+
         self.recovery.discard(self.session.path)
+        seed_shipped_scores(project, path)  # the scores shipped beside it (read only): shown at once
         self.set_project(project, None)
         self._copy_of = path.name
         self._update_title()

@@ -45,6 +45,7 @@ import numpy as np
 
 from mtworkbench.core.jobs import CancelCheck, ProgressCallback
 from mtworkbench.core.scoring_input import EntityMention
+from mtworkbench.core.wording import plural
 from mtworkbench.metrics.base import (
     Metric,
     MetricError,
@@ -294,7 +295,7 @@ class NEE(Metric):
             raise MetricError("nee: no reference has any entity annotated")
         if choice > data.n_references:
             raise MetricSpecError(
-                f"nee: option reference={choice} but there are {data.n_references} reference(s)"
+                f"nee: option reference={choice} but there are {plural(data.n_references, 'reference')}"
             )
         if not any(entities[choice - 1]):
             raise MetricError(f"nee: reference {choice} has no entity annotated")

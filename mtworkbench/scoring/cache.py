@@ -45,6 +45,9 @@ class ScoreEntry:
 
     score: MetricScore
     ci: Any = None  # mtworkbench.analysis.significance.ConfidenceInterval
+    # Read back from the score file without its interval yet: the next job bootstraps it
+    # from the stored statistics (the score shows at once, the interval when ready).
+    ci_pending: bool = False
 
 
 class ScoreCache:
@@ -117,6 +120,11 @@ class ScoreCache:
         """(system, spec) pairs without a current entry."""
         with self._lock:
             return [(s, m) for m in specs for s in systems if (s, m) not in self._current]
+
+    def pending_intervals(self, systems: list[str], specs: list[str]) -> bool:
+        """Whether a current entry still waits for its bootstrap interval."""
+        with self._lock:
+            return any(found[1].ci_pending for (s, m), found in self._current.items() if s in systems and m in specs)
 
     # --- paired tests -------------------------------------------------------------------
     def paired_key(self, spec: str, method: str, n_samples: int, baseline: str, fingerprints: list[tuple[str, str]]) -> tuple:

@@ -39,6 +39,7 @@ from mtworkbench.core.jobs import (
 from mtworkbench.core.model import Project
 from mtworkbench.core.project_input import scoring_input, scoring_reference_ids, unscored_reason
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.core.wording import plural
 from mtworkbench.metrics.base import Metric
 from mtworkbench.metrics.external import ExternalMetric, external_metric, is_external
 from mtworkbench.metrics.registry import create_metric
@@ -170,6 +171,10 @@ class InputReader:
         self._bases: dict[tuple[str, ...], Any] = {}
 
     def read(self, system: str) -> PreparedInput:
+        return self.read_input(system)[1]
+
+    def read_input(self, system: str) -> tuple[Any, PreparedInput]:
+        """The system's ``ScoringInput`` and its packed form."""
         generation = self.cache.generation(system)
         refs = tuple(scoring_reference_ids(self.project, system))
         base = self._bases.get(refs)
@@ -180,7 +185,7 @@ class InputReader:
             texts = self.project.system(system).texts
             data = replace(base, hypotheses=[texts[sid] for sid in self.project.segment_ids])
         blob, fp = pack_input(data)
-        return blob, fp, generation
+        return data, (blob, fp, generation)
 
 
 @dataclass
@@ -239,6 +244,8 @@ def run_scoring(
                 continue
             _blob, fp, generation = inputs[system]
             hit = cache.lookup(system, spec, fp)
+            if hit is not None and hit.ci_pending and request.ci_samples > 0 and spec in outcome.metrics:
+                hit = _with_interval(outcome.metrics[spec], hit, request)  # read back before any job: its interval now
             if hit is not None:
                 item = ScoredItem(system, spec, fp, generation, hit)
                 outcome.items.append(item)
@@ -324,16 +331,29 @@ def _keep(store: ScoreStore | None, results: list[ScoredItem], stored_keys: dict
     store.save()
 
 
+def _with_interval(metric: Metric, entry: ScoreEntry, request: ScoringRequest) -> ScoreEntry:
+    """``entry`` with its bootstrap interval, drawn from its statistics as a fresh score's is
+    (the same samples and seed, so the same interval)."""
+    from mtworkbench.analysis.significance import bootstrap_ci
+
+    stats = entry.score.stats
+    ci = bootstrap_ci(metric, stats, n_samples=request.ci_samples, seed=request.seed) if len(stats) > 0 else None
+    return ScoreEntry(score=entry.score, ci=ci)
+
+
 def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]],
                         keys: dict[tuple[str, str], Key]) -> list[tuple[str, str]]:
     """Take what the project's score file holds for ``todo``; return the rest.
 
     ``keys`` receives each remaining pair's store key, to file its result under.
+    Every score found is handed over at once; the bootstrap intervals (seconds on a
+    large project) follow, each handed over again with its interval.
     """
     request, outcome = job.request, job.outcome
     digests: dict[str, InputDigests] = {}
     rest: list[tuple[str, str]] = []
     stale: list[tuple[str, str]] = []
+    found_items: list[ScoredItem] = []
     for system, spec in todo:
         metric = outcome.metrics[spec]
         blob, fp, generation = job.inputs[system]
@@ -348,18 +368,21 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
             if store.holds(system, spec):
                 stale.append((system, spec))
             continue
-        ci = None
-        if request.ci_samples > 0 and len(found.stats) > 0:
-            from mtworkbench.analysis.significance import bootstrap_ci
-
-            ci = bootstrap_ci(metric, found.stats, n_samples=request.ci_samples, seed=request.seed)
-        item = ScoredItem(system, spec, fp, generation, ScoreEntry(score=found.to_score(metric, system), ci=ci))
-        outcome.items.append(item)
+        wants_ci = request.ci_samples > 0
+        item = ScoredItem(system, spec, fp, generation,
+                          ScoreEntry(score=found.to_score(metric, system), ci_pending=wants_ci))
+        found_items.append(item)
         outcome.restored.append((system, spec))
         job.hand_over(item)
+    for item in found_items:
+        if item.entry.ci_pending:
+            check_cancel(job.cancel)
+            item = replace(item, entry=_with_interval(outcome.metrics[item.spec], item.entry, request))
+            job.hand_over(item)
+        outcome.items.append(item)
     if stale and not store.in_memory:
         system, spec = stale[0]
-        notice(f"{store.path}: {len(stale)} stored score(s) are stale - their inputs or the metric changed "
+        notice(f"{store.path}: {plural(len(stale), 'stored score')} {'is' if len(stale) == 1 else 'are'} stale - their inputs or the metric changed "
                f"since (first: {spec} of {system}); recomputed")
     return rest
 

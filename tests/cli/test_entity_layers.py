@@ -65,3 +65,19 @@ def test_bad_layers_are_refused_and_the_bundle_is_unchanged(bundle, capsys, args
     err = capsys.readouterr().err
     assert message in err and str(bundle) in err
     assert bundle.read_bytes() == before
+
+
+def test_relation_layer_add_links_named_layers_undirected(bundle, capsys):
+    assert main(["entities", "relation-layer-add", str(bundle), "coref", "--types", "同指=K,same",
+                 "--connects", "entities", "--undirected"]) == 0
+    assert "added relation layer coref (undirected, linking entities) with types 同指 (K), same (S)" in \
+        capsys.readouterr().out
+    layer = load_bundle(bundle).settings.relation_layers[-1]
+    assert (layer.name, layer.connects, layer.directed) == ("coref", ["entities"], False)
+    assert main(["entities", "layers", str(bundle)]) == 0
+    assert "coref\trelations\tlinks entities, undirected\t0 relations\t同指=K same=S" in capsys.readouterr().out.splitlines()
+    # An unknown span layer is refused, naming the bundle; the file is unchanged.
+    before = bundle.read_bytes()
+    assert main(["entities", "relation-layer-add", str(bundle), "more", "--types", "x=X", "--connects", "words"]) == 1
+    assert f"{bundle}: relation layer more: no span layer 'words' to connect" in capsys.readouterr().err
+    assert bundle.read_bytes() == before

@@ -33,7 +33,7 @@ def test_one_table_covers_every_system_and_says_what_it_skipped(tmp_path, capsys
     assert main(["judgments", "import-scores", str(path), "--judge", "mqm", "--scores", str(table)]) == 0
     out = capsys.readouterr().out
     assert "5 scores of 2 systems" in out
-    assert "skipped 3 row(s) of ref-A: not systems of the project" in out
+    assert "skipped 3 rows of ref-A: not systems of the project" in out
     project = load_bundle(path)
     got = sorted((j.system, j.segment, j.score, j.scale) for j in project.judgments)
     assert got == [("Online-B", "1", -5.0, "mqm"), ("Online-B", "2", -2.5, "mqm"), ("Online-B", "3", -1.0, "mqm"),

@@ -281,7 +281,7 @@ def test_save_failure_is_reported_not_raised(qtbot, window, demo_copy, monkeypat
     edit_reference(window, "one")
     shown = []
     monkeypatch.setattr(dialogs, "error", lambda parent, title, message: shown.append((title, message)))
-    monkeypatch.setattr(bundle_on_disk, "save_bundle", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
+    monkeypatch.setattr(bundle_on_disk, "write_bundle", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("disk on fire")))
     assert not window.save()
     assert shown[0][0] == "Cannot save project" and "disk on fire" in shown[0][1]
     assert window.isWindowModified()

@@ -44,6 +44,8 @@ def test_table_and_bars_show_counts_per_system_category_severity(qtbot, screensh
     assert by_key[("sysB", "Fluency/Grammar")] == ["2", "1", "3"]
     # Bars: one stack per system, Major below Minor, heights = the counts.
     assert panel.bars.stack_heights() == [[1.0, 2.0], [3.0, 2.0]]
+    qtbot.waitUntil(lambda: panel.bars.getPlotItem().getAxis("left").width() > 20)
+    assert_axis_label_clear(panel.bars)
     ws.grab().save(str(screenshot_dir / "analysis-error-counts.png"))
 
 
@@ -109,3 +111,52 @@ def test_imported_mqm_scores_without_spans_are_not_counted_as_rated_without_erro
     project.add_judgment(Judgment("r", "r2", "sysA", "2", None, protocol="mqm"))  # rated in the app: no errors
     counts = error_counts(project.judgments, "mqm")
     assert counts.systems == ["sysA"] and counts.rated == {"sysA": 1}
+
+
+def assert_axis_label_clear(view):
+    """The bottom axis label under the tick labels and above the legend, the chart in view."""
+    item = view.getPlotItem()
+    axis = item.getAxis("bottom")
+    top = axis.sceneBoundingRect().bottom() - axis.height()  # the axis's own strip (its bounding rect spans the grid)
+    label = axis.label.sceneBoundingRect()
+    tick_text_bottom = top + max(0, axis.style["tickLength"]) + axis.style["tickTextOffset"][1] + axis.textHeight
+    assert label.top() >= tick_text_bottom  # under the tick labels
+    legend = view.legend.sceneBoundingRect()
+    assert label.bottom() <= legend.top() + 0.5  # above the legend
+    assert item.sceneBoundingRect().width() <= view.width() + 0.5  # the whole chart is in view
+    assert legend.right() <= view.width() + 0.5 and legend.bottom() <= view.height() + 0.5
+
+
+def _judgments_of_long_named_systems():
+    from mtworkbench.core.model import ErrorSpan, Judgment
+
+    rows = [("VolcTrans-GLAT", "major", 9), ("VolcTrans-GLAT", "minor", 30), ("UEdin", "minor", 2),
+            ("UEdin", "neutral", 1), ("Online-W.1234-a-long-system-name", "critical", 3)]
+    return [Judgment(f"j{i}", "r", s, "1", protocol="mqm", errors=(ErrorSpan(0, 2, sev, "Accuracy"),) * n)
+            for i, (s, sev, n) in enumerate(rows)]
+
+
+@pytest.mark.parametrize(("width", "height", "per_segment"), [(1000, 640, False), (300, 260, True), (300, 260, False)])
+def test_axis_label_clear_of_tick_labels_and_legend_and_nothing_cut(qtbot, screenshot_dir, width, height, per_segment):
+    """At the Analysis tab's size and in a narrow dock: the bottom axis label sits under the
+    tick labels and above the legend, and the chart fits the widget (nothing cut off)."""
+    from PySide6.QtWidgets import QApplication
+
+    from mtworkbench.gui.analysis.error_counts_view import ErrorBarsView
+
+    view = ErrorBarsView()
+    qtbot.addWidget(view)
+    view.resize(width, height)
+    view.show()
+    qtbot.waitExposed(view)
+    view.show_counts(error_counts(_judgments_of_long_named_systems(), "mqm"), per_segment=per_segment)
+    QApplication.processEvents()
+    item = view.getPlotItem()
+    # The left axis widens to its names once it has drawn them; a long name is elided.
+    qtbot.waitUntil(lambda: item.getAxis("left").width() > 60)
+    QApplication.processEvents()
+    names = view.tick_names
+    assert names[:2] == ["VolcTrans-GLAT", "UEdin"] and (width > 500) == (names[2] == "Online-W.1234-a-long-system-name")
+    assert item.getAxis("left").width() <= max(60, width // 3) + 20
+    assert_axis_label_clear(view)
+    view.grab().save(str(screenshot_dir / f"analysis-error-bars-{width}.png"))

@@ -131,3 +131,102 @@ def test_a_saved_project_reads_back_unchanged(tmp_path):
     data = dumps_bytes(p, tmp_path / "x.mtwb.json")
     assert data == dumps(p).encode("utf-8") == dumps_text(project_to_dict(p)).encode("utf-8")
     assert dumps(loads_bytes(data)) == dumps(p)
+
+
+def test_every_character_is_escaped_as_json_dumps_escapes_it():
+    every = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i <= 0xDFFF)
+    value = {every: [every, {"ключ": every[:5000]}], "مفتاح": every[::-1]}
+    assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+
+
+def test_floats_in_every_spelling_python_uses():
+    import random
+
+    rng = random.Random(7)
+    value = {"scores": [rng.random() * 10 ** rng.randint(-30, 30) for _ in range(2000)]
+             + [float(rng.randint(-10 ** 18, 10 ** 18)) for _ in range(200)] + [2.0 ** -1074, 1.7976931348623157e308]}
+    assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+
+
+class Word(str):
+    pass
+
+
+def test_what_the_fast_encoder_would_write_but_json_dumps_refuses_takes_its_way():
+    import dataclasses
+    import datetime
+    import enum
+    import uuid
+
+    @dataclasses.dataclass
+    class Record:
+        x: int
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    for value in ({"x": Record(1)}, {"x": [Colour.RED]}, {"x": datetime.date(2024, 1, 1)}, {"x": uuid.uuid4()},
+                  {"x": [float("-inf")]}):
+        with pytest.raises(TypeError):  # the standard library refuses each (allow_nan=False: ValueError for -inf)
+            try:
+                dumps_text(value)
+            except ValueError as exc:
+                raise TypeError from exc
+        assert fast_dumps(value) is None, value
+    for value in ({"big": [2 ** 64, -(2 ** 70)], "n": [True, 0, -1, 2 ** 63 - 1]}, {"word": Word("Wort 字")}):
+        assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+
+
+def _nested(rng, depth):
+    leaves = ["x", "Wort „ü“", "字\n\t", "шаг", "نص", 1, -7, True, None, 1e-05, 0.5, 1e16, "", 2 ** 40]
+    roll = rng.random()
+    if depth > 3 or roll < 0.4:
+        return rng.choice(leaves)
+    sizes = [0, 1, 3, 10, 12]
+    if roll < 0.7:
+        return [_nested(rng, depth + 1) for _ in range(rng.choice(sizes))]
+    return {f"k{i}{rng.choice(['', 'é', '中'])}": _nested(rng, depth + 1) for i in range(rng.choice(sizes))}
+
+
+def test_a_big_value_written_in_pieces_has_the_bytes_json_dumps_writes(monkeypatch):
+    """Pieces of a few values each (as a big project's are of 2,048): indents, separators and
+    floats at every depth, dicts and lists cut anywhere, exactly as one json.dumps."""
+    import random
+
+    from mtworkbench.io.bundle import json_writer
+
+    monkeypatch.setattr(json_writer, "PIECE_ITEMS", 7)
+    rng = random.Random(11)
+    for _ in range(400):
+        value = {"top": _nested(rng, 0), "texts": {f"s{i}": TEXTS[i % len(TEXTS)] for i in range(rng.randint(0, 30))},
+                 "segments": [{"id": f"s{i}", "source": "源"} for i in range(rng.randint(0, 30))]}
+        assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+    assert fast_dumps({"x": [{"a": [1]}] * 20 + [{1: 2}]}) is None  # a non-string key deep in a piece
+    assert fast_dumps({"x": {f"k{i}": i for i in range(20)} | {"bad": float("nan")}}) is None
+
+
+def test_a_big_value_is_encoded_in_bounded_calls(monkeypatch):
+    """orjson holds the GIL for a whole call: a big project's document goes in many small calls."""
+    import orjson
+
+    from mtworkbench.io.bundle import json_writer
+
+    calls = []
+    real = orjson.dumps
+
+    class Counting:
+        Fragment = orjson.Fragment
+        OPT_INDENT_2 = orjson.OPT_INDENT_2
+
+        @staticmethod
+        def dumps(value, option=None):
+            data = real(value) if option is None else real(value, option=option)
+            calls.append(data.count(b"\n"))
+            return data
+
+    monkeypatch.setattr(json_writer, "orjson", Counting)
+    value = {"texts": {f"s{i}": "Текст 文本" for i in range(10_000)},
+             "segments": [{"id": f"s{i}", "source": "Quelle"} for i in range(10_000)], "score": 0.25}
+    assert fast_dumps(value) == dumps_text(value).encode("utf-8")
+    # a segment is 4 lines: 2,048 of them at most per call (the whole value is 60,000 lines)
+    assert len(calls) >= 10 and max(calls) <= 4 * json_writer.PIECE_ITEMS + 10

@@ -142,3 +142,22 @@ def test_a_backup_left_as_a_link_of_the_file_leaves_no_temporary_file(tmp_path):
     assert path.read_text() == "two"
     assert (tmp_path / "f.json.bak").read_text() == "one"
     assert temp_leftovers(tmp_path) == []
+
+
+def test_a_refusal_just_before_the_replace_keeps_the_old_file(tmp_path):
+    """``before_replace`` runs once the new content is on disk; what it raises leaves the old file."""
+    target = tmp_path / "b.mtwb.json"
+    target.write_bytes("alt „Ü“ 旧".encode())
+    seen = []
+
+    def refuse() -> None:
+        seen.append(sorted(p.name for p in tmp_path.iterdir()))  # the temporary file is written by now
+        raise RuntimeError("changed meanwhile")
+
+    with pytest.raises(RuntimeError, match="changed meanwhile"):
+        atomic_write_bytes(target, "neu 新".encode(), before_replace=refuse)
+    assert len(seen[0]) == 2 and any(name.endswith(".tmp") for name in seen[0])
+    assert target.read_bytes() == "alt „Ü“ 旧".encode()
+    assert not temp_leftovers(tmp_path) and not (tmp_path / "b.mtwb.json.bak").exists()
+    atomic_write_bytes(target, "neu 新".encode(), before_replace=lambda: None)
+    assert target.read_bytes() == "neu 新".encode()

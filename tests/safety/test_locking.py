@@ -265,3 +265,51 @@ def test_a_symlinked_bundle_shares_the_lock_and_stays_a_link(tmp_path):
     with bundle_transaction(link) as p:
         p.add_judge("via-link")
     assert link.is_symlink() and "via-link" in load_bundle(real).judges
+
+
+def test_a_changed_file_is_refused_after_the_new_one_is_written_aside_and_nothing_is_left(tmp_path):
+    """The old file is hashed while the new bytes are written to a temporary file: a change
+    found then removes that file and keeps the changed one and its backup as they were."""
+    bundle = tmp_path / "b.mtwb.json"
+    save_bundle(project(), bundle)
+    loaded = read_bundle(bundle)
+    with bundle_transaction(bundle) as p:
+        p.add_judge("другой")
+    changed = bundle.read_bytes()
+    backup = (tmp_path / "b.mtwb.json.bak").read_bytes()
+    loaded.project.add_judge("アプリ")
+    with pytest.raises(BundleChangedOnDisk):
+        save_bundle(loaded.project, bundle, expected_hash=loaded.sha256)
+    assert bundle.read_bytes() == changed and (tmp_path / "b.mtwb.json.bak").read_bytes() == backup
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_failed_write_of_a_changed_file_reports_the_change_first(tmp_path, monkeypatch):
+    """A full disk while the file was changed by another program: the saver hears of the change."""
+    import errno
+
+    from mtworkbench.io.bundle import bundle as bundle_module
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(target))
+
+    target = tmp_path / "b.mtwb.json"
+    save_bundle(project(), target)
+    loaded = read_bundle(target)
+    monkeypatch.setattr(bundle_module, "atomic_write_bytes", full)
+    with pytest.raises(OSError, match="No space left"):  # unchanged on disk: the write's own error
+        save_bundle(loaded.project, target, expected_hash=loaded.sha256)
+    monkeypatch.undo()
+    with bundle_transaction(target) as p:
+        p.add_judge("Zweiter")
+    monkeypatch.setattr(bundle_module, "atomic_write_bytes", full)
+    with pytest.raises(BundleChangedOnDisk):
+        save_bundle(loaded.project, target, expected_hash=loaded.sha256)
+
+
+def test_the_returned_hash_is_the_written_files(tmp_path):
+    from mtworkbench.io.bundle.bundle import write_bundle
+
+    target = tmp_path / "b.mtwb.json"
+    new_hash, data = write_bundle(project(), target)
+    assert data == target.read_bytes() and new_hash == content_hash(data) == disk_hash(target)

@@ -133,7 +133,7 @@ def test_a_stale_file_from_before_an_edit_is_not_trusted(bundle, capsys):
     assert computed(run(load_project(bundle))) == {("sys1", m) for m in SPECS}
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and str(store_path(bundle)) in err
-    assert f"{len(SPECS)} stored score(s) are stale" in err and "of sys1" in err
+    assert f"{len(SPECS)} stored scores are stale" in err and "of sys1" in err
     assert computed(run(load_project(bundle))) == set()  # rewritten: no notice any more
     assert capsys.readouterr().err == ""
 

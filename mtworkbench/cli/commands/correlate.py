@@ -11,6 +11,7 @@ from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
 from mtworkbench.cli.scheduler import add_scheduler_argument, chosen_scheduler
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.wording import plural
 
 LEVELS = ("segment", "system")
 STATS = ("pearson", "spearman", "kendall", "pairwise-accuracy", "acc-eq", "spa")
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(payload, ensure_ascii=False))
         return 0
     print(f"{args.human}{' (z)' if args.z else ''} vs metrics, {args.level} level, {args.method}, "
-          f"{len(rated)} system(s)")
+          f"{plural(len(rated), 'system')}")
     width = max(len(s) for s in args.metric)
     print(f"{'metric':<{width}}  {'r':>8}  {'n':>6}  {'ci':>19}  {'p':>10}")
     for r in results:
@@ -209,7 +210,7 @@ def _run_meta(args: argparse.Namespace, human, rows: list[int], rated: list[str]
         print(json.dumps(payload, ensure_ascii=False))
         return 0
     print(f"{args.human}{' (z)' if args.z else ''} vs metrics, {args.level} level, {args.stat}, "
-          f"{len(rated)} system(s)")
+          f"{plural(len(rated), 'system')}")
     width = max(len(s) for s in args.metric)
     print(f"{'metric':<{width}}  {'value':>8}  {'n':>6}  details")
     for r in results:

@@ -6,6 +6,7 @@
     mtworkbench entities list BUNDLE
     mtworkbench entities layers BUNDLE [--json]
     mtworkbench entities layer-add BUNDLE NAME --on reference|source|output --types TYPE[=KEY],... [--no-nesting] [--no-overlap]
+    mtworkbench entities relation-layer-add BUNDLE NAME --types TYPE[=KEY],... [--connects LAYER,...] [--undirected]
     mtworkbench entities compare BUNDLE --reference ID A B [--json]
     mtworkbench entities compare BUNDLE --reference ID --annotator A --annotator B --annotator C ... [--json]
 """
@@ -108,7 +109,7 @@ def _format_name(value: str) -> str:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    raise UsageError("name an action: import, export, list, compare, suggest, layers or layer-add")
+    raise UsageError("name an action: import, export, list, compare, suggest, layers, layer-add or relation-layer-add")
 
 
 def _format(args: argparse.Namespace) -> str:

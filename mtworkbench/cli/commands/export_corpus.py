@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from mtworkbench.cli.progress import cli_progress, note_kept
+from mtworkbench.core.wording import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     says = sys.stderr if to_stdout(args.output) else sys.stdout
     for n, path in enumerate(export_corpus(project, args.format, args.output, raw=args.raw, renamed=renamed), 1):
         print(f"wrote {describe_target(path)}", file=says)
-        note_kept(f"{n} file(s) written, as listed; no other")  # each file is whole (written atomically)
+        note_kept(f"{plural(n, 'file')} written, as listed; no other")  # each file is whole (written atomically)
     for item_id, name in renamed.items():
         print(f"note: {item_id!r} written as {name} (its name alone is not a safe, unique file name)", file=says)
     return 0

@@ -16,6 +16,7 @@ from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
 from mtworkbench.cli.target_language import add_tgt_lang_argument, chosen_language
 from mtworkbench.core.errors import DataError
+from mtworkbench.core.wording import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -166,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
 def format_table(label: str, n_segments: int, n_refs: int, rows) -> str:
     """The study as a Markdown table (ratios of MMS, greedy / exact)."""
     lines = [
-        f"GTM greedy vs exact maximum matching: {label}, {n_segments} segments, up to {n_refs} reference(s)",
+        f"GTM greedy vs exact maximum matching: {label}, {n_segments} segments, up to {plural(n_refs, 'reference')}",
         "",
         "| e | greedy = exact | min greedy/exact | median greedy/exact | median where different | left out (exact fell back) |",
         "|---|---|---|---|---|---|",

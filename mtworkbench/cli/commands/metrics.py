@@ -6,6 +6,7 @@ import argparse
 
 from mtworkbench.cli import UsageError
 from mtworkbench.cli.progress import cli_progress
+from mtworkbench.core.wording import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,7 +71,7 @@ def run_import(args: argparse.Namespace) -> int:
             reports.append(read(project, args.metric or default_metric_name(path), path, args.system, higher))
     for path, rep in zip(args.files, reports):
         skipped = f"; skipped (not in the bundle): {', '.join(rep.skipped)}" if rep.skipped else ""
-        print(f"{args.bundle}: ext:{rep.metric} {rep.level} scores of {len(rep.systems)} system(s) "
+        print(f"{args.bundle}: ext:{rep.metric} {rep.level} scores of {plural(len(rep.systems), 'system')} "
               f"from {path}{skipped}")
     return 0
 

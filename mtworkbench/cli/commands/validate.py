@@ -15,14 +15,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mtworkbench.core.wording import plural
-    from mtworkbench.io.bundle.bundle import load_bundle
+    from mtworkbench.io.bundle.bundle import check_bundle
 
     with cli_progress(args, "Reading"):
-        project = load_bundle(args.bundle)
+        found = check_bundle(args.bundle)
     print(
-        f"{args.bundle}: ok: {plural(len(project.documents), 'document')}, "
-        f"{plural(len(project.segments), 'segment')}, {plural(len(project.references), 'reference')}, "
-        f"{plural(len(project.systems), 'system')}, {plural(len(project.spans), 'entity span')}, "
-        f"{plural(len(project.judgments), 'judgment')}"
+        f"{args.bundle}: ok: {plural(found.documents, 'document')}, "
+        f"{plural(found.segments, 'segment')}, {plural(found.references, 'reference')}, "
+        f"{plural(found.systems, 'system')}, {plural(found.spans, 'entity span')}, "
+        f"{plural(found.judgments, 'judgment')}"
     )
     return 0

@@ -9,10 +9,12 @@ how to get some.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -128,12 +130,39 @@ class ErrorCountsModel(QAbstractTableModel):
         return None
 
 
+class BottomAxis(pg.AxisItem):
+    """A bottom axis that reserves its label's whole height, a gap below the tick labels.
+
+    pyqtgraph's own reserves 80% of the label's height and sets the label 5 pixels lower
+    still, so with some fonts the label runs into the tick labels above it or into the
+    legend below the plot."""
+
+    GAP = 4  # pixels between the tick labels and the axis label
+
+    def fit(self) -> None:
+        """Reserve the height the ticks, their labels and the axis label need."""
+        font = self.style.get("tickFont") or QFont()
+        text = max(QFontMetrics(font).height(), getattr(self, "textHeight", 0) or 0)
+        height = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][1] + text
+        if self.label.isVisible():
+            height += self.GAP + self.label.boundingRect().height()
+        self.setHeight(math.ceil(height))
+
+    def resizeEvent(self, ev=None) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(ev)
+        if self.label is not None:  # the label sits on the axis's bottom edge, inside its height
+            br = self.label.boundingRect()
+            self.label.setPos(int(self.size().width() / 2 - br.width() / 2), int(self.size().height() - br.height()))
+
+
 class ErrorBarsView(pg.PlotWidget):
     """Errors per system, stacked by severity: one horizontal bar per system, so
     long system names stay readable on the left axis."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, background="w")
+        bottom = BottomAxis("bottom")
+        super().__init__(parent, background="w", axisItems={"bottom": bottom})
+        self.bottom_axis = bottom
         self.setObjectName("error-bars")
         apply_style(self)
         self.setMinimumSize(260, 220)
@@ -144,6 +173,8 @@ class ErrorBarsView(pg.PlotWidget):
         self.getPlotItem().layout.addItem(self.legend, 4, 1)
         self.swatches: list[pg.ScatterPlotItem] = []
         self.totals: dict[str, int] = {}
+        self.systems: list[str] = []  # the bars' systems, top to bottom
+        self.tick_names: list[str] = []  # their names on the axis, as shown (elided where long)
         self.show_counts(None)
 
     def show_counts(self, counts: ErrorCounts | None, per_segment: bool = False) -> None:
@@ -154,6 +185,7 @@ class ErrorBarsView(pg.PlotWidget):
         self.legend.clear()
         self.swatches = []
         self.totals = {}
+        self.systems = []
         if counts is None or not counts.systems:
             item.setTitle("No errors to plot", color=INK, size="11pt")
             return
@@ -173,12 +205,48 @@ class ErrorBarsView(pg.PlotWidget):
             self.legend.addItem(self._swatch(severity_colour(severity, i)), esc(severity))
             bottom = [b + h for b, h in zip(bottom, heights)]
         self.totals = {s: counts.count(s) for s in systems}
-        item.getAxis("left").setTicks([[(y, esc(s)) for y, s in zip(ys, systems)]])
+        self.systems = list(systems)
+        self._name_ticks()
         item.invertY(True)
         unit = "errors per rated segment" if per_segment else "errors"
-        item.setTitle(f"{esc(counts.protocol.upper())} {unit} by severity", color=INK, size="10pt")
+        # The unit is the axis label's; a short title keeps a narrow dock's chart whole.
+        item.setTitle(f"{esc(counts.protocol.upper())} errors by severity", color=INK, size="10pt")
         item.setLabel("bottom", unit, color=INK)
+        self.bottom_axis.fit()
+        self._fit_legend()
         item.enableAutoRange()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(ev)
+        self._name_ticks()
+        self._fit_legend()
+
+    def _name_ticks(self) -> None:
+        """System names on the left axis, a long one elided in the middle to a third of the
+        chart's width (the table beside the chart names it in full)."""
+        systems = getattr(self, "systems", [])
+        if not systems:
+            return
+        metrics = QFontMetrics(self.getPlotItem().getAxis("left").style.get("tickFont") or QFont())
+        room = max(60, self.width() // 3)
+        self.tick_names = [metrics.elidedText(s, Qt.TextElideMode.ElideMiddle, room) for s in systems]
+        self.getPlotItem().getAxis("left").setTicks([[(y, esc(name)) for y, name in enumerate(self.tick_names)]])
+
+    def _fit_legend(self) -> None:
+        """As many legend columns as fit beside the system names: a legend wider than the
+        room under the bars would widen the plot past a narrow dock and cut it off."""
+        legend = getattr(self, "legend", None)  # a resize comes before the legend is made
+        entries = [s.boundingRect().width() + label.boundingRect().width() + 12 for s, label in legend.items] if legend else []
+        if legend is None or not entries:
+            return
+        room = self.width() - self.getPlotItem().getAxis("left").width() - 24
+        columns = max(1, min(len(entries), int(room // max(entries))))
+        if columns != legend.columnCount:
+            legend.setColumnCount(columns)
+            # The legend sizes itself at the scene's origin; the plot's layout puts it back
+            # in its row under the axis.
+            self.getPlotItem().layout.invalidate()
+            self.getPlotItem().layout.activate()
 
     def _swatch(self, colour) -> pg.ScatterPlotItem:
         """A filled square in the bar's colour: a bar item's own legend sample is drawn

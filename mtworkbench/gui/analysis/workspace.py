@@ -45,6 +45,7 @@ from mtworkbench.core.events import (
 )
 from mtworkbench.core.model import Project, ProjectEvent
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.core.wording import plural
 from mtworkbench.gui import dialogs
 from mtworkbench.gui.analysis.choices import NO_JUDGMENTS_MESSAGE, AnalysisChoices
 from mtworkbench.gui.analysis.correlation_table import (
@@ -402,7 +403,7 @@ class AnalysisWorkspace(Workspace, AnalysisChoices, AnalysisFiles):
         self.cancel_button.setEnabled(True)
         # A closed workspace cancels its job; the worker outlives it until the thread ends.
         self.destroyed.connect(worker.cancel)
-        self.status.setText(f"Scoring {len(human.rated_systems())} system(s) with {len(request.specs)} metric(s)…")
+        self.status.setText(f"Scoring {plural(len(human.rated_systems()), 'system')} with {plural(len(request.specs), 'metric')}…")
         worker.start()
         return True
 
@@ -455,7 +456,7 @@ class AnalysisWorkspace(Workspace, AnalysisChoices, AnalysisFiles):
         self._fit_table_height()
         self.table_title.setText(
             f"<b>{esc(outcome.human_label)}</b> vs metrics · {request.level} level · {request.method} · "
-            f"{len(outcome.systems)} system(s)"
+            f"{plural(len(outcome.systems), 'system')}"
         )
         current = self.scatter_metric.currentText()
         self.scatter_metric.blockSignals(True)
@@ -484,7 +485,7 @@ class AnalysisWorkspace(Workspace, AnalysisChoices, AnalysisFiles):
             messages = [f"Only one system has {outcome.human_label} scores ({rated}): one system cannot be "
                         "correlated at the system level. Use the segment level, or add systems."]
         else:
-            messages = [f"Correlated {len(outcome.correlations)} metric(s) with {outcome.human_label}."]
+            messages = [f"Correlated {plural(len(outcome.correlations), 'metric')} with {outcome.human_label}."]
         messages += [f"{spec}: {why}" for spec, why in outcome.errors.items()]
         self.status.setText("\n".join(messages))
 

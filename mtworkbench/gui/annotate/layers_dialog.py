@@ -2,10 +2,12 @@
 
 A list of the span layers (entities first) and relation layers; beside it the chosen
 layer's name, the text it sits on, whether its spans may nest or overlap, and its types
-(name, key, colour). The dialog edits a copy (``core.layer_schema``); OK checks it
+(name, key, colour); for a relation layer, the span layers whose spans it links and
+whether its relations are directed. The dialog edits a copy (``core.layer_schema``); OK checks it
 against the project and leaves it in ``result_schema`` for the workspace to install as
 one undo command. A layer that holds spans keeps its name, text and rules (its spans
-would be stranded or break them); a type that spans use cannot be renamed or removed.
+would be stranded or break them), a relation layer that holds relations its name, the
+layers it connects and its direction; a type in use cannot be renamed or removed.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.layer_schema import PALETTE, LayerSchema, check_schema, schema_of, span_counts
 from mtworkbench.core.model import EntityTypeStyle, ModelError, Project
-from mtworkbench.core.records import ENTITIES, LAYER_TARGETS, SpanLayer
+from mtworkbench.core.records import ENTITIES, LAYER_TARGETS, RelationLayer, SpanLayer
+from mtworkbench.core.wording import plural
 from mtworkbench.gui.plain import esc
 
 ON_LABELS = {"reference": "references", "source": "sources", "output": "system outputs"}
@@ -53,13 +56,19 @@ class LayersDialog(QDialog):
         self.counts = span_counts(project)
         # The name each span layer had in the project (None: added here), by position.
         self.origin: list[str | None] = [s.name for s in self.schema.span_layers]
+        self.relation_origin: list[str | None] = [r.name for r in self.schema.relation_layers]
+        self.relation_counts = {r.name: sum(1 for x in project.relations if x.layer == r.name)
+                                for r in self.schema.relation_layers}
         self.current: tuple[str, int] | None = None
         self.result_schema: LayerSchema | None = None
 
         self.layer_list = QListWidget()
         self.layer_list.setObjectName("layers-list")
         add_layer = QPushButton("Add layer")
+        add_layer.setToolTip("Add a span layer")
         add_layer.clicked.connect(self._add_layer)
+        add_relation_layer = QPushButton("Add relation layer")
+        add_relation_layer.clicked.connect(self._add_relation_layer)
         remove_layer = QPushButton("Remove layer")
         remove_layer.clicked.connect(self._remove_layer)
         left = QVBoxLayout()
@@ -69,6 +78,7 @@ class LayersDialog(QDialog):
         buttons_left.addWidget(add_layer)
         buttons_left.addWidget(remove_layer)
         left.addLayout(buttons_left)
+        left.addWidget(add_relation_layer)
 
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("layer-name")
@@ -79,11 +89,20 @@ class LayersDialog(QDialog):
         self.overlap_box = QCheckBox("Spans may overlap (cross each other)")
         self.nesting_box.toggled.connect(lambda on: None if on else self.overlap_box.setChecked(False))
         self.overlap_box.toggled.connect(lambda on: self.nesting_box.setChecked(True) if on else None)
+        # A relation layer: the span layers whose spans it links (none ticked: any), its direction.
+        self.connects_list = QListWidget()
+        self.connects_list.setObjectName("relation-connects")
+        self.connects_list.setToolTip("The span layers whose spans its relations link; none ticked: any")
+        self.connects_list.setMaximumHeight(4 * self.connects_list.fontMetrics().lineSpacing() + 12)
+        self.directed_box = QCheckBox("Directed (from the source span to the target)")
+        self.directed_box.setObjectName("relation-directed")
         self.form = form = QFormLayout()
         form.addRow("Name", self.name_edit)
         form.addRow("On", self.on_box)
         form.addRow("", self.nesting_box)
         form.addRow("", self.overlap_box)
+        form.addRow("Connects", self.connects_list)
+        form.addRow("", self.directed_box)
 
         self.table = QTableWidget(0, 3)
         self.table.setHorizontalHeaderLabels(["Type", "Key", "Colour"])
@@ -138,12 +157,18 @@ class LayersDialog(QDialog):
         self.layer_list.blockSignals(False)
 
     def _relabel(self) -> None:
-        """The list shows the chosen span layer's name and text as they are typed."""
-        if self.current is None or self.current[0] != SPAN:
+        """The list shows the chosen layer's name (and a span layer's text) as they are typed."""
+        if self.current is None:
             return
-        item = self.layer_list.item(self.current[1])
+        kind, index = self.current
+        if kind == SPAN:
+            item = self.layer_list.item(index)
+            if item is not None:
+                item.setText(f"{self.name_edit.text().strip()} (on {self.on_box.currentText()})")
+            return
+        item = self.layer_list.item(len(self.schema.span_layers) + index)
         if item is not None:
-            item.setText(f"{self.name_edit.text().strip()} (on {self.on_box.currentText()})")
+            item.setText(f"{self.name_edit.text().strip()} (relations)")
 
     def _entry(self, row: int) -> tuple[str, int] | None:
         item = self.layer_list.item(row)
@@ -173,12 +198,48 @@ class LayersDialog(QDialog):
         self.name_edit.selectAll()
         self._say("Name the layer, choose its text and add its types.")
 
+    def _taken_names(self) -> set[str]:
+        return {s.name for s in self.schema.span_layers} | {r.name for r in self.schema.relation_layers}
+
+    def _add_relation_layer(self) -> None:
+        self._store()
+        taken = self._taken_names()
+        name = next(f"links{i}" for i in range(1, 1000) if f"links{i}" not in taken)
+        # Its first type gets a key no type has yet (the user renames it and adds more).
+        used = {t.key.upper() for s in self.schema.span_layers for t in self.schema.types_of(s.name)} | \
+               {t.key.upper() for r in self.schema.relation_layers for t in r.types}
+        key = next((k for k in "LKJHQUVXYZ0123456789" if k not in used), "")
+        first = EntityTypeStyle("linked", key, PALETTE[len(self.schema.relation_layers) % len(PALETTE)])
+        self.schema.relation_layers.append(RelationLayer(name, [first], [], True))
+        self.relation_origin.append(None)
+        self._fill_list()
+        self.current = None
+        self.layer_list.setCurrentRow(self.layer_list.count() - 1)
+        self.name_edit.setFocus()
+        self.name_edit.selectAll()
+        self._say("Name the relation layer, tick the span layers it links (none: any), and set its types.")
+
+    def _remove_relation_layer(self, index: int) -> None:
+        rel = self.schema.relation_layers[index]
+        held = self.relation_counts.get(self.relation_origin[index] or "", 0)
+        if held:
+            self._say(f"Relation layer {rel.name} holds {plural(held, 'relation')}: remove them before removing "
+                      "the layer.", problem=True)
+            return
+        del self.schema.relation_layers[index]
+        del self.relation_origin[index]
+        self.current = None
+        self._fill_list()
+        self.layer_list.setCurrentRow(0)
+        self._load(self._entry(0))
+        self._say(f"Removed relation layer {rel.name} (OK saves).")
+
     def _remove_layer(self) -> None:
         if self.current is None:
             return
         kind, index = self.current
         if kind == RELATION:
-            self._say("Relation layers stay; edit their types instead.", problem=True)
+            self._remove_relation_layer(index)
             return
         layer = self.schema.span_layers[index]
         if layer.name == ENTITIES:
@@ -186,11 +247,13 @@ class LayersDialog(QDialog):
             return
         held = self._holding(index)
         if held:
-            self._say(f"Layer {layer.name} holds {held} span{'s' if held != 1 else ''}: remove them before "
+            self._say(f"Layer {layer.name} holds {plural(held, 'span')}: remove them before "
                       "removing the layer.", problem=True)
             return
         del self.schema.span_layers[index]
         del self.origin[index]
+        for rel in self.schema.relation_layers:  # a relation layer links no layer that is gone
+            rel.connects = [x for x in rel.connects if x != layer.name]
         self.current = None
         self._fill_list()
         self.layer_list.setCurrentRow(0)
@@ -207,6 +270,8 @@ class LayersDialog(QDialog):
         span = kind == SPAN
         for widget in (self.on_box, self.nesting_box, self.overlap_box):  # a relation layer has none of these
             self.form.setRowVisible(widget, span)
+        for rel_widget in (self.connects_list, self.directed_box):  # a span layer has none of these
+            self.form.setRowVisible(rel_widget, not span)
         if span:
             layer = self.schema.span_layers[index]
             types = self.schema.types_of(layer.name)
@@ -222,9 +287,19 @@ class LayersDialog(QDialog):
             rel = self.schema.relation_layers[index]
             types = rel.types
             self.name_edit.setText(rel.name)
-            self.name_edit.setEnabled(False)
+            locked = bool(self.relation_counts.get(self.relation_origin[index] or "", 0))
+            self.name_edit.setEnabled(not locked)
             for widget in (self.on_box, self.nesting_box, self.overlap_box):
                 widget.setEnabled(False)
+            self.connects_list.clear()
+            for span_layer in self.schema.span_layers:
+                item = QListWidgetItem(span_layer.name)
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Checked if span_layer.name in rel.connects else Qt.CheckState.Unchecked)
+                self.connects_list.addItem(item)
+            self.directed_box.setChecked(rel.directed)
+            for rel_widget in (self.connects_list, self.directed_box):
+                rel_widget.setEnabled(not locked)
         for style in types:
             self._append(style)
 
@@ -235,7 +310,14 @@ class LayersDialog(QDialog):
         kind, index = self.current
         styles = self.styles()
         if kind == RELATION:
-            self.schema.relation_layers[index].types = styles
+            rel = self.schema.relation_layers[index]
+            rel.types = styles
+            if self.name_edit.isEnabled():
+                rel.name = self.name_edit.text().strip()
+            if self.connects_list.isEnabled():
+                rel.connects = [item.text() for i in range(self.connects_list.count())
+                                if (item := self.connects_list.item(i)).checkState() == Qt.CheckState.Checked]
+                rel.directed = self.directed_box.isChecked()
             return
         layer = self.schema.span_layers[index]
         if layer.name == ENTITIES:
@@ -243,7 +325,10 @@ class LayersDialog(QDialog):
         else:
             layer.types = styles
         if self.name_edit.isEnabled():
-            layer.name = self.name_edit.text().strip()
+            renamed = self.name_edit.text().strip()
+            for rel in self.schema.relation_layers:  # the relation layers linking it follow the new name
+                rel.connects = [renamed if x == layer.name else x for x in rel.connects]
+            layer.name = renamed
         if self.on_box.isEnabled():
             layer.on = self.on_box.currentData()
             layer.nesting = self.nesting_box.isChecked()

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mtworkbench.core.layers import ENTITIES, Relation, spans_at
+from mtworkbench.core.layers import ENTITIES, RELATIONS, Relation, spans_at
 from mtworkbench.core.model import EntitySpan, ModelError, Project
+from mtworkbench.core.wording import plural
 from mtworkbench.gui.annotate.commands import AddRelationCommand, RemoveSpanWithRelationsCommand
 from mtworkbench.gui.annotate.text_view import EntityTextView
 from mtworkbench.gui.session import ProjectSession
@@ -29,6 +30,7 @@ class SpansAndRelations:
     annotator: str
     # (relation type, source span id) while a relation is being drawn, else None.
     pending_relation: tuple[str, str] | None = None
+    pending_layer: str = RELATIONS  # the relation layer of the pending relation's type
     active_layer_name: Callable[[], str]  # the layer edited (LayerChoice)
 
     @property
@@ -52,9 +54,17 @@ class SpansAndRelations:
         return [r for r in self.project.relations if r.annotator == self.annotator]
 
     def relation_keys(self) -> dict[str, str]:
-        """Relation type by key (upper case), from the first relation layer."""
-        layers = self.project.settings.relation_layers
-        return {t.key.upper(): t.name for t in (layers[0].types if layers else []) if t.key}
+        """Relation type by key (upper case), from every relation layer (a key is one layer's)."""
+        return {key: name for key, (_layer, name) in self._relation_key_map().items()}
+
+    def _relation_key_map(self) -> dict[str, tuple[str, str]]:
+        """(relation layer, type) by key; the layer schema keeps keys unique across layers."""
+        found: dict[str, tuple[str, str]] = {}
+        for layer in self.project.settings.relation_layers:
+            for t in layer.types:
+                if t.key:
+                    found.setdefault(t.key.upper(), (layer.name, t.name))
+        return found
 
     # --- the selected span -----------------------------------------------------------------
     def spans_at_caret(self) -> list[EntitySpan]:
@@ -102,17 +112,18 @@ class SpansAndRelations:
             return
         command = RemoveSpanWithRelationsCommand(self.project, span.id)
         self.session.push(command)
-        linked = f" and {len(command.relations)} relation(s)" if command.relations else ""
+        linked = f" and {plural(len(command.relations), 'relation')}" if command.relations else ""
         self.say(f"Removed the {span.type} “{self._text_of(span)}”{linked}.")
 
     # --- relations -------------------------------------------------------------------------
     def start_relation(self, key: str = "") -> None:
-        keys = self.relation_keys()
-        relation_type = keys.get(key) if key else next(iter(keys.values()), None)
+        keys = self._relation_key_map()
+        chosen = keys.get(key) if key else next(iter(keys.values()), None)
         source = self.selected_span()
-        if relation_type is None:
+        if chosen is None:
             self.say("The project has no relation type for that key.", True)
             return
+        self.pending_layer, relation_type = chosen
         if source is None:
             self.say("Select the source entity first (put the caret in it; Tab picks a nested one).", True)
             return
@@ -142,7 +153,8 @@ class SpansAndRelations:
         if self.pending_relation is None:
             return
         relation_type, source_id = self.pending_relation
-        relation = Relation(self.project.new_id("r"), relation_type, source_id, target.id, self.annotator)
+        relation = Relation(self.project.new_id("r"), relation_type, source_id, target.id, self.annotator,
+                            self.pending_layer)
         try:
             self.project.check_relation(relation)
         except ModelError as exc:

@@ -127,8 +127,13 @@ class ProtocolPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         for widget in (self.context_before, self.translation, self.context_after, self.spans_label,
-                       self.suggestion_bar, self.no_errors_button, self.score, self.hints):
+                       self.suggestion_bar):
             layout.addWidget(widget)
+        # Spare height (the panel takes it for ESA and MQM) goes here: the translation stays
+        # up with the reference, the controls down by the submit row.
+        layout.addStretch(1)
+        for control in (self.no_errors_button, self.score, self.hints):
+            layout.addWidget(control)
 
     @property
     def spans(self) -> list[ErrorSpan]:

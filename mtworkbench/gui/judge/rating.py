@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QButtonGroup,
     QFrame,
     QHBoxLayout,
@@ -222,6 +223,7 @@ class RatingView(JudgeQueueView):
         texts_layout.addWidget(self.context_after)
         texts_layout.addStretch(1)
         self.texts_scroll = self._scroll_area(texts)
+        self.texts_scroll.viewport().installEventFilter(self)
 
         self.message = QLabel()
         self.message.setObjectName("rating-message")
@@ -335,7 +337,40 @@ class RatingView(JudgeQueueView):
         self.context_before.setVisible(bool(before))
         self.context_after.setVisible(bool(after))
         self._show_protocol(item)
+        self._fit_texts()
         self._show_entry()
+
+    def _spans_layout(self) -> bool:
+        """ESA and MQM: the protocol panel shows the translation, under the reference."""
+        return self._protocol_active() and self.queue is not None and self.queue.state.protocol in ("esa", "mqm")
+
+    def _fit_texts(self) -> None:
+        """ESA and MQM: the reference (and source) take only the height of their text, so the
+        translation follows them at the top and the spare room goes below the span list,
+        never between the texts; LDC and DA leave the texts all the room."""
+        layout = self.layout()
+        body = self.texts_scroll.widget()
+        if not isinstance(layout, QBoxLayout) or body is None:
+            return
+        fit = self._spans_layout() and self.texts_scroll.isVisible()
+        if fit:
+            width = self.texts_scroll.viewport().width()
+            # The height of the texts wrapped at the width they have (a label's own size hint
+            # assumes a narrower wrap and would leave the band this avoids).
+            height = body.heightForWidth(width) if body.hasHeightForWidth() else -1
+            self.texts_scroll.setMaximumHeight((height if height > 0 else body.sizeHint().height()) + 2)
+        else:
+            self.texts_scroll.setMaximumHeight(16_777_215)  # Qt's QWIDGETSIZE_MAX: no cap
+        layout.setStretchFactor(self.texts_scroll, 0 if fit else 1)
+        layout.setStretchFactor(self.protocol_panel, 1 if fit else 0)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        # Wrapped text is taller in a narrower area: refit whenever the texts' width changes
+        # (the first layout gives the width only after the item is shown).
+        if watched is self.texts_scroll.viewport() and event.type() == QEvent.Type.Resize \
+                and event.size().width() != event.oldSize().width():
+            self._fit_texts()
+        return super().eventFilter(watched, event)
 
     def _update_fluency_labels(self, needed_now: bool) -> None:
         """"Flawless German" for a German target; never English for another language.

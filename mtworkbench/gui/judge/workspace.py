@@ -115,6 +115,7 @@ class JudgeWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
+        layout.addWidget(self.model_spans.bar)  # shown while a model finds a new queue's spans
         layout.addWidget(self.tabs, 1)
 
         session.project_replaced.connect(self._on_project_replaced)

@@ -17,6 +17,7 @@ from mtworkbench.gui.metrics.settings_dialog import scoring_scheduler
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.scoring.cache import ScoreCache
 from mtworkbench.scoring.job import InputReader, PreparedInput, ScoringRequest, run_scoring
+from mtworkbench.scoring.restore import restore_now, small_enough
 
 PREPARE_SLICE_S = 0.015  # GUI-thread time per event-loop turn spent reading texts for a job
 
@@ -54,6 +55,7 @@ class ScoringControls:
     prepare_timer: QTimer
     refresh_timer: QTimer
     _preparing: PreparingJob | None
+    deferred: Any  # the workspace's Deferred: ``stored_scores`` is whether the score file is still to read
     _restart_after_worker: bool
 
     destroyed: Any  # QObject's signal
@@ -73,6 +75,21 @@ class ScoringControls:
 
     def refresh(self, human_scores: bool = True) -> None:
         raise NotImplementedError
+
+    def restore_stored(self) -> bool:
+        """Put the scores the score file holds for the current texts into the cache now, so the
+        first paint shows them (a small project; a large one's job restores them in the
+        background). True when some were restored; their intervals follow with the next job."""
+        due, self.deferred.stored_scores = self.deferred.stored_scores, False
+        if not due or not self.project.systems or not small_enough(self.project):
+            return False
+        restored = restore_now(self.project, self.cache, self.specs, self.system_ids,
+                               with_intervals=self.ci_samples > 0)
+        if restored.pairs and not self.is_scoring():
+            missing = len(self.cache.missing(self.system_ids, self.specs))
+            self.status.setText(f"{len(restored.pairs)} scores read from the score file"
+                                + (f"; {missing} results to compute." if missing else "."))
+        return bool(restored.pairs)
 
     def is_scoring(self) -> bool:
         """True from the start of a job until its last result has been taken in."""

@@ -76,6 +76,7 @@ class Deferred:
     open_when_shown: bool = False  # a project opened while hidden: read and drawn when first shown
     strip_follows: bool = False  # a new project: the error strip follows it at the next refresh
     hold_details: bool = False  # a row selected now leaves its spans and detail view to a later turn
+    stored_scores: bool = True  # the score file's scores of a new project: read back when first shown
 
 
 class MetricsWorkspace(Workspace, ScoringControls):
@@ -256,6 +257,8 @@ class MetricsWorkspace(Workspace, ScoringControls):
         """Results are missing: scores, or the paired tests against the current baseline."""
         if not self.project.references or not self.project.systems:
             return False
+        if self.cache.pending_intervals(self.system_ids, self.specs):
+            return True  # scores read back from the score file: their intervals are still to draw
         # A metric that failed on these inputs (e.g. NEE without entities) waits for an edit.
         if any(spec not in self.errors and (system, spec) not in self.unscored
                for system, spec in self.cache.missing(self.system_ids, self.specs)):
@@ -274,6 +277,8 @@ class MetricsWorkspace(Workspace, ScoringControls):
         super().showEvent(event)
         self.layout_memory.restore()
         self._fit_corpus_table(len(self.system_ids))
+        if self.restore_stored() and not self.deferred.open_when_shown:
+            self.refresh()  # the stored scores in the first paint, not "…" until a job returns
         if self.deferred.open_when_shown:  # before the first paint: the old project's rows never show
             self._show_new_project()
         elif self.deferred.spans_when_shown:
@@ -333,6 +338,7 @@ class MetricsWorkspace(Workspace, ScoringControls):
         for timer in (self.refresh_timer, self.errors_timer, self.rescore_timer, self.stage_timer):
             timer.stop()
         self.deferred.spans_when_shown = False
+        self.deferred.stored_scores = True
         if not self.isVisible():
             # Reading every text and human score, indexing the error spans and drawing the
             # first row's GTM view took 30-90 ms of opening the TED import in the main
@@ -349,6 +355,7 @@ class MetricsWorkspace(Workspace, ScoringControls):
         the human scores; then the selected row's error spans and detail view."""
         self.deferred.open_when_shown = False
         self.deferred.hold_details = True
+        self.restore_stored()
         try:
             self.refresh(human_scores=False)
         finally:

@@ -98,11 +98,11 @@ def records_and_links(
             where[s.id] = (i, k)
         records.append(AnnotatedText(
             ref.texts.get(seg.id, ""),
-            [EntityMention(s.start, s.end, s.type, s.fragments) for s in spans],
+            [EntityMention(s.start, s.end, s.type, s.fragments, origin=s.origin) for s in spans],
             segment=seg.id,
         ))
     links = [
-        MentionLink(where[r.source], where[r.target], r.type)
+        MentionLink(where[r.source], where[r.target], r.type, r.origin)
         for r in project.relations
         if r.annotator == annotator and r.source in where and r.target in where
     ]
@@ -229,13 +229,14 @@ def import_entities(
                     ids[(i, k)] = twin
                     continue
                 span = EntitySpan(project.new_id("e"), reference_id, seg_id, m.start, m.end, type_of[m.type],
-                                  annotator, layer, tuple(m.fragments))
+                                  annotator, layer, tuple(m.fragments), m.origin)
                 project.add_span(span)
                 added.append(span)
                 ids[(i, k)] = seen[(seg_id, span.parts, span.type)] = span.id
         relations: list[Relation] = []
         for link in links:
-            rel = Relation(project.new_id("r"), rel_of[link.type], ids[link.source], ids[link.target], annotator)
+            rel = Relation(project.new_id("r"), rel_of[link.type], ids[link.source], ids[link.target], annotator,
+                           origin=link.origin)
             if any((r.type, r.source, r.target) == (rel.type, rel.source, rel.target) for r in relations):
                 continue  # the same link twice (between twin spans)
             project.add_relation(rel)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.scoring_input import EntityMention
@@ -109,6 +110,7 @@ class MentionLink:
     source: tuple[int, int]
     target: tuple[int, int]
     type: str
+    origin: Any = None  # its id and line in a standoff file (``core.records.FileOrigin``)
 
 
 def mention_parts(m: EntityMention) -> tuple[tuple[int, int], ...]:

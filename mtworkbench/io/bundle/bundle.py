@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from mtworkbench.core.atomic import atomic_write_bytes, encode_text
 from mtworkbench.core.campaign_json import campaign_to_json
 from mtworkbench.core.errors import BundleChangedOnDisk, BundleError, BundleLocked, DataError
 from mtworkbench.core.files import map_regular_file, read_regular_bytes, release_pages
+from mtworkbench.core.gc_pause import no_cyclic_gc
 from mtworkbench.core.json_reader import JsonReader
 from mtworkbench.core.model import ErrorSpan, Judgment, Project, Settings, protocol_for_scale
 from mtworkbench.core.mqm_typology import GOOGLE_TYPOLOGY
@@ -36,6 +38,7 @@ from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
 from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
+from mtworkbench.io.bundle.sections_check import CheckedTexts
 from mtworkbench.io.bundle.sections_read import read_valid_bundle
 from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.corpora.plaintext import decode_utf8
@@ -79,7 +82,10 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 
 
 # --- saving ---------------------------------------------------------------------------
-def project_to_dict(project: Project) -> dict[str, Any]:
+def project_to_dict(project: Project, share_texts: bool = False) -> dict[str, Any]:
+    """The project as the bundle's JSON document: fresh dicts and lists (a snapshot its edits
+    do not reach), but with ``share_texts`` the texts of references and systems are the
+    project's own dicts where they are in segment order already."""
     ids = project.segment_ids
     out = {
         "format": FORMAT,
@@ -99,11 +105,11 @@ def project_to_dict(project: Project) -> dict[str, Any]:
             for doc in project.documents
         ],
         "references": [
-            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(ids, r.texts)}
+            {"id": r.id, "translator": r.translator, "texts": _ordered_texts(ids, r.texts, share_texts)}
             for r in project.references
         ],
         "systems": [
-            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(ids, s.texts)} for s in project.systems
+            {"id": s.id, "kind": s.kind, "texts": _ordered_texts(ids, s.texts, share_texts)} for s in project.systems
         ],
         "judges": list(project.judges),
         "entity_spans": [span_to_json(s) for s in project.spans],
@@ -176,11 +182,12 @@ def _error_to_dict(e: ErrorSpan) -> dict[str, Any]:
     return out
 
 
-def _ordered_texts(ids: list[str], texts: dict[str, str]) -> dict[str, str]:
+def _ordered_texts(ids: list[str], texts: dict[str, str], share: bool = False) -> dict[str, str]:
     """``texts`` in the order of the segment ``ids``: a fresh dict (a snapshot the project's edits
-    do not reach), copied in C where they are in that order already, as loaded or imported."""
+    do not reach), copied in C where they are in that order already, as loaded or imported
+    (``share``: not copied then)."""
     if len(texts) == len(ids) and list(texts) == ids:
-        return dict(texts)
+        return texts if share else dict(texts)
     return {sid: texts[sid] for sid in ids if sid in texts}
 
 
@@ -195,16 +202,39 @@ def _with_score_file(project: Project, path: str | Path) -> None:
 
 
 def dumps(project: Project) -> str:
-    value = project_to_dict(project)
-    data = fast_dumps(value)
+    with no_cyclic_gc():
+        value = project_to_dict(project)
+        data = fast_dumps(value)
+        if data is not None:
+            free_document(value)
     return dumps_text(value) if data is None else data.decode("utf-8")
 
 
-def dumps_bytes(project: Project, path: str | Path) -> bytes:
-    """``dumps`` as the UTF-8 bytes written to ``path`` (named by the error for text that is not UTF-8)."""
-    value = project_to_dict(project)
-    data = fast_dumps(value)
+def dumps_bytes(project: Project, path: str | Path, share_texts: bool = False) -> bytes:
+    """``dumps`` as the UTF-8 bytes written to ``path`` (named by the error for text that is not UTF-8).
+
+    ``share_texts``: the document holds the project's own texts dicts where they are in segment
+    order already (no copy; for a caller that encodes before the project can change again)."""
+    with no_cyclic_gc():
+        value = project_to_dict(project, share_texts)
+        data = fast_dumps(value)
+        if data is not None:
+            free_document(value)
     return encode_text(dumps_text(value), path) if data is None else data
+
+
+def free_document(value: dict[str, Any]) -> None:
+    """Free a ``project_to_dict`` document's segment dicts a slice at a time: freed at once, a
+    big project's 250,000 would hold the GIL (and stall the window's thread) for their whole
+    release. Freed while the cyclic collector is held back, they never reach its generations.
+    The copies of texts dicts go one at a time for the same reason."""
+    for owner in (*value.get("references", ()), *value.get("systems", ())):
+        owner["texts"] = None
+    for doc in value.get("documents", ()):
+        for par in doc.get("paragraphs", ()):
+            segments = par.get("segments")
+            while segments:
+                del segments[-2048:]
 
 
 def content_hash(data: bytes | mmap.mmap) -> str:
@@ -239,18 +269,27 @@ def write_bundle(
     """
     if not_a_file_target(path):
         # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
-        data = dumps_bytes(project, path)
+        data = dumps_bytes(project, path, share_texts=True)
         write_output(path, data)
         return content_hash(data), data
     _with_score_file(project, path)
-    data = dumps_bytes(project, path)
-    with bundle_lock(path, timeout):
-        if expected_hash is not None:
-            actual = disk_hash(path)
-            if actual != expected_hash:
-                raise BundleChangedOnDisk(str(path), expected_hash, actual)
-        atomic_write_bytes(path, data, keep_backup=True, locked=True)
-    return content_hash(data), data
+    data = dumps_bytes(project, path, share_texts=True)
+    with bundle_lock(path, timeout), ThreadPoolExecutor(1, thread_name_prefix="mtwb-hash") as hashing:
+        # Hashing releases the GIL: the new bytes' hash and the old file's (read and hashed)
+        # are made on a second thread while this one writes and fsyncs the temporary file.
+        new_hash = hashing.submit(content_hash, data)
+        on_disk = hashing.submit(disk_hash, path) if expected_hash is not None else None
+
+        def unchanged_on_disk() -> None:
+            if on_disk is not None and on_disk.result() != expected_hash:
+                raise BundleChangedOnDisk(str(path), expected_hash or "", on_disk.result())
+
+        try:
+            atomic_write_bytes(path, data, keep_backup=True, locked=True, before_replace=unchanged_on_disk)
+        except OSError:
+            unchanged_on_disk()  # a changed file is what the saver must hear of first, as before
+            raise
+        return new_hash.result(), data
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -274,8 +313,29 @@ def load_bundle(path: str | Path) -> Project:
     return _read_file(Path(path), with_hash=False)[0]
 
 
-def _read_file(path: Path, with_hash: bool) -> tuple[Project, str]:
-    """The project in the file at ``path`` and (``with_hash``) the hash of its bytes.
+@dataclass(frozen=True)
+class BundleCounts:
+    """What a checked bundle holds (``validate``'s summary)."""
+
+    documents: int
+    segments: int
+    references: int
+    systems: int
+    spans: int
+    judgments: int
+
+
+def check_bundle(path: str | Path) -> BundleCounts:
+    """Every check ``load_bundle`` makes, with its messages, and the counts of what the
+    bundle holds; texts nothing else reads are checked but not kept (``sections_check``)."""
+    project = _read_file(Path(path), with_hash=False, check_only=True)[0]
+    return BundleCounts(len(project.documents), len(project.segments), len(project.references),
+                        len(project.systems), len(project.spans), len(project.judgments))
+
+
+def _read_file(path: Path, with_hash: bool, check_only: bool = False) -> tuple[Project, str]:
+    """The project in the file at ``path`` and (``with_hash``) the hash of its bytes;
+    ``check_only``: a project only to be counted, whose texts may be left out.
 
     A large file is mapped, not read (``map_regular_file``): a valid bundle of this
     version is decoded section by section from the map (``sections_read``), its pages
@@ -285,7 +345,8 @@ def _read_file(path: Path, with_hash: bool) -> tuple[Project, str]:
     try:
         sha256 = content_hash(data) if with_hash else ""
         release_pages(data)
-        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS)
+        project = read_valid_bundle(data, str(path), FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS,
+                                    CheckedTexts(data) if check_only else None)
         tree = None
         if project is None:  # an older version or a broken file: the general way, from bytes
             raw = data[:] if isinstance(data, mmap.mmap) else data
@@ -401,10 +462,12 @@ __all__ = [
     "SCORE_FILE_SUFFIX",
     "SUFFIX",
     "BundleChangedOnDisk",
+    "BundleCounts",
     "BundleLocked",
     "DataError",
     "LoadedBundle",
     "bundle_transaction",
+    "check_bundle",
     "content_hash",
     "default_score_file",
     "disk_hash",

@@ -4,7 +4,11 @@
 ``types``: its types are ``settings.entity_types``); ``settings.relation_layers``
 the relation layers; each entity span names its ``layer`` and, when
 discontinuous, its ``fragments`` (``[[start, end], ...]``); ``relations`` lists
-``{id, layer, type, source, target, annotator}`` with span ids as ends.
+``{id, layer, type, source, target, annotator}`` with span ids as ends. A relation layer
+may name the span layers it ``connects`` and be ``"directed": false``. A span or relation
+imported from a standoff file (brat) carries its ``origin`` there: ``{id, line}`` plus, where
+they are not brat's usual ones, a relation's argument ``roles``, and the ``notes`` lines
+(attributes, normalisations, annotator notes) about it as ``[[line, text], ...]``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from mtworkbench.core.layers import (
     check_layer_definition,
 )
 from mtworkbench.core.model import EntitySpan, ModelError, Project
-from mtworkbench.core.records import EntityTypeStyle, Settings
+from mtworkbench.core.records import EntityTypeStyle, FileOrigin, Settings
 
 
 def _types_json(types: list[EntityTypeStyle]) -> list[dict[str, str]]:
@@ -40,7 +44,16 @@ def layers_to_json(settings: Settings) -> dict[str, Any]:
             }
             for layer in settings.span_layers
         ],
-        "relation_layers": [{"name": lay.name, "types": _types_json(lay.types)} for lay in settings.relation_layers],
+        "relation_layers": [
+            {
+                "name": lay.name,
+                "types": _types_json(lay.types),
+                # Written only when set, so a bundle without them is byte-identical.
+                **({"connects": list(lay.connects)} if lay.connects else {}),
+                **({} if lay.directed else {"directed": False}),
+            }
+            for lay in settings.relation_layers
+        ],
     }
 
 
@@ -51,12 +64,43 @@ def span_to_json(s: EntitySpan) -> dict[str, Any]:
     }
     if s.fragments:
         out["fragments"] = [[a, b] for a, b in s.fragments]
+    if s.origin is not None:
+        out["origin"] = origin_to_json(s.origin)
     return out
 
 
 def relation_to_json(rel: Relation) -> dict[str, Any]:
-    return {"id": rel.id, "layer": rel.layer, "type": rel.type, "source": rel.source, "target": rel.target,
-            "annotator": rel.annotator}
+    out: dict[str, Any] = {"id": rel.id, "layer": rel.layer, "type": rel.type, "source": rel.source,
+                           "target": rel.target, "annotator": rel.annotator}
+    if rel.origin is not None:
+        out["origin"] = origin_to_json(rel.origin)
+    return out
+
+
+def origin_to_json(o: FileOrigin) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": o.id, "line": o.line}
+    if o.roles != FileOrigin("").roles:
+        out["roles"] = list(o.roles)
+    if o.notes:
+        out["notes"] = [[line, text] for line, text in o.notes]
+    return out
+
+
+def read_origin(r: JsonReader, value: Any, p: str) -> FileOrigin | None:
+    if value is None:
+        return None
+    r.keys(value, p, {"id", "line"}, {"roles", "notes"})
+    roles = r.list(value.get("roles", ["Arg1", "Arg2"]), f"{p}.roles")
+    if len(roles) != 2:
+        r.fail("expected two argument roles", f"{p}.roles")
+    notes = []
+    for k, note in enumerate(r.list(value.get("notes", []), f"{p}.notes")):
+        pair = r.list(note, f"{p}.notes[{k}]")
+        if len(pair) != 2:
+            r.fail("expected [line, text]", f"{p}.notes[{k}]")
+        notes.append((r.int(pair[0], f"{p}.notes[{k}][0]"), r.str(pair[1], f"{p}.notes[{k}][1]")))
+    return FileOrigin(r.str(value["id"], f"{p}.id"), r.int(value["line"], f"{p}.line"),
+                      (r.str(roles[0], f"{p}.roles[0]"), r.str(roles[1], f"{p}.roles[1]")), tuple(notes))
 
 
 def _bool(r: JsonReader, value: Any, path: str) -> bool:
@@ -116,16 +160,23 @@ def read_layers(r: JsonReader, value: dict[str, Any], settings: Settings) -> Non
         rel_layers: list[RelationLayer] = []
         for i, item in enumerate(r.list(value["relation_layers"], "$.settings.relation_layers")):
             p = f"$.settings.relation_layers[{i}]"
-            r.keys(item, p, {"name", "types"})
+            r.keys(item, p, {"name", "types"}, {"connects", "directed"})
             name = r.ident(item["name"], f"{p}.name")
             if any(lay.name == name for lay in rel_layers):
                 r.fail(f"duplicate relation layer {name!r}", f"{p}.name")
-            rel_layers.append(RelationLayer(name, read_types(r, item["types"], f"{p}.types")))
+            connects = [r.ident(x, f"{p}.connects[{k}]") for k, x in enumerate(r.list(item.get("connects", []),
+                                                                                     f"{p}.connects"))]
+            span_names = {lay.name for lay in settings.span_layers}
+            for k, x in enumerate(connects):
+                if x not in span_names:
+                    r.fail(f"unknown span layer {x!r}", f"{p}.connects[{k}]")
+            rel_layers.append(RelationLayer(name, read_types(r, item["types"], f"{p}.types"), connects,
+                                            _bool(r, item.get("directed", True), f"{p}.directed")))
         settings.relation_layers = rel_layers
 
 
 def read_span(r: JsonReader, s: Any, p: str, project: Project) -> EntitySpan:
-    r.keys(s, p, {"id", "reference", "segment", "start", "end", "type", "annotator"}, {"layer", "fragments"})
+    r.keys(s, p, {"id", "reference", "segment", "start", "end", "type", "annotator"}, {"layer", "fragments", "origin"})
     fragments: list[tuple[int, int]] = []
     for k, f in enumerate(r.list(s.get("fragments", []), f"{p}.fragments")):
         pair = r.list(f, f"{p}.fragments[{k}]")
@@ -142,13 +193,14 @@ def read_span(r: JsonReader, s: Any, p: str, project: Project) -> EntitySpan:
         annotator=r.ident(s["annotator"], f"{p}.annotator"),
         layer=r.ident(s.get("layer", ENTITIES), f"{p}.layer"),
         fragments=tuple(fragments),
+        origin=read_origin(r, s.get("origin"), f"{p}.origin"),
     )
 
 
 def read_relations(r: JsonReader, value: Any, project: Project) -> None:
     for i, item in enumerate(r.list(value, "$.relations")):
         p = f"$.relations[{i}]"
-        r.keys(item, p, {"id", "layer", "type", "source", "target", "annotator"})
+        r.keys(item, p, {"id", "layer", "type", "source", "target", "annotator"}, {"origin"})
         rel = Relation(
             id=r.ident(item["id"], f"{p}.id"),
             type=r.str(item["type"], f"{p}.type"),
@@ -156,6 +208,7 @@ def read_relations(r: JsonReader, value: Any, project: Project) -> None:
             target=r.ident(item["target"], f"{p}.target"),
             annotator=r.ident(item["annotator"], f"{p}.annotator"),
             layer=r.ident(item["layer"], f"{p}.layer"),
+            origin=read_origin(r, item.get("origin"), f"{p}.origin"),
         )
         try:
             project.add_relation(rel)

@@ -76,12 +76,38 @@ _ANY = msgspec.json.Decoder()
 _NOT_TAKEN = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
 
 
-class _NotTaken(Exception):
+class NotTaken(Exception):
     """The file is not one this path reads; the general way reads it and names the problem."""
 
 
+class TextSections:
+    """How the reader gets each reference's and system's texts: decoded and kept, as the
+    project needs them. ``sections_check`` replaces it where the project is only checked."""
+
+    # The app reads on a worker thread while its window must keep answering: the top-level
+    # object is scanned in bounded steps (``_top_level``). A reader with no window to serve
+    # sets this: one decode of the whole object finds the sections in less time.
+    scan_whole = False
+
+    def __init__(self, data: bytes | mmap.mmap) -> None:
+        self.data = data
+
+    def start(self, owners: list[tuple[str, msgspec.Raw]], rest: dict[str, Any], documents: msgspec.Raw) -> None:
+        """Called once the sections are found, before the documents are read: the id and
+        the texts of every reference, then every system, in file order; the sections
+        other than texts and documents, decoded (and migrated); the documents' slice."""
+
+    def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
+        """The texts of the ``index``-th owner and whether they are every segment's in order."""
+        return _texts(raw, ids, self.data)
+
+    def close(self) -> None:
+        """Called when the reading ends, however it ends."""
+
+
 def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
-                      free_form: tuple[str, ...], migrations: Mapping[int, Migration] | None = None) -> Project | None:
+                      free_form: tuple[str, ...], migrations: Mapping[int, Migration] | None = None,
+                      texts: TextSections | None = None) -> Project | None:
     """The project of a bundle file's bytes (or map) of format ``version``; None where
     the general reader must read it (any problem, a newer version, an older one without
     ``migrations``). A migration is given the sections other than the texts - documents,
@@ -89,30 +115,32 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
     body = memoryview(data)
     if data[:3] == codecs.BOM_UTF8:
         body = body[3:]
+    texts = TextSections(data) if texts is None else texts
     try:
         with _no_cyclic_gc():
-            return _read(body, data, file, version, format_name, free_form, migrations or {})
-    except (_NotTaken, *_NOT_TAKEN):
+            return _read(body, data, file, version, format_name, free_form, migrations or {}, texts)
+    except (NotTaken, *_NOT_TAKEN):
         return None
     finally:
+        texts.close()
         body.release()
 
 
 def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
-          free_form: tuple[str, ...], migrations: Mapping[int, Migration]) -> Project:
-    sections = _top_level(body, data)
+          free_form: tuple[str, ...], migrations: Mapping[int, Migration], texts: TextSections) -> Project:
+    sections = _TOP.decode(body) if texts.scan_whole else _top_level(body, data)
     keys = sections.keys()
     if not (TOP_LEVEL_REQUIRED <= keys and keys <= TOP_LEVEL_REQUIRED | TOP_LEVEL_OPTIONAL):
-        raise _NotTaken
+        raise NotTaken
     _check_layout(body, sections)
     release_pages(data)
     rest = {key: _ANY.decode(raw) for key, raw in sections.items() if key not in TEXT_SECTIONS}
     found = rest["format_version"]
     if rest["format"] != format_name or type(found) is not int or not 1 <= found <= version:
-        raise _NotTaken  # another format, or a version the general way refuses
+        raise NotTaken  # another format, or a version the general way refuses
     while found < version:  # as the general way migrates, on the sections migrations change
         if found not in migrations:
-            raise _NotTaken
+            raise NotTaken
         rest = migrations[found](dict(rest))
         found += 1
         rest["format_version"] = found
@@ -120,6 +148,16 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
         if key in rest:
             check_tree(rest[key], file, MAX_DEPTH, strings=False, path=f"$.{key}", depth=1)
     r = JsonReader(file)
+    # The texts stay slices of the file here (the decoder only runs over them to find their end);
+    # ``texts`` decodes them piece by piece.
+    references = _REFERENCES.decode(sections.pop("references"))
+    systems = _SYSTEMS.decode(sections.pop("systems"))
+    release_pages(data)
+    owners = [(ref.id, ref.texts) for ref in references] + [(system.id, system.texts) for system in systems]
+    if any(_blank(owner) for owner, _ in owners):
+        raise NotTaken
+    texts.start(owners, rest, sections["documents"])
+    del owners
     documents = _documents(sections.pop("documents"))
     release_pages(data)
     project = Project(documents=documents, name=r.str(rest.get("name", ""), "$.name"),
@@ -129,23 +167,13 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
     ids = project.segment_ids
     # ``Project`` refuses a repeated id, a text for an unknown segment, a system without
     # every segment's text or of another kind (ModelError: the general way names it).
-    # The texts stay slices of the file here (the decoder only runs over them to find their end);
-    # ``_texts`` decodes them piece by piece.
-    references = _REFERENCES.decode(sections.pop("references"))
-    release_pages(data)
-    for ref in references:
-        if _blank(ref.id):
-            raise _NotTaken
-        texts, in_order = _texts(ref.texts, ids, data)
-        project.add_reference(Reference(ref.id, ref.translator, texts), in_segment_order=in_order)
-    systems = _SYSTEMS.decode(sections.pop("systems"))
-    release_pages(data)
-    for system in systems:
-        if _blank(system.id):
-            raise _NotTaken
-        texts, in_order = _texts(system.texts, ids, data)
-        project.add_system(System(system.id, system.kind, texts), in_segment_order=in_order)
-    del sections
+    for i, ref in enumerate(references):
+        found, in_order = texts.texts(i, ref.texts, ids)
+        project.add_reference(Reference(ref.id, ref.translator, found), in_segment_order=in_order)
+    for i, system in enumerate(systems, len(references)):
+        found, in_order = texts.texts(i, system.texts, ids)
+        project.add_system(System(system.id, system.kind, found), in_segment_order=in_order)
+    del sections, references, systems
     read_rest(r, rest, project)
     return project
 
@@ -232,23 +260,23 @@ def _check_layout(body: memoryview, sections: dict[str, msgspec.Raw]) -> None:
     """
     m = _OPEN.match(body)
     if m is None:
-        raise _NotTaken
+        raise NotTaken
     end = b","
     for key, raw in sections.items():
         if end != b",":
-            raise _NotTaken
+            raise NotTaken
         m = _KEY.match(body, m.end())
         if m is None or m.group(1) != key.encode():
-            raise _NotTaken
+            raise NotTaken
         pos = m.end() + len(raw)
         if not _same(body[m.end():pos], memoryview(raw)):
-            raise _NotTaken
+            raise NotTaken
         m = _NEXT.match(body, pos)
         if m is None:
-            raise _NotTaken
+            raise NotTaken
         end = m.group(1)
     if end != b"}" or _END.match(body, m.end()) is None:
-        raise _NotTaken
+        raise NotTaken
 
 
 def _same(found: memoryview, value: memoryview) -> bool:
@@ -272,7 +300,7 @@ def _documents(raw: msgspec.Raw) -> list[Document]:
         paragraphs = [Paragraph(p.id, _segments(p.segments)) for p in d.paragraphs]
         if _blank(d.id) or any(_blank(p.id) for p in paragraphs) or \
                 any(_any_blank([s.id for s in p.segments]) for p in paragraphs):
-            raise _NotTaken
+            raise NotTaken
         documents.append(Document(d.id, paragraphs, d.attributes))
     return documents
 
@@ -326,27 +354,36 @@ def _texts(raw: msgspec.Raw, ids: list[str], data: bytes | mmap.mmap) -> tuple[d
     order, as saved: then keyed by the segments' own id strings (one string per id, not
     one more per reference and system) and decoded in pieces. Any other section is
     decoded whole, as written (``Project`` checks its keys)."""
-    body = memoryview(raw)
     texts: dict[str, str] = {}
-    start, done = 1, 0  # after the opening brace; segments read
+    done = 0
+    for piece in text_pieces(raw, data):
+        if list(piece) != ids[done:done + len(piece)]:
+            break
+        texts.update(zip(ids[done:done + len(piece)], piece.values()))
+        done += len(piece)
+    else:
+        if done == len(ids):
+            return texts, True
+    del texts
+    whole = _TEXTS.decode(raw)
+    release_pages(data)
+    return whole, False
+
+
+def text_pieces(raw: msgspec.Raw, data: bytes | mmap.mmap) -> Iterator[dict[str, str]]:
+    """A texts object decoded in pieces of about ``PIECE_BYTES`` (each one's pages released
+    before the next is decoded), in file order; a wrong type raises as the decoder does."""
+    body = memoryview(raw)
+    start = 1  # after the opening brace
     while True:
         found = _ENTRY_BREAK.search(body, start + PIECE_BYTES) if start + PIECE_BYTES < len(body) else None
         end = len(body) - 1 if found is None else found.start()
         piece = _TEXTS.decode(b"{" + body[start:end] + b"}")
         release_pages(data)
-        if list(piece) != ids[done:done + len(piece)]:
-            break
-        texts.update(zip(ids[done:done + len(piece)], piece.values()))
-        done += len(piece)
+        yield piece
         if found is None:
-            if done == len(ids):
-                return texts, True
-            break
+            return
         start = found.start() + 1
-    del texts, piece
-    whole = _TEXTS.decode(raw)
-    release_pages(data)
-    return whole, False
 
 
 @contextmanager

@@ -38,6 +38,7 @@ from mtworkbench.core.model import (
     System,
 )
 from mtworkbench.core.text_display import shown
+from mtworkbench.core.wording import plural
 from mtworkbench.io.corpora.plaintext import read_lines
 from mtworkbench.io.scores.external_scores import import_mt_metrics_eval, read_system_scores
 
@@ -106,7 +107,7 @@ def _refuse_outside_links(root: Path, lp: str) -> None:
         if real != real_root and real_root not in real.parents:
             outside.append(f"{path} -> {real}")
     if outside:
-        raise DataError(f"{root}: {len(outside)} link(s) lead outside the test set, refused (copy the files in): "
+        raise DataError(f"{root}: {plural(len(outside), 'link')} lead outside the test set, refused (copy the files in): "
                         + "; ".join(outside[:5]) + (f"; …({len(outside) - 5} more)" if len(outside) > 5 else ""))
 
 

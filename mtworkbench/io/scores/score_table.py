@@ -34,7 +34,7 @@ class SystemScoresImport:
         if not self.skipped:
             return ""
         rows = sum(self.skipped_rows.values())
-        return (f"skipped {rows:,} row(s) of {', '.join(self.skipped)}: not systems of the project "
+        return (f"skipped {rows:,} row{'' if rows == 1 else 's'} of {', '.join(self.skipped)}: not systems of the project "
                 "(import the references as systems to keep them)")
 
 

@@ -29,6 +29,7 @@ from mtworkbench.metrics.neural.tokenization import Tokens, load_tokens
 
 SPAN_INPUT_WEIGHTS = (0.1667, 0.3333, 0.5)  # src-joined, ref-joined, all-joined tag probabilities
 XCOMET_SCORE_WEIGHTS = (0.12, 0.33, 0.33, 0.22)  # the three regression scores, then the span score
+CHUNK_BATCHES = 64  # batches of segments whose texts are sorted by token count together
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -182,17 +183,16 @@ class CometModel:
         spans: list[list[MetricSpan]] = []
         step = max(1, batch_size)
         with torch.inference_mode():
-            for start in range(0, n, step):
-                check_cancel(cancel)
-                report(progress, start, n)
-                idx = order[start:start + step]
-                b_mt = [mt[i] for i in idx]
-                b_src = None if src is None else [src[i] for i in idx]
-                b_ref = None if ref is None else [ref[i] for i in idx]
-                if self.settings.kind in ("regression", "referenceless"):
-                    scores += self._regression_batch(b_mt, b_src, b_ref)
-                else:
-                    got, found = self._unified_batch(b_mt, b_src, b_ref)
+            if self.settings.kind in ("regression", "referenceless"):
+                scores = self._regression_scores(order, mt, src, ref, step, progress, cancel)
+            else:
+                for start in range(0, n, step):
+                    check_cancel(cancel)
+                    report(progress, start, n)
+                    idx = order[start:start + step]
+                    b_src = None if src is None else [src[i] for i in idx]
+                    b_ref = None if ref is None else [ref[i] for i in idx]
+                    got, found = self._unified_batch([mt[i] for i in idx], b_src, b_ref)
                     scores += got
                     spans += found
         report(progress, n, n)
@@ -206,29 +206,57 @@ class CometModel:
         return CometOutput(back, system, back_spans if self.word_level else None)
 
     # --- batches -------------------------------------------------------------------------
-    def _tokens(self, texts: list[str]) -> dict[str, torch.Tensor]:
-        """A padded batch, as the reference's tokenizer call with padding and truncation gives it."""
-        rows = [ids for ids, _ in self.tokenizer.encode(texts, self.max_positions - 2)]
+    def _padded(self, rows: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Token ids padded into a batch with its attention mask, as the reference's tokenizer call
+        with padding and truncation gives them."""
         width = max(len(r) for r in rows)
         ids = torch.full((len(rows), width), self.tokenizer.pad_token_id, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
         for i, r in enumerate(rows):
             ids[i, : len(r)] = torch.tensor(r, dtype=torch.long)
             mask[i, : len(r)] = 1
-        return {"input_ids": ids, "attention_mask": mask}
+        return ids.to(self.device), mask.to(self.device)
 
-    def _embed(self, texts: list[str]) -> torch.Tensor:
-        enc = self._tokens(texts)
-        ids = enc["input_ids"].to(self.device)
-        mask = enc["attention_mask"].to(self.device)
-        return self.net.sentence_embedding(ids, mask)
-
-    def _regression_batch(self, mt: list[str], src: list[str] | None, ref: list[str] | None) -> list[float]:
+    def _regression_scores(self, order: list[int], mt: Sequence[str], src: Sequence[str] | None,
+                           ref: Sequence[str] | None, step: int, progress: ProgressCallback | None,
+                           cancel: CancelCheck | None) -> list[float]:
+        """Scores in ``order``, the estimator fed the reference's batches. Each kind of text is
+        embedded on its own and so is batched by its own token count: the reference pads
+        hypotheses and references within batches made by the source's length in characters,
+        which on multilingual text (a Chinese and an English sentence of one length in
+        characters differ severalfold in tokens) pads far more. A sentence's embedding does not
+        depend on the rest of its batch, so the scores are the same up to float rounding."""
         assert src is not None
-        src_emb = self._embed([str(x) for x in src])
-        ref_emb = self._embed([str(x) for x in ref]) if ref is not None and self.settings.kind == "regression" else None
-        mt_emb = self._embed([str(x) for x in mt])
-        return self.net.regression(mt_emb, src_emb, ref_emb).float().tolist()
+        kinds: list[Sequence[str]] = [src, mt]
+        if ref is not None and self.settings.kind == "regression":
+            kinds.append(ref)
+        n = len(order)
+        done = 0
+        scores: list[float] = []
+        chunk = step * CHUNK_BATCHES
+        for c0 in range(0, n, chunk):
+            idx = order[c0:c0 + chunk]
+            embedded = []
+            for texts in kinds:
+                rows = [ids for ids, _ in self.tokenizer.encode([str(texts[i]) for i in idx], self.max_positions - 2)]
+                by_length = sorted(range(len(idx)), key=lambda k: len(rows[k]))
+                emb: torch.Tensor | None = None
+                for b0 in range(0, len(idx), step):
+                    check_cancel(cancel)
+                    report(progress, done // len(kinds), n)
+                    part = by_length[b0:b0 + step]
+                    got = self.net.sentence_embedding(*self._padded([rows[k] for k in part]))
+                    if emb is None:
+                        emb = got.new_empty((len(idx), got.shape[1]))
+                    emb[torch.tensor(part, device=got.device)] = got
+                    done += len(part)
+                assert emb is not None
+                embedded.append(emb)
+            for b0 in range(0, len(idx), step):
+                ref_emb = embedded[2][b0:b0 + step] if len(embedded) > 2 else None
+                scores += self.net.regression(embedded[1][b0:b0 + step], embedded[0][b0:b0 + step],
+                                              ref_emb).float().tolist()
+        return scores
 
     def _ids_without_pad(self, texts: list[str]) -> list[list[int]]:
         pad = self.tokenizer.pad_token_id

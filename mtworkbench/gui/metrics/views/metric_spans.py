@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableWidget, QTableWid
 
 from mtworkbench.core.model import Project
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.core.wording import plural
 from mtworkbench.gui.metrics.error_strip import severity_tint
 from mtworkbench.gui.metrics.views.base import MetricDetailView
 from mtworkbench.gui.metrics.views.error_marks import error_index, output_text
@@ -155,9 +156,9 @@ class MetricSpansView(MetricDetailView):
         self.pane.set_blocks(blocks)
         n_metric = len(result.metric)
         n_people = sum(len(v) for v in result.raters.values())
-        rater_note = f"{n_people} by {len(result.raters)} rater(s)" if result.raters else "no rater marked spans here"
-        self.summary.setText(f"{METRIC_LABEL}: {n_metric} span(s); raters: {rater_note}; "
-                             f"{sum(b - a for a, b in overlap)} character(s) marked by both.")
+        rater_note = f"{n_people} by {plural(len(result.raters), 'rater')}" if result.raters else "no rater marked spans here"
+        self.summary.setText(f"{METRIC_LABEL}: {plural(n_metric, 'span')}; raters: {rater_note}; "
+                             f"{plural(sum(b - a for a, b in overlap), 'character')} marked by both.")
         rows = result.rows()
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):

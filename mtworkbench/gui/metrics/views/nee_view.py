@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from mtworkbench.core.model import Project
 from mtworkbench.core.scoring_input import MetricError
+from mtworkbench.core.wording import plural
 from mtworkbench.gui.metrics.views.base import MetricDetailView, segment_input
 from mtworkbench.gui.metrics.views.colours import GREEN, VERMILLION, tint
 from mtworkbench.gui.metrics.views.table_model import RowsModel
@@ -52,7 +53,7 @@ def scored_reference(project: Project, choice: str | int, layer: str | None = No
     if choice != "first":
         if not 1 <= int(choice) <= len(project.references):
             raise MetricSpecError(
-                f"nee: option reference={choice} but there are {len(project.references)} reference(s)"
+                f"nee: option reference={choice} but there are {plural(len(project.references), 'reference')}"
             )
         if project.references[int(choice) - 1].id not in annotated:
             raise MetricError(f"nee: reference {choice} has no entity annotated")
