@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from mtworkbench.io.bundle.sections_read import _NOT_TAKEN, NotTaken, TextSections, text_pieces
+from mtworkbench.io.bundle.sections_read import GIVES_UP_ON, NotTaken, TextSections, text_pieces
 
 # A file whose texts nothing else reads are this large or more is checked on two cores
 # (a fork costs a few milliseconds; below this the worker would not pay for itself).
@@ -214,7 +214,7 @@ def _work(sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap, fd: 
         for index, raw in sections:
             try:
                 found = keys_in_order(raw, keys, data)
-            except _NOT_TAKEN:
+            except GIVES_UP_ON:
                 continue
             if found is not None:
                 keys = found

@@ -73,7 +73,7 @@ _TEXTS = msgspec.json.Decoder(dict[str, str])
 _SEGMENTS = msgspec.json.Decoder(list[Segment])
 _ANY = msgspec.json.Decoder()
 # What the typed decoders raise for a file they do not take (the general way names why).
-_NOT_TAKEN = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
+GIVES_UP_ON = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
 
 
 class NotTaken(Exception):
@@ -119,7 +119,7 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
     try:
         with _no_cyclic_gc():
             return _read(body, data, file, version, format_name, free_form, migrations or {}, texts)
-    except (NotTaken, *_NOT_TAKEN):
+    except (NotTaken, *GIVES_UP_ON):
         return None
     finally:
         texts.close()
