@@ -22,17 +22,16 @@ with the same project.
 from __future__ import annotations
 
 import codecs
-import gc
 import mmap
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
 from typing import Any
 
 import msgspec
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.files import release_pages
+from mtworkbench.core.gc_pause import no_cyclic_gc
 from mtworkbench.core.json_reader import JsonReader
 from mtworkbench.core.model import Document, Paragraph, Project, Reference, Segment, System
 from mtworkbench.io.bundle.bundle_read import TOP_LEVEL_OPTIONAL, TOP_LEVEL_REQUIRED, read_rest
@@ -117,7 +116,9 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
         body = body[3:]
     texts = TextSections(data) if texts is None else texts
     try:
-        with _no_cyclic_gc():
+        # Millions of new objects and no cycles among them: the cyclic collector, which would
+        # walk the growing heap again and again, waits until the project is built.
+        with no_cyclic_gc():
             return _read(body, data, file, version, format_name, free_form, migrations or {}, texts)
     except (NotTaken, *GIVES_UP_ON):
         return None
@@ -384,16 +385,3 @@ def text_pieces(raw: msgspec.Raw, data: bytes | mmap.mmap) -> Iterator[dict[str,
         if found is None:
             return
         start = found.start() + 1
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Millions of new objects and no cycles among them: the cyclic collector, which would
-    walk the growing heap again and again, waits until the project is built."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
