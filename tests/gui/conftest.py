@@ -84,3 +84,16 @@ def no_modal_dialogs(monkeypatch):
     monkeypatch.setattr(dialogs, "show_merge_result", lambda parent, path, conflicts, taken: None)  # information only
     monkeypatch.setattr(dialogs, "error", unexpected_error)
     yield
+
+
+@pytest.fixture
+def window(qtbot):
+    """The main window at 1280x800, shown (a test file may define its own `window`)."""
+    from mtworkbench.gui.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    return w

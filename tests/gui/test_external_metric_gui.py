@@ -9,20 +9,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog
 
 from mtworkbench.core.model import System
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.io.scores.external_scores import import_score_lines
 from tests.gui.test_metrics_workspace import corpus_value, open_metrics, wait_scored
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from mtworkbench.core.model import Judgment, System
 from mtworkbench.gui.commands import SetTextCommand
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics import scoring_controls
 from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
@@ -40,16 +39,6 @@ def three_systems(legacy_demo_copy):
     project.settings.baseline = "mt"
     save_bundle(project, legacy_demo_copy)
     return legacy_demo_copy
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def open_metrics(qtbot, window, path):

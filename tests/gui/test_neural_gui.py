@@ -12,7 +12,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics.models_dialog import ModelsDialog
 from mtworkbench.gui.metrics.neural_options import available_devices
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
@@ -31,16 +30,6 @@ XCOMET = "comet:model=tiny-xcomet,device=cpu"
 def own_registry(tmp_path, monkeypatch):
     monkeypatch.setenv("MTWB_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("MTWB_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def click_tab(qtbot, tabs, title):

@@ -5,22 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
 from PySide6.QtCore import QTimer
 
 from mtworkbench.gui.commands import SetTextCommand
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.io.bundle.bundle import load_bundle
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def edit_reference(window, text, segment="1"):
