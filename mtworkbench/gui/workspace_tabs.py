@@ -69,9 +69,7 @@ class Workspaces(dict):
 def _import_all(modules: list[str], done: set[str]) -> None:
     for name in modules:
         try:
-            module = importlib.import_module(name)
-            for extra in getattr(module, "PRELOAD_MODULES", ()):
-                importlib.import_module(extra)
+            importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the GUI thread's import reports it in the tab
             pass
         done.add(name)

@@ -46,7 +46,7 @@ from mtworkbench.gui.metrics.error_strip import ErrorSpanStrip
 from mtworkbench.gui.metrics.scoring_controls import PreparingJob, ScoringControls
 from mtworkbench.gui.metrics.sentence_browser import SentenceBrowser
 from mtworkbench.gui.metrics.settings_dialog import MetricSettingsDialog
-from mtworkbench.gui.metrics.views import VIEWS, detail_views
+from mtworkbench.gui.metrics.views import detail_views
 from mtworkbench.gui.pane_layout import LayoutMemory, PopOutPane
 from mtworkbench.gui.worker import JobWorker
 from mtworkbench.gui.workspace_base import Workspace
@@ -60,9 +60,6 @@ from mtworkbench.scoring.job import (
 RESCORE_DELAY_MS = 1000
 REFRESH_DELAY_MS = 120
 AUTO_SCORE_DELAY_MS = 100
-# What the app imports off the GUI thread before building this workspace (gui.workspace_tabs):
-# the detail views' modules, which the constructor would otherwise import on the GUI thread.
-PRELOAD_MODULES = tuple(entry.draw.split(":")[0] for entry in VIEWS)
 MAX_CORPUS_ROWS = 10
 
 
