@@ -50,7 +50,6 @@ from mtworkbench.scoring.store import (
     InputDigests,
     Key,
     ScoreStore,
-    metric_fingerprint,
     notice,
     store_for,
     unsaved_store,
@@ -359,9 +358,8 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
         blob, fp, generation = job.inputs[system]
         if system not in digests:
             digests[system] = InputDigests(pickle.loads(blob))  # noqa: S301 - pickled by pack_input here
-        key = (system, spec, metric_fingerprint(metric, digests[system]))
-        # An entry must fit this project's segments (a file can be edited by hand).
-        found = store.get(key, metric, n_segments=len(digests[system].data.hypotheses))
+        # An entry must fit this project's segments too (a file can be edited by hand).
+        key, found = store.lookup(system, spec, metric, digests[system])
         if found is None:
             keys[(system, spec)] = key
             rest.append((system, spec))

@@ -30,7 +30,6 @@ from mtworkbench.scoring.job import InputReader, ScoringOutcome, make_metrics, n
 from mtworkbench.scoring.store import (
     InputDigests,
     ScoreStore,
-    metric_fingerprint,
     store_for,
     unsaved_store,
 )
@@ -88,8 +87,7 @@ def restore_now(project: Any, cache: ScoreCache, specs: Sequence[str], systems: 
         digests = InputDigests(data)
         for spec in specs_here:
             metric = metrics[spec]
-            key = (system, spec, metric_fingerprint(metric, digests))
-            found = store.get(key, metric, n_segments=len(data.hypotheses))
+            _key, found = store.lookup(system, spec, metric, digests)
             if found is None:
                 continue
             entry = ScoreEntry(score=found.to_score(metric, system), ci_pending=with_intervals)
