@@ -202,11 +202,7 @@ def _with_score_file(project: Project, path: str | Path) -> None:
 
 
 def dumps(project: Project) -> str:
-    with no_cyclic_gc():
-        value = project_to_dict(project)
-        data = fast_dumps(value)
-        if data is not None:
-            free_document(value)
+    value, data = _encoded(project)
     return dumps_text(value) if data is None else data.decode("utf-8")
 
 
@@ -215,12 +211,19 @@ def dumps_bytes(project: Project, path: str | Path, share_texts: bool = False) -
 
     ``share_texts``: the document holds the project's own texts dicts where they are in segment
     order already (no copy; for a caller that encodes before the project can change again)."""
+    value, data = _encoded(project, share_texts)
+    return encode_text(dumps_text(value), path) if data is None else data
+
+
+def _encoded(project: Project, share_texts: bool = False) -> tuple[dict[str, Any], bytes | None]:
+    """The project's document and its fast encoding; None where ``json.dumps`` must write it
+    (the document is then kept whole for it, else freed)."""
     with no_cyclic_gc():
         value = project_to_dict(project, share_texts)
         data = fast_dumps(value)
         if data is not None:
             free_document(value)
-    return encode_text(dumps_text(value), path) if data is None else data
+    return value, data
 
 
 def free_document(value: dict[str, Any]) -> None:
