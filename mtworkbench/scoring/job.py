@@ -50,6 +50,8 @@ from mtworkbench.scoring.store import (
     InputDigests,
     Key,
     ScoreStore,
+    StoredScore,
+    metric_fingerprint,
     notice,
     store_for,
     unsaved_store,
@@ -340,6 +342,14 @@ def _with_interval(metric: Metric, entry: ScoreEntry, request: ScoringRequest) -
     return ScoreEntry(score=entry.score, ci=ci)
 
 
+def stored_entry(store: ScoreStore, system: str, spec: str, metric: Any,
+                 digests: InputDigests) -> tuple[Key, StoredScore | None]:
+    """The key a result of ``metric`` on these inputs is filed under in ``store``, and the entry
+    there if it fits (the same inputs, options and metric code, and as many segments)."""
+    key = (system, spec, metric_fingerprint(metric, digests))
+    return key, store.get(key, metric, n_segments=len(digests.data.hypotheses))
+
+
 def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]],
                         keys: dict[tuple[str, str], Key]) -> list[tuple[str, str]]:
     """Take what the project's score file holds for ``todo``; return the rest.
@@ -359,7 +369,7 @@ def _restore_from_store(job: _Job, store: ScoreStore, todo: list[tuple[str, str]
         if system not in digests:
             digests[system] = InputDigests(pickle.loads(blob))  # noqa: S301 - pickled by pack_input here
         # An entry must fit this project's segments too (a file can be edited by hand).
-        key, found = store.lookup(system, spec, metric, digests[system])
+        key, found = stored_entry(store, system, spec, metric, digests[system])
         if found is None:
             keys[(system, spec)] = key
             rest.append((system, spec))

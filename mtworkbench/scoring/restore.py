@@ -26,7 +26,7 @@ from typing import Any
 
 from mtworkbench.core.project_input import unscored_reason
 from mtworkbench.scoring.cache import ScoreCache, ScoreEntry
-from mtworkbench.scoring.job import InputReader, ScoringOutcome, make_metrics, needs_references
+from mtworkbench.scoring.job import InputReader, ScoringOutcome, make_metrics, needs_references, stored_entry
 from mtworkbench.scoring.store import (
     InputDigests,
     ScoreStore,
@@ -87,7 +87,7 @@ def restore_now(project: Any, cache: ScoreCache, specs: Sequence[str], systems: 
         digests = InputDigests(data)
         for spec in specs_here:
             metric = metrics[spec]
-            _key, found = store.lookup(system, spec, metric, digests)
+            _key, found = stored_entry(store, system, spec, metric, digests)
             if found is None:
                 continue
             entry = ScoreEntry(score=found.to_score(metric, system), ci_pending=with_intervals)

@@ -308,13 +308,6 @@ class ScoreStore:
             return None  # not a result on this project's segments (a tampered or foreign file)
         return entry
 
-    def lookup(self, system: str, spec: str, metric: Metric,
-               digests: InputDigests) -> tuple[Key, StoredScore | None]:
-        """The key a result of ``metric`` on these inputs is filed under, and the entry there
-        if it fits (the same inputs, options and metric code, and as many segments)."""
-        key = (system, spec, metric_fingerprint(metric, digests))
-        return key, self.get(key, metric, n_segments=len(digests.data.hypotheses))
-
     def holds(self, system: str, spec: str) -> bool:
         """Whether some entry (of any inputs) exists for ``system`` and ``spec``."""
         with self._lock:
