@@ -8,7 +8,8 @@ model of real size (XLM-R large shape: 24 layers, hidden 1024, vocabulary 250002
 estimator of wmt22-comet-da), built from its config, nothing downloaded. Each side runs
 in its own process on the same segments (multilingual, length-varied) and reports
 throughput (segments/s, after one warm-up batch; the median of alternating runs, ours then
-the reference, ``--repeats`` times), the CPU time per segment (all the process's threads; on a
+the reference, ``--repeats`` times; with ``--timed-runs N`` each process times N runs, the first
+reported as the first call, which meets new batch shapes, the median of the rest as steady), the CPU time per segment (all the process's threads; on a
 shared machine the work done, which the wall clock mixes with other jobs), model load time
 (reported apart from scoring), peak memory (CPU: the process's
 maximum resident set; GPU: torch's peak allocation) and the largest score difference.
@@ -70,12 +71,14 @@ load_s = time.perf_counter() - t0
 run(data[:batch])  # warm-up
 if cuda:
     torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
-t0, c0 = time.perf_counter(), time.process_time()
-scores = run(data)
-if cuda:
-    torch.cuda.synchronize()
-seconds = time.perf_counter() - t0
-cpu_s = time.process_time() - c0  # every thread of the process: on a shared machine, the work done
+walls, cpus = [], []
+for _ in range(max(1, int(sys.argv[8]))):  # the first run meets new batch shapes; later ones are steady
+    t0, c0 = time.perf_counter(), time.process_time()
+    scores = run(data)
+    if cuda:
+        torch.cuda.synchronize()
+    walls.append(time.perf_counter() - t0)
+    cpus.append(time.process_time() - c0)  # every thread of the process: on a shared machine, the work done
 def resident_peak_mib():
     # VmHWM starts afresh at exec; ru_maxrss would carry the parent's peak over on Linux
     try:
@@ -86,7 +89,7 @@ def resident_peak_mib():
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 peak = torch.cuda.max_memory_allocated() / 2**20 if cuda else resident_peak_mib()
-print("RESULT " + json.dumps({"load_s": load_s, "seconds": seconds, "cpu_s": cpu_s, "peak_mib": peak,
+print("RESULT " + json.dumps({"load_s": load_s, "seconds": walls, "cpu_s": cpus, "peak_mib": peak,
                              "scores": scores}))
 '''
 
@@ -131,16 +134,51 @@ def build_large(folder: Path) -> Path:
 
 
 def run_side(python: str, mode: str, folder: Path, data_file: Path, device: str, batch: int,
-             threads: int = 0) -> dict | None:
+             threads: int = 0, timed_runs: int = 1) -> dict | None:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONWARNINGS": "ignore"}
     out = subprocess.run([python, "-c", DRIVER, mode, str(folder), str(data_file), device, str(batch), str(ROOT),
-                          str(threads)],
+                          str(threads), str(timed_runs)],
                          capture_output=True, text=True, env=env)
     for line in out.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[7:])
     print(f"  {mode} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
     return None
+
+
+PHASES = ("first", "steady")
+
+
+def summarise(got_runs: list[dict], n: int) -> dict:
+    """Medians over processes: ``first`` the first timed run after the warm-up, ``steady`` each
+    process's median of the later runs (with ``--timed-runs`` above 1)."""
+    out: dict = {"peak_mib": max(g["peak_mib"] for g in got_runs),
+                 "load_s": statistics.median(g["load_s"] for g in got_runs), "runs": len(got_runs)}
+    phases = {"first": [(g["seconds"][0], g["cpu_s"][0]) for g in got_runs]}
+    if all(len(g["seconds"]) > 1 for g in got_runs):
+        phases["steady"] = [(statistics.median(g["seconds"][1:]), statistics.median(g["cpu_s"][1:]))
+                            for g in got_runs]
+    for phase, times in phases.items():
+        out[phase] = {"seg_per_s": statistics.median(n / wall for wall, _ in times),
+                      "cpu_s_per_seg": statistics.median(cpu / n for _, cpu in times)}
+    return out
+
+
+def print_row(name: str, n: int, row: dict) -> None:
+    for phase in PHASES:
+        if not any(phase in row.get(mode, {}) for mode in ("ours", "ref")):
+            continue
+        line = f"{name:24s} n={n:5d} {phase:6s}"
+        for mode in ("ours", "ref"):
+            if phase in row.get(mode, {}):
+                r = row[mode]
+                line += (f"  {mode}: {r[phase]['seg_per_s']:8.2f} seg/s, {1000 * r[phase]['cpu_s_per_seg']:8.2f} "
+                         f"CPU ms/seg, peak {r['peak_mib']:7.0f} MiB, load {r['load_s']:5.1f} s")
+        if f"{phase}_ratio" in row:
+            line += f"  ours/ref {row[f'{phase}_ratio']:.2f}x (CPU time {row[f'{phase}_cpu_ratio']:.2f}x)"
+        if "max_abs_diff" in row:
+            line += f"  max|diff| {row['max_abs_diff']:.2e}"
+        print(line, flush=True)
 
 
 def main() -> int:
@@ -154,6 +192,9 @@ def main() -> int:
                         help="torch threads on both sides (0: torch's default). On a busy machine 1 keeps "
                              "OpenMP's waiting threads from measuring the load instead of the code")
     parser.add_argument("--repeats", type=int, default=3, help="alternating runs per side; medians are reported")
+    parser.add_argument("--timed-runs", type=int, default=1,
+                        help="timed runs per process after the warm-up: the first is reported as the first "
+                             "call, the median of the others as steady throughput")
     parser.add_argument("--large-dir", default="", help="keep the real-size checkpoint here (built when absent)")
     parser.add_argument("--only", default="", help="comma-separated model names (default: all)")
     args = parser.parse_args()
@@ -185,34 +226,24 @@ def main() -> int:
             # alternating runs (ours, ref, ours, ref, ...) so a busy moment costs both sides alike
             for _ in range(args.repeats):
                 for mode, python in sides:
-                    got = run_side(python, mode, folder, data_file, args.device, args.batch_size, args.threads)
+                    got = run_side(python, mode, folder, data_file, args.device, args.batch_size, args.threads,
+                                   args.timed_runs)
                     if got is not None:
                         runs[mode].append(got)
                         scores[mode] = got["scores"]
             for mode, got_runs in runs.items():
                 if got_runs:
-                    row[mode] = {"seg_per_s": statistics.median(n / g["seconds"] for g in got_runs),
-                                 "peak_mib": max(g["peak_mib"] for g in got_runs),
-                                 "load_s": statistics.median(g["load_s"] for g in got_runs),
-                                 "cpu_s_per_seg": statistics.median(g["cpu_s"] / n for g in got_runs),
-                                 "runs": len(got_runs)}
+                    row[mode] = summarise(got_runs, n)
             if "ours" in scores and "ref" in scores:
                 row["max_abs_diff"] = max(abs(a - b) for a, b in zip(scores["ours"], scores["ref"]))
             if "ours" in row and "ref" in row:
-                row["ratio"] = row["ours"]["seg_per_s"] / row["ref"]["seg_per_s"]
-                row["cpu_ratio"] = row["ref"]["cpu_s_per_seg"] / row["ours"]["cpu_s_per_seg"]
+                for phase in PHASES:
+                    if phase in row["ours"] and phase in row["ref"]:
+                        ours, ref = row["ours"][phase], row["ref"][phase]
+                        row[f"{phase}_ratio"] = ours["seg_per_s"] / ref["seg_per_s"]
+                        row[f"{phase}_cpu_ratio"] = ref["cpu_s_per_seg"] / ours["cpu_s_per_seg"]
             results.append(row)
-            line = f"{name:24s} n={n:5d}"
-            for mode in ("ours", "ref"):
-                if mode in row:
-                    r = row[mode]
-                    line += (f"  {mode}: {r['seg_per_s']:8.2f} seg/s, {1000 * r['cpu_s_per_seg']:8.1f} CPU ms/seg, "
-                             f"peak {r['peak_mib']:7.0f} MiB, load {r['load_s']:5.1f} s")
-            if "ratio" in row:
-                line += f"  ours/ref {row['ratio']:.2f}x (CPU time {row['cpu_ratio']:.2f}x)"
-            if "max_abs_diff" in row:
-                line += f"  max|diff| {row['max_abs_diff']:.2e}"
-            print(line, flush=True)
+            print_row(name, n, row)
     print(json.dumps({"device": args.device, "card": card, "results": results}))
     return 0
 
