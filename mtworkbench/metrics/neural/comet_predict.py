@@ -210,11 +210,12 @@ class CometModel:
         """Token ids padded into a batch with its attention mask, as the reference's tokenizer call
         with padding and truncation gives them."""
         width = max(len(r) for r in rows)
-        ids = torch.full((len(rows), width), self.tokenizer.pad_token_id, dtype=torch.long)
-        mask = torch.zeros((len(rows), width), dtype=torch.long)
-        for i, r in enumerate(rows):
-            ids[i, : len(r)] = torch.tensor(r, dtype=torch.long)
-            mask[i, : len(r)] = 1
+        pad = [self.tokenizer.pad_token_id] * width
+        # one tensor from padded lists: a tensor per row and a copy into each cost more than the encoder on
+        # small models
+        ids = torch.tensor([r + pad[len(r):] for r in rows], dtype=torch.long)
+        lengths = torch.tensor([len(r) for r in rows], dtype=torch.long)
+        mask = (torch.arange(width)[None, :] < lengths[:, None]).long()
         return ids.to(self.device), mask.to(self.device)
 
     def _regression_scores(self, order: list[int], mt: Sequence[str], src: Sequence[str] | None,
@@ -238,7 +239,7 @@ class CometModel:
             idx = order[c0:c0 + chunk]
             embedded = []
             for texts in kinds:
-                rows = [ids for ids, _ in self.tokenizer.encode([str(texts[i]) for i in idx], self.max_positions - 2)]
+                rows = self.tokenizer.ids([str(texts[i]) for i in idx], self.max_positions - 2)
                 by_length = sorted(range(len(idx)), key=lambda k: len(rows[k]))
                 emb: torch.Tensor | None = None
                 for b0 in range(0, len(idx), step):
@@ -260,7 +261,7 @@ class CometModel:
 
     def _ids_without_pad(self, texts: list[str]) -> list[list[int]]:
         pad = self.tokenizer.pad_token_id
-        return [[i for i in ids if i != pad] for ids, _ in self.tokenizer.encode(texts, self.max_positions - 2)]
+        return [[i for i in ids if i != pad] for ids in self.tokenizer.ids(texts, self.max_positions - 2)]
 
     def _join(self, parts: list[list[list[int]]]) -> tuple[torch.Tensor, torch.Tensor]:
         """Each segment's texts joined into one input, padded into a batch."""

@@ -104,7 +104,7 @@ class MetricXModel:
 
     def _encode(self, texts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         # without the end-of-sequence token, as MetricX was trained
-        rows = [ids[:-1] for ids, _ in self.tokenizer.encode(texts, self.max_length)]
+        rows = [ids[:-1] for ids in self.tokenizer.ids(texts, self.max_length)]
         width = max([1] + [len(r) for r in rows])
         ids = torch.full((len(rows), width), self.tokenizer.pad_token_id or 0, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
