@@ -41,6 +41,7 @@ class BundleOnDisk:
     _base_data: bytes | None  # its bytes: the base of a three-way merge
     _recovered_unsaved: bool
     _marked_open: Path | None
+    _marker_writer: threading.Thread | None  # writing the open marker (``_claim_open_marker``)
     _autosave_error_shown: bool
     _asking_about_disk: bool
 
