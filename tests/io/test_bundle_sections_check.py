@@ -1,7 +1,7 @@
 """Checking a bundle for ``validate`` (``io.bundle.sections_check``).
 
-The texts nothing else reads are checked and dropped, the last of them by a forked
-worker process; every file gets ``load_bundle``'s verdict: the same counts for a valid
+The texts nothing else reads are checked and dropped, piece by piece, shared with a
+forked worker process that checks them from the last piece backwards; every file gets ``load_bundle``'s verdict: the same counts for a valid
 one, the same message and JSON path - the first problem by file order - for a broken
 one, whichever process met it. Texts in German, Chinese, Japanese, Russian and Arabic.
 """
@@ -30,7 +30,7 @@ from mtworkbench.io.bundle.bundle import (
     load_bundle,
     loads,
 )
-from mtworkbench.io.bundle.sections_check import CheckedTexts, worker_share
+from mtworkbench.io.bundle.sections_check import CheckedTexts, keys_digest
 from mtworkbench.io.bundle.sections_read import read_valid_bundle
 
 SOURCES = ["Der Bär läuft „schnell“.", "这是一个测试。", "これはテストです。", "Это тест.", "هذا اختبار.",
@@ -89,6 +89,22 @@ def workers(monkeypatch):
     return started
 
 
+@pytest.fixture
+def finished(workers, monkeypatch):
+    """As ``workers``, but this process comes to the texts only once the worker has ended:
+    it takes the worker's answer for every piece the worker checked."""
+    start = CheckedTexts.start
+
+    def start_when_the_worker_ended(self, *args):
+        start(self, *args)
+        if self._worker is not None:
+            os.set_blocking(self._worker._fd, True)
+            self._worker._read()  # reads to the end: the worker has sent all it will
+
+    monkeypatch.setattr(CheckedTexts, "start", start_when_the_worker_ended)
+    return workers
+
+
 def checked(path: Path) -> tuple[int, ...]:
     found = check_bundle(path)
     return (found.documents, found.segments, found.references, found.systems, found.spans, found.judgments)
@@ -98,9 +114,29 @@ def test_a_valid_bundle_is_checked_with_a_worker_and_counted_as_loaded(tmp_path,
     path = write(tmp_path / "prüfung.mtwb.json", tree())
     assert checked(path) == counts(load_bundle(path)) == (1, 10, 2, 5, 0, 1)
     assert len(workers) == 1
-    # The worker took the last systems, whose texts nothing else reads; it was waited for.
-    assert workers[0].share == {3, 4, 5, 6}
-    assert workers[0]._pid is None
+    assert workers[0]._pid is None  # stopped and reaped
+
+
+def test_the_worker_answers_for_the_pieces_nothing_reads(tmp_path, finished, monkeypatch):
+    path = write(tmp_path / "prüfung.mtwb.json", tree())
+    decoded_here = []
+    piece = sections_check.text_piece
+    monkeypatch.setattr(sections_check, "text_piece", lambda *args: decoded_here.append(args) or piece(*args))
+    assert checked(path) == (1, 10, 2, 5, 0, 1)
+    answers = finished[0].answers
+    # Every piece of the texts nothing reads (r-de and mt-de are named by the judgment), each
+    # answered with the count and digest of the segment ids it holds, in segment order.
+    assert {(section, owner) for section, owner, _ in answers} == {
+        ("references", 1), ("systems", 1), ("systems", 2), ("systems", 3), ("systems", 4)}
+    ids = [f"s{i}" for i in range(10)]
+    for owner in (("references", 1), ("systems", 4)):
+        pieces = sorted((number, answer) for (*key, number), answer in answers.items() if tuple(key) == owner)
+        done = 0
+        for _, (count, digest) in pieces:
+            assert count > 0 and digest == keys_digest(ids[done:done + count])
+            done += count
+        assert done == len(ids) and len(pieces) > 1
+    assert decoded_here == []  # this process took them all from the worker's answers
 
 
 def test_only_texts_nothing_reads_are_dropped(tmp_path, workers):
@@ -142,6 +178,17 @@ def test_a_broken_section_names_the_general_readers_path(name, change, path, tmp
     assert found == outcome(load_bundle, bundle)
     assert found[1] == path
     assert workers and all(w._pid is None for w in workers)  # a worker ran and was reaped
+
+
+@pytest.mark.parametrize("name,change,path", BROKEN, ids=[c[0] for c in BROKEN])
+def test_a_broken_piece_the_worker_checks_names_the_general_readers_path(name, change, path, tmp_path, finished):
+    value = tree()
+    change(value)
+    bundle = write(tmp_path / "x.mtwb.json", value)
+    found = outcome(checked, bundle)
+    assert found == outcome(load_bundle, bundle)
+    assert found[1] == path
+    assert finished and finished[0].answers  # it answered for the pieces it could confirm
 
 
 def test_the_validate_command_says_the_same(tmp_path, workers, capsys):
@@ -203,17 +250,6 @@ def test_a_campaign_may_read_any_text():
         "مرحبا", "system", "x", "k", "r"}
 
 
-def test_the_worker_takes_the_last_sections_while_that_evens_the_work():
-    # Documents cost DOCUMENT_WEIGHT per byte here; six sections of 10: the worker takes the last.
-    weight = sections_check.DOCUMENT_WEIGHT
-    assert worker_share([10] * 6, set(range(6)), int(10 / weight)) == [3, 4, 5]
-    assert worker_share([10] * 6, {0, 1, 2, 3, 5}, 0) == [5]  # none of this process's after the worker's
-    assert worker_share([10] * 6, {0, 1, 2, 4, 5}, 0) == [4, 5]
-    assert worker_share([10] * 6, {0, 1, 2, 3, 4}, 0) == []
-    assert worker_share([10] * 6, set(), 0) == []
-    assert worker_share([100, 1], {0, 1}, 0) == [1]
-
-
 def test_without_a_process_to_spare_one_core_checks_everything(tmp_path, workers, monkeypatch):
     def no_fork():
         raise OSError(11, "Resource temporarily unavailable")
@@ -248,15 +284,22 @@ TOP_LEVEL_ODDITIES = [
     ("repeated key, good first value", lambda s: s.replace('\n  "name": ', '\n  "name": "старое",\n  "name": ', 1)),
     ("key written with an escape", lambda s: s.replace('"name"', '"n\\u0061me"', 1)),
     ("written on one line", lambda s: json.dumps(json.loads(s), ensure_ascii=False)),
+    # The scan looks for the key written after a large section; here another comes between.
+    ("a key between the large sections", lambda s: s.replace('\n  "judges": ["ann"],', "", 1).replace(
+        '\n  "references": ', '\n  "judges": ["ann"],\n  "references": ', 1)),
+    ("a line like that key's inside a section", lambda s: s.replace(
+        '"attributes": {}', '"attributes": {\n  "references": "Bär"}', 1)),
+    ("that key's line, broken", lambda s: s.replace('\n  "systems": ', '\n  "systems": {},\n  "x": ', 1)),
 ]
 
 
 @pytest.mark.parametrize("name,change", TOP_LEVEL_ODDITIES, ids=[c[0] for c in TOP_LEVEL_ODDITIES])
-def test_the_whole_object_scan_gives_the_general_outcome(name, change, tmp_path, workers):
-    # validate finds the top-level sections in one decode of the whole object (no window to
-    # keep answering); a file that scan does not take goes the general way, as the app's does.
+def test_the_top_level_scan_gives_the_general_outcome(name, change, tmp_path, workers):
+    # A file the top-level scan does not take goes the general way, as the app's does.
     path = tmp_path / "x.mtwb.json"
-    path.write_text(change(dumps(project())), encoding="utf-8")
+    text = dumps(project())
+    assert change(text) != text
+    path.write_text(change(text), encoding="utf-8")
     assert outcome(checked, path) == outcome(lambda p: counts(load_bundle(p)), path)
 
 

@@ -11,18 +11,23 @@ empty stand-in (``_Unkept``) that refuses to be read, so a reader that reads it 
 all sends the file the general way instead of checking against a missing text.
 
 Such sections are independent once the top-level scan has found them, so a large
-file's last ones are checked by a forked worker process while this one reads the
-documents and the other texts: the map is shared, the worker decodes its sections
-and sends back only which of them were in order and their keys (which this process
-compares with the segment ids). The worker only ever confirms: a section it did not
-confirm - a wrong type, texts out of order or missing, a worker that failed or was
-stopped - is read here the usual way, so every refusal goes the general way and its
-message names the first problem by file order exactly as before.
+file's are shared with a forked worker process, piece by piece (``text_pieces``' pieces):
+the worker is started as soon as the sections are found, decodes the systems and then the
+references itself, and checks their pieces from the last one backwards while this process
+reads the documents and checks pieces from the first one on. For each piece it checked
+the worker sends its number of keys and a digest of them (no texts, no keys: a few bytes);
+this process takes a piece the worker has answered for by comparing that digest with the
+digest of the segment ids it expects there, and checks every other piece itself - so it
+never waits for the worker, and the two meet wherever the work evens out. The worker only
+ever confirms: a piece it did not confirm - a wrong type, texts out of order or missing, a
+worker that failed or was stopped - is read here the usual way, so every refusal goes the
+general way and its message names the first problem by file order exactly as before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import mmap
 import os
 import signal
@@ -30,19 +35,27 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from mtworkbench.io.bundle.sections_read import GIVES_UP_ON, NotTaken, TextSections, text_pieces
+from mtworkbench.io.bundle.sections_read import (
+    GIVES_UP_ON,
+    OWNER_DECODERS,
+    NotTaken,
+    TextSections,
+    piece_bounds,
+    text_piece,
+)
 
-# A file whose texts nothing else reads are this large or more is checked on two cores
-# (a fork costs a few milliseconds; below this the worker would not pay for itself).
+# A file whose texts are this large or more is checked on two cores (a fork costs a few
+# milliseconds; below this the worker would not pay for itself).
 FORK_FROM_BYTES = 16 * 1024 * 1024
-# Decoding a byte of the documents (segment records, then the project's index of them)
-# costs about this many times a byte of texts: the worker's share evens out the two.
-DOCUMENT_WEIGHT = 2.0
 # Values walked at most to find the ids the later sections name (a few tens of milliseconds):
 # a project with more judgments or spans than that keeps its texts, as the app's reader does.
 NAMED_WALK_LIMIT = 200_000
 # The later sections that read texts through the ids they name; a campaign may read any.
 _READ_TEXTS = ("entity_spans", "relations", "judgments", "suggestion_decisions")
+# The worker's order: the last sections first (this process begins with the first ones).
+_WORKER_ORDER = ("systems", "references")
+# A piece of texts: its section ("references" or "systems"), its owner's place in it, its place.
+Piece = tuple[str, int, int]
 
 
 class _Unkept(dict[str, str]):
@@ -57,39 +70,52 @@ class _Unkept(dict[str, str]):
 class CheckedTexts(TextSections):
     """Texts checked, not kept, where nothing else reads them; the rest read as usual."""
 
-    scan_whole = True  # ``validate`` has no window to keep answering
-
     def __init__(self, data: bytes | mmap.mmap) -> None:
         super().__init__(data)
+        self._named: set[str] | None = None
         self._unread: set[int] = set()
+        self._references = 0
         self._worker: _Worker | None = None
-        self._confirmed: set[int] | None = None
 
-    def start(self, owners: list[tuple[str, msgspec.Raw]], rest: dict[str, Any], documents: msgspec.Raw) -> None:
-        named = _named(rest)
-        self._unread = {i for i, (owner, _) in enumerate(owners) if named is not None and owner not in named}
-        share = worker_share([len(raw) for _, raw in owners], self._unread, len(documents))
-        if share and hasattr(os, "fork") and sum(len(owners[i][1]) for i in share) >= FORK_FROM_BYTES:
+    def found(self, sections: dict[str, msgspec.Raw], rest: dict[str, Any]) -> None:
+        self._named = _named(rest)
+        size = len(sections["references"]) + len(sections["systems"])
+        if self._named is not None and hasattr(os, "fork") and size >= FORK_FROM_BYTES:
             try:
-                self._worker = _Worker([(i, owners[i][1]) for i in share], self.data)
+                self._worker = _Worker({name: sections[name] for name in _WORKER_ORDER}, self._named, self.data)
             except (OSError, Warning):  # no process to spare (or a fork warned of as an error): one core
                 self._worker = None
 
+    def start(self, owners: list[tuple[str, msgspec.Raw]], references: int) -> None:
+        named = self._named
+        self._unread = {i for i, (owner, _) in enumerate(owners) if named is not None and owner not in named}
+        self._references = references
+
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
-        if index in self._unread:
-            if self._worker is not None and index in self._worker.share:
-                if index in self._worker_confirmed(ids):
-                    return _Unkept(), True
-            elif keys_in_order(raw, ids, self.data) is not None:
-                return _Unkept(), True
+        if index in self._unread and self._in_order(index, raw, ids):
+            return _Unkept(), True
         return super().texts(index, raw, ids)  # read and kept: its problems are found as usual
 
-    def _worker_confirmed(self, ids: list[str]) -> set[int]:
-        if self._confirmed is None:
-            assert self._worker is not None
-            confirmed, keys = self._worker.answer()
-            self._confirmed = confirmed if keys == ids else set()
-        return self._confirmed
+    def _in_order(self, index: int, raw: msgspec.Raw, ids: list[str]) -> bool:
+        """Whether a texts object holds a string for every segment, in segment order: piece by
+        piece, each one the worker answered for by its keys' digest, every other one decoded
+        here (a wrong type raises as the decoder does)."""
+        section, owner = ("references", index) if index < self._references else ("systems", index - self._references)
+        body = memoryview(raw)
+        done = 0
+        for number, (start, end) in enumerate(piece_bounds(body)):
+            answer = None if self._worker is None else self._worker.answer((section, owner, number))
+            if answer is not None:
+                count, digest = answer
+                if digest != keys_digest(ids[done:done + count]):
+                    return False
+            else:
+                keys = list(text_piece(body, start, end, self.data))
+                count = len(keys)
+                if keys != ids[done:done + count]:
+                    return False
+            done += count
+        return done == len(ids)
 
     def close(self) -> None:
         if self._worker is not None:
@@ -119,44 +145,20 @@ def _named(rest: dict[str, Any]) -> set[str] | None:
     return names
 
 
-def worker_share(sizes: list[int], unread: set[int], documents: int) -> list[int]:
-    """The text sections (by index) a worker checks: the last ones, all unread, while moving one
-    more lowers the larger of the two processes' shares (this one also reads the documents).
-    This process reads its sections in file order and waits for the worker's answer at the
-    first of the worker's: none of its own may come after."""
-    here, there = documents * DOCUMENT_WEIGHT + sum(sizes), 0.0
-    share: list[int] = []
-    for i in reversed(range(len(sizes))):
-        if i not in unread or max(here - sizes[i], there + sizes[i]) >= max(here, there):
-            break
-        here, there = here - sizes[i], there + sizes[i]
-        share.append(i)
-    return sorted(share)
+def keys_digest(keys: list[str]) -> bytes:
+    """A digest of a piece's keys, in order (what the worker sends instead of the keys)."""
+    return hashlib.blake2b(msgspec.msgpack.encode(keys), digest_size=20).digest()
 
 
-def keys_in_order(raw: msgspec.Raw, expected: list[str] | None, data: bytes | mmap.mmap) -> list[str] | None:
-    """The keys of a texts object decoded in the reader's pieces (every value a string),
-    where they are ``expected`` in that order (or, with None, whatever they are); None
-    where they are not. A wrong type raises as the decoder does."""
-    keys: list[str] = []
-    done = 0
-    for piece in text_pieces(raw, data):
-        found = list(piece)
-        if expected is None:
-            keys += found
-        elif found != expected[done:done + len(found)]:
-            return None
-        done += len(found)
-    if expected is None:
-        return keys
-    return expected if done == len(expected) else None
+_LENGTH = 4  # bytes before each answer: its length
+_ANSWER = msgspec.msgpack.Decoder(tuple[str, int, int, int, bytes])
 
 
 class _Worker:
-    """A forked process checking some text sections of the shared map; it answers once."""
+    """A forked process checking text pieces of the shared map, the last ones first; it sends
+    an answer for each piece it checked, which this process reads when it comes to that piece."""
 
-    def __init__(self, sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap) -> None:
-        self.share = {i for i, _ in sections}
+    def __init__(self, sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.mmap) -> None:
         read_end, write_end = os.pipe()
         try:
             # Other threads (a progress bar's) do not follow into the worker, and nothing it
@@ -168,60 +170,74 @@ class _Worker:
             raise
         if pid == 0:  # the worker: never returns into the caller
             os.close(read_end)
-            _work(sections, data, write_end)
+            _work(sections, named, data, write_end)
         os.close(write_end)
+        os.set_blocking(read_end, False)
         self._pid: int | None = pid
-        self._fd = read_end
+        self._fd: int | None = read_end
+        self._pending = bytearray()
+        self.answers: dict[Piece, tuple[int, bytes]] = {}
 
-    def answer(self) -> tuple[set[int], list[str]]:
-        """The sections the worker confirmed and the keys they share (nothing where it failed)."""
-        chunks = []
-        while chunk := os.read(self._fd, 1 << 20):
-            chunks.append(chunk)
-        status = self._reap()
-        try:
-            if status != 0:
-                return set(), []
-            confirmed, keys = msgspec.msgpack.decode(b"".join(chunks), type=tuple[list[int], list[str]])
-            return set(confirmed), keys
-        except msgspec.MsgspecError:
-            return set(), []
+    def answer(self, piece: Piece) -> tuple[int, bytes] | None:
+        """The worker's count and digest of a piece's keys; None where it has not answered (yet)."""
+        if piece not in self.answers:
+            self._read()
+        return self.answers.get(piece)
+
+    def _read(self) -> None:
+        """Take what the worker has sent so far, without waiting for more."""
+        while self._fd is not None:
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:  # the worker has ended
+                os.close(self._fd)
+                self._fd = None
+            self._pending += chunk
+        pending = self._pending
+        used = 0
+        while len(pending) - used >= _LENGTH:
+            size = int.from_bytes(pending[used:used + _LENGTH], "little")
+            if len(pending) - used - _LENGTH < size:
+                break
+            section, owner, number, count, digest = _ANSWER.decode(pending[used + _LENGTH:used + _LENGTH + size])
+            self.answers[(section, owner, number)] = (count, digest)
+            used += _LENGTH + size
+        del pending[:used]
 
     def stop(self) -> None:
         if self._pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
-            self._reap()
-        os.close(self._fd)
-
-    def _reap(self) -> int | None:
-        if self._pid is None:
-            return None
-        pid, self._pid = self._pid, None
-        try:
-            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        except ChildProcessError:  # reaped already (SIGCHLD ignored): its answer is not trusted
-            return None
+            pid, self._pid = self._pid, None
+            with contextlib.suppress(ChildProcessError):  # reaped already (SIGCHLD ignored)
+                os.waitpid(pid, 0)
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
-def _work(sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap, fd: int) -> NoReturn:
-    """The worker's whole life: check, write the answer, and leave at once (nothing of the
-    parent's - its buffers, locks, exit handlers - is touched; an interrupt exits too)."""
-    code = 1
+def _work(sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.mmap, fd: int) -> NoReturn:
+    """The worker's whole life: check pieces from the last one backwards, answer for each
+    one whose values are all strings, and leave at once (nothing of the parent's - its
+    buffers, locks, exit handlers - is touched; an interrupt exits too)."""
     try:
-        keys: list[str] | None = None
-        confirmed: list[int] = []
-        for index, raw in sections:
-            try:
-                found = keys_in_order(raw, keys, data)
-            except GIVES_UP_ON:
-                continue
-            if found is not None:
-                keys = found
-                confirmed.append(index)
-        view = memoryview(msgspec.msgpack.encode((confirmed, keys or [])))
-        while view:
-            view = view[os.write(fd, view):]
-        code = 0
+        for section in _WORKER_ORDER:
+            owners = OWNER_DECODERS[section].decode(sections[section])
+            for owner in reversed(range(len(owners))):
+                if owners[owner].id in named:
+                    continue  # read and kept by this process's reader
+                body = memoryview(owners[owner].texts)
+                bounds = list(piece_bounds(body))
+                for number in reversed(range(len(bounds))):
+                    try:
+                        keys = list(text_piece(body, *bounds[number], data))
+                    except GIVES_UP_ON:
+                        continue  # this process reads it and names the problem
+                    answer = msgspec.msgpack.encode((section, owner, number, len(keys), keys_digest(keys)))
+                    view = memoryview(len(answer).to_bytes(_LENGTH, "little") + answer)
+                    while view:
+                        view = view[os.write(fd, view):]
     finally:
-        os._exit(code)
+        os._exit(0)
