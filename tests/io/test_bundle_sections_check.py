@@ -139,7 +139,7 @@ def test_the_worker_answers_for_the_pieces_nothing_reads(tmp_path, finished, mon
     assert decoded_here == []  # this process took them all from the worker's answers
 
 
-def test_only_texts_nothing_reads_are_dropped(tmp_path, workers):
+def test_only_texts_nothing_reads_are_dropped(tmp_path, finished):
     data = write(tmp_path / "x.mtwb.json", tree()).read_bytes()
     p = read_valid_bundle(data, "x", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS, CheckedTexts(data))
     assert p is not None

@@ -38,6 +38,8 @@ import msgspec
 from mtworkbench.io.bundle.sections_read import (
     GIVES_UP_ON,
     OWNER_DECODERS,
+    OWNER_FIELDS,
+    OWNER_TYPES,
     NotTaken,
     TextSections,
     piece_bounds,
@@ -67,6 +69,10 @@ class _Unkept(dict[str, str]):
     __getitem__ = __contains__ = __iter__ = __len__ = get = keys = values = items = _refuse
 
 
+# The texts of an owner the worker told of: not decoded here unless a piece of them must be.
+_TOLD = msgspec.Raw(b"")
+
+
 class CheckedTexts(TextSections):
     """Texts checked, not kept, where nothing else reads them; the rest read as usual."""
 
@@ -76,6 +82,8 @@ class CheckedTexts(TextSections):
         self._unread: set[int] = set()
         self._references = 0
         self._worker: _Worker | None = None
+        self._sections: dict[str, msgspec.Raw] = {}
+        self._decoded: dict[str, list[Any]] = {}
 
     def found(self, sections: dict[str, msgspec.Raw], rest: dict[str, Any]) -> None:
         self._named = _named(rest)
@@ -86,38 +94,66 @@ class CheckedTexts(TextSections):
             except (OSError, Warning):  # no process to spare (or a fork warned of as an error): one core
                 self._worker = None
 
+    def owners(self, references: msgspec.Raw, systems: msgspec.Raw) -> tuple[list[Any], list[Any]]:
+        """As the worker decoded them, where it has told of both sections by now (their texts
+        decoded here only where needed); else decoded here."""
+        self._sections = {"references": references, "systems": systems}
+        told = None if self._worker is None else self._worker.owners()
+        if told is None:
+            return super().owners(references, systems)
+        found = [[OWNER_TYPES[section](owner, _TOLD, field) for owner, field, _ in told[section]]
+                 for section in ("references", "systems")]
+        return found[0], found[1]
+
     def start(self, owners: list[tuple[str, msgspec.Raw]], references: int) -> None:
         named = self._named
         self._unread = {i for i, (owner, _) in enumerate(owners) if named is not None and owner not in named}
         self._references = references
 
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
-        if index in self._unread and self._in_order(index, raw, ids):
+        section, owner = ("references", index) if index < self._references else ("systems", index - self._references)
+        if index in self._unread and self._in_order((section, owner), raw, ids):
             return _Unkept(), True
+        if raw is _TOLD:
+            raw = self._texts_here(section, owner)
         return super().texts(index, raw, ids)  # read and kept: its problems are found as usual
 
-    def _in_order(self, index: int, raw: msgspec.Raw, ids: list[str]) -> bool:
+    def _in_order(self, owner: tuple[str, int], raw: msgspec.Raw, ids: list[str]) -> bool:
         """Whether a texts object holds a string for every segment, in segment order: piece by
         piece, each one the worker answered for by its keys' digest, every other one decoded
         here (a wrong type raises as the decoder does)."""
-        section, owner = ("references", index) if index < self._references else ("systems", index - self._references)
-        body = memoryview(raw)
+        told = None if raw is not _TOLD or self._worker is None else self._worker.pieces(owner)
+        bounds = None if told is not None else list(piece_bounds(memoryview(raw)))
         done = 0
-        for number, (start, end) in enumerate(piece_bounds(body)):
-            answer = None if self._worker is None else self._worker.answer((section, owner, number))
+        for number in range(len(bounds) if bounds is not None else told or 0):
+            answer = None if self._worker is None else self._worker.answer((*owner, number))
             if answer is not None:
                 count, digest = answer
                 if digest != keys_digest(ids[done:done + count]):
                     return False
             else:
-                keys = list(text_piece(body, start, end, self.data))
+                if bounds is None:  # the first piece the worker has not answered for
+                    raw = self._texts_here(*owner)
+                    bounds = list(piece_bounds(memoryview(raw)))
+                    if len(bounds) != told:
+                        return False
+                keys = list(text_piece(memoryview(raw), *bounds[number], self.data))
                 count = len(keys)
                 if keys != ids[done:done + count]:
                     return False
             done += count
         return done == len(ids)
 
+    def _texts_here(self, section: str, owner: int) -> msgspec.Raw:
+        """An owner's texts the worker told of, found here after all."""
+        if section not in self._decoded:
+            self._decoded[section] = OWNER_DECODERS[section].decode(self._sections[section])
+        texts: msgspec.Raw = self._decoded[section][owner].texts
+        return texts
+
     def close(self) -> None:
+        self._sections.clear()  # slices of the map, which is closed next
+        self._decoded.clear()
         if self._worker is not None:
             self._worker.stop()
 
@@ -150,8 +186,25 @@ def keys_digest(keys: list[str]) -> bytes:
     return hashlib.blake2b(msgspec.msgpack.encode(keys), digest_size=20).digest()
 
 
+class _Owners(msgspec.Struct, tag=True, array_like=True):
+    """The owners of a section as the worker decoded it: id, translator or kind, pieces of texts."""
+
+    section: str
+    owners: list[tuple[str, str, int]]
+
+
+class _Piece(msgspec.Struct, tag=True, array_like=True):
+    """A piece of an owner's texts whose values are all strings: its keys' count and digest."""
+
+    section: str
+    owner: int
+    number: int
+    count: int
+    digest: bytes
+
+
 _LENGTH = 4  # bytes before each answer: its length
-_ANSWER = msgspec.msgpack.Decoder(tuple[str, int, int, int, bytes])
+_ANSWER = msgspec.msgpack.Decoder(_Owners | _Piece)
 
 
 class _Worker:
@@ -177,6 +230,17 @@ class _Worker:
         self._fd: int | None = read_end
         self._pending = bytearray()
         self.answers: dict[Piece, tuple[int, bytes]] = {}
+        self.told: dict[str, list[tuple[str, str, int]]] = {}
+
+    def owners(self) -> dict[str, list[tuple[str, str, int]]] | None:
+        """The owners of both sections as the worker decoded them; None where it has not told (yet)."""
+        self._read()
+        return self.told if len(self.told) == len(_WORKER_ORDER) else None
+
+    def pieces(self, owner: tuple[str, int]) -> int | None:
+        """How many pieces the worker cut an owner's texts into (as ``piece_bounds``)."""
+        told = self.told.get(owner[0])
+        return told[owner[1]][2] if told is not None and owner[1] < len(told) else None
 
     def answer(self, piece: Piece) -> tuple[int, bytes] | None:
         """The worker's count and digest of a piece's keys; None where it has not answered (yet)."""
@@ -201,8 +265,11 @@ class _Worker:
             size = int.from_bytes(pending[used:used + _LENGTH], "little")
             if len(pending) - used - _LENGTH < size:
                 break
-            section, owner, number, count, digest = _ANSWER.decode(pending[used + _LENGTH:used + _LENGTH + size])
-            self.answers[(section, owner, number)] = (count, digest)
+            found = _ANSWER.decode(pending[used + _LENGTH:used + _LENGTH + size])
+            if isinstance(found, _Owners):
+                self.told[found.section] = found.owners
+            else:
+                self.answers[(found.section, found.owner, found.number)] = (found.count, found.digest)
             used += _LENGTH + size
         del pending[:used]
 
@@ -219,25 +286,34 @@ class _Worker:
 
 
 def _work(sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.mmap, fd: int) -> NoReturn:
-    """The worker's whole life: check pieces from the last one backwards, answer for each
-    one whose values are all strings, and leave at once (nothing of the parent's - its
-    buffers, locks, exit handlers - is touched; an interrupt exits too)."""
+    """The worker's whole life: decode the sections of owners and tell of them, check pieces
+    from the last one backwards, answer for each one whose values are all strings, and leave
+    at once (nothing of the parent's - its buffers, locks, exit handlers - is touched; an
+    interrupt exits too)."""
     try:
+        owners = {section: OWNER_DECODERS[section].decode(sections[section]) for section in _WORKER_ORDER}
+        bounds = {(section, k): list(piece_bounds(memoryview(owner.texts)))
+                  for section in _WORKER_ORDER for k, owner in enumerate(owners[section])}
         for section in _WORKER_ORDER:
-            owners = OWNER_DECODERS[section].decode(sections[section])
-            for owner in reversed(range(len(owners))):
-                if owners[owner].id in named:
+            _send(fd, _Owners(section, [(owner.id, getattr(owner, OWNER_FIELDS[section]), len(bounds[(section, k)]))
+                                        for k, owner in enumerate(owners[section])]))
+        for section in _WORKER_ORDER:
+            for k in reversed(range(len(owners[section]))):
+                if owners[section][k].id in named:
                     continue  # read and kept by this process's reader
-                body = memoryview(owners[owner].texts)
-                bounds = list(piece_bounds(body))
-                for number in reversed(range(len(bounds))):
+                body = memoryview(owners[section][k].texts)
+                for number in reversed(range(len(bounds[(section, k)]))):
                     try:
-                        keys = list(text_piece(body, *bounds[number], data))
+                        keys = list(text_piece(body, *bounds[(section, k)][number], data))
                     except GIVES_UP_ON:
                         continue  # this process reads it and names the problem
-                    answer = msgspec.msgpack.encode((section, owner, number, len(keys), keys_digest(keys)))
-                    view = memoryview(len(answer).to_bytes(_LENGTH, "little") + answer)
-                    while view:
-                        view = view[os.write(fd, view):]
+                    _send(fd, _Piece(section, k, number, len(keys), keys_digest(keys)))
     finally:
         os._exit(0)
+
+
+def _send(fd: int, answer: _Owners | _Piece) -> None:
+    encoded = msgspec.msgpack.encode(answer)
+    view = memoryview(len(encoded).to_bytes(_LENGTH, "little") + encoded)
+    while view:
+        view = view[os.write(fd, view):]

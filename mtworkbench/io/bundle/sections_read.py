@@ -71,8 +71,11 @@ _SYSTEMS = msgspec.json.Decoder(list[_System])
 _TEXTS = msgspec.json.Decoder(dict[str, str])
 _SEGMENTS = msgspec.json.Decoder(list[Segment])
 _ANY = msgspec.json.Decoder()
-# The sections of texts' owners, each decoded with its owners' texts left as slices.
+# The sections of texts' owners: each one's decoder (the owners' texts left as slices), the type
+# of its owners (made of an id, texts and this field) and the field.
 OWNER_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {"references": _REFERENCES, "systems": _SYSTEMS}
+OWNER_TYPES: dict[str, type[_Reference | _System]] = {"references": _Reference, "systems": _System}
+OWNER_FIELDS = {"references": "translator", "systems": "kind"}
 # What the typed decoders raise for a file they do not take (the general way names why).
 GIVES_UP_ON = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
 
@@ -92,9 +95,13 @@ class TextSections:
         """Called once the top-level sections are found and the sections other than texts and
         documents decoded (and migrated), before the references and systems are decoded."""
 
+    def owners(self, references: msgspec.Raw, systems: msgspec.Raw) -> tuple[list[Any], list[Any]]:
+        """The references and the systems (``_Reference``, ``_System``) of those sections."""
+        return _REFERENCES.decode(references), _SYSTEMS.decode(systems)
+
     def start(self, owners: list[tuple[str, msgspec.Raw]], references: int) -> None:
-        """Called before the documents are read: the id and the texts of every reference,
-        then every system, in file order, and how many of them are references."""
+        """Called before any texts are read: the id and the texts of every reference, then
+        every system, in file order, and how many of them are references."""
 
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
         """The texts of the ``index``-th owner and whether they are every segment's in order."""
@@ -150,22 +157,21 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
             check_tree(rest[key], file, MAX_DEPTH, strings=False, path=f"$.{key}", depth=1)
     texts.found(sections, rest)
     r = JsonReader(file)
-    # The texts stay slices of the file here (the decoder only runs over them to find their end);
-    # ``texts`` decodes them piece by piece.
-    references = _REFERENCES.decode(sections.pop("references"))
-    systems = _SYSTEMS.decode(sections.pop("systems"))
-    release_pages(data)
-    owners = [(ref.id, ref.texts) for ref in references] + [(system.id, system.texts) for system in systems]
-    if any(_blank(owner) for owner, _ in owners):
-        raise NotTaken
-    texts.start(owners, len(references))
-    del owners
     documents = _documents(sections.pop("documents"))
     release_pages(data)
     project = Project(documents=documents, name=r.str(rest.get("name", ""), "$.name"),
                       source_language=r.str(rest.get("source_language", ""), "$.source_language"),
                       target_language=r.str(rest.get("target_language", ""), "$.target_language"))
     del documents
+    # The texts stay slices of the file here (the decoder only runs over them to find their end);
+    # ``texts`` decodes them piece by piece.
+    references, systems = texts.owners(sections.pop("references"), sections.pop("systems"))
+    release_pages(data)
+    owners = [(ref.id, ref.texts) for ref in references] + [(system.id, system.texts) for system in systems]
+    if any(_blank(owner) for owner, _ in owners):
+        raise NotTaken
+    texts.start(owners, len(references))
+    del owners
     ids = project.segment_ids
     # ``Project`` refuses a repeated id, a text for an unknown segment, a system without
     # every segment's text or of another kind (ModelError: the general way names it).
