@@ -180,6 +180,23 @@ def test_a_broken_section_names_the_general_readers_path(name, change, path, tmp
     assert workers and all(w._pid is None for w in workers)  # a worker ran and was reaped
 
 
+def test_an_answer_that_does_not_match_the_ids_sends_the_texts_the_usual_way(tmp_path, finished, monkeypatch):
+    # Were the worker's keys not the segment ids expected there, the digests differ: the texts are
+    # read here the usual way (and kept), not taken as checked.
+    start = CheckedTexts.start
+
+    def start_then_expect_other_keys(self, *args):
+        start(self, *args)
+        monkeypatch.setattr(sections_check, "keys_digest", lambda keys: b"other keys")
+
+    monkeypatch.setattr(CheckedTexts, "start", start_then_expect_other_keys)
+    data = write(tmp_path / "x.mtwb.json", tree()).read_bytes()
+    p = read_valid_bundle(data, "x", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS, CheckedTexts(data))
+    assert p is not None and finished[0].answers
+    assert all(type(owner.texts) is dict for owner in [*p.references, *p.systems])
+    assert dumps(p) == dumps(project())
+
+
 @pytest.mark.parametrize("name,change,path", BROKEN, ids=[c[0] for c in BROKEN])
 def test_a_broken_piece_the_worker_checks_names_the_general_readers_path(name, change, path, tmp_path, finished):
     value = tree()
