@@ -13,6 +13,7 @@ import os
 import signal
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from mtworkbench.cli import main
@@ -93,15 +94,15 @@ def workers(monkeypatch):
 def finished(workers, monkeypatch):
     """As ``workers``, but this process comes to the texts only once the worker has ended:
     it takes the worker's answer for every piece the worker checked."""
-    start = CheckedTexts.start
+    owners = CheckedTexts.owners
 
-    def start_when_the_worker_ended(self, *args):
-        start(self, *args)
+    def owners_when_the_worker_ended(self, *args):
         if self._worker is not None:
             os.set_blocking(self._worker._fd, True)
             self._worker._read()  # reads to the end: the worker has sent all it will
+        return owners(self, *args)
 
-    monkeypatch.setattr(CheckedTexts, "start", start_when_the_worker_ended)
+    monkeypatch.setattr(CheckedTexts, "owners", owners_when_the_worker_ended)
     return workers
 
 
@@ -178,6 +179,41 @@ def test_a_broken_section_names_the_general_readers_path(name, change, path, tmp
     assert found == outcome(load_bundle, bundle)
     assert found[1] == path
     assert workers and all(w._pid is None for w in workers)  # a worker ran and was reaped
+
+
+def test_pieces_the_worker_did_not_answer_for_are_read_where_it_found_the_texts(tmp_path, finished, monkeypatch):
+    send = sections_check._send
+    monkeypatch.setattr(sections_check, "_send", lambda fd, answer: isinstance(answer, sections_check._Owners)
+                        and send(fd, answer))  # the worker tells of the owners, answers for no piece
+    start = CheckedTexts.start
+
+    def start_then_decode_no_section_here(self, *args):
+        start(self, *args)
+        for section in ("references", "systems"):  # were they decoded here, the reading would fail
+            monkeypatch.setitem(sections_check.OWNER_DECODERS, section, None)
+
+    monkeypatch.setattr(CheckedTexts, "start", start_then_decode_no_section_here)
+    good = write(tmp_path / "gut.mtwb.json", tree())
+    assert checked(good) == (1, 10, 2, 5, 0, 1)
+    assert finished[0].told and not finished[0].answers
+    value = tree()
+    _system_texts(value, "mt-ru").update(s99="مرحبا")
+    bad = write(tmp_path / "x.mtwb.json", value)
+    monkeypatch.undo()
+    assert outcome(checked, bad) == outcome(load_bundle, bad) == (
+        outcome(load_bundle, bad)[0], "$.systems[3].texts.s99")
+
+
+def test_texts_are_found_in_their_section_where_the_decoder_left_them():
+    data = '[{"id": "a", "texts": {"s1": "Bär"}}, {"id": "b", "texts": {"s1": "Bär"}}]'.encode()
+    section = msgspec.Raw(memoryview(data)[1:-1])
+    owners = sections_read.OWNER_DECODERS["systems"].decode(b"[" + data[1:-1] + b"]")
+    assert sections_check.texts_places(section, [owner.texts for owner in owners]) == [-1, -1]  # another buffer
+    section = msgspec.Raw(data)
+    owners = sections_read.OWNER_DECODERS["systems"].decode(section)
+    places = sections_check.texts_places(section, [owner.texts for owner in owners])
+    assert places == [data.index(b'{"s1"'), data.rindex(b'{"s1"')]  # the same bytes, each one's own
+    assert all(data[at:at + len(owner.texts)] == bytes(owner.texts) for at, owner in zip(places, owners))
 
 
 def test_an_answer_that_does_not_match_the_ids_sends_the_texts_the_usual_way(tmp_path, finished, monkeypatch):

@@ -101,7 +101,7 @@ class CheckedTexts(TextSections):
         told = None if self._worker is None else self._worker.owners()
         if told is None:
             return super().owners(references, systems)
-        found = [[OWNER_TYPES[section](owner, _TOLD, field) for owner, field, _ in told[section]]
+        found = [[OWNER_TYPES[section](owner, _TOLD, field) for owner, field, *_ in told[section]]
                  for section in ("references", "systems")]
         return found[0], found[1]
 
@@ -145,7 +145,11 @@ class CheckedTexts(TextSections):
         return done == len(ids)
 
     def _texts_here(self, section: str, owner: int) -> msgspec.Raw:
-        """An owner's texts the worker told of, found here after all."""
+        """An owner's texts the worker told of, found here after all: where the worker found
+        them in the section, else by decoding the section here."""
+        at, size = self._worker.where((section, owner)) if self._worker is not None else (-1, 0)
+        if at >= 0:
+            return msgspec.Raw(memoryview(self._sections[section])[at:at + size])
         if section not in self._decoded:
             self._decoded[section] = OWNER_DECODERS[section].decode(self._sections[section])
         texts: msgspec.Raw = self._decoded[section][owner].texts
@@ -187,10 +191,11 @@ def keys_digest(keys: list[str]) -> bytes:
 
 
 class _Owners(msgspec.Struct, tag=True, array_like=True):
-    """The owners of a section as the worker decoded it: id, translator or kind, pieces of texts."""
+    """The owners of a section as the worker decoded it: id, translator or kind, how many pieces
+    their texts are cut into, where those lie in the section's bytes (-1: not found) and their size."""
 
     section: str
-    owners: list[tuple[str, str, int]]
+    owners: list[tuple[str, str, int, int, int]]
 
 
 class _Piece(msgspec.Struct, tag=True, array_like=True):
@@ -230,9 +235,9 @@ class _Worker:
         self._fd: int | None = read_end
         self._pending = bytearray()
         self.answers: dict[Piece, tuple[int, bytes]] = {}
-        self.told: dict[str, list[tuple[str, str, int]]] = {}
+        self.told: dict[str, list[tuple[str, str, int, int, int]]] = {}
 
-    def owners(self) -> dict[str, list[tuple[str, str, int]]] | None:
+    def owners(self) -> dict[str, list[tuple[str, str, int, int, int]]] | None:
         """The owners of both sections as the worker decoded them; None where it has not told (yet)."""
         self._read()
         return self.told if len(self.told) == len(_WORKER_ORDER) else None
@@ -241,6 +246,11 @@ class _Worker:
         """How many pieces the worker cut an owner's texts into (as ``piece_bounds``)."""
         told = self.told.get(owner[0])
         return told[owner[1]][2] if told is not None and owner[1] < len(told) else None
+
+    def where(self, owner: tuple[str, int]) -> tuple[int, int]:
+        """Where an owner's texts lie in its section's bytes, and their size ((-1, 0): not told)."""
+        told = self.told.get(owner[0])
+        return (told[owner[1]][3], told[owner[1]][4]) if told is not None and owner[1] < len(told) else (-1, 0)
 
     def answer(self, piece: Piece) -> tuple[int, bytes] | None:
         """The worker's count and digest of a piece's keys; None where it has not answered (yet)."""
@@ -295,8 +305,9 @@ def _work(sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.
         bounds = {(section, k): list(piece_bounds(memoryview(owner.texts)))
                   for section in _WORKER_ORDER for k, owner in enumerate(owners[section])}
         for section in _WORKER_ORDER:
-            _send(fd, _Owners(section, [(owner.id, getattr(owner, OWNER_FIELDS[section]), len(bounds[(section, k)]))
-                                        for k, owner in enumerate(owners[section])]))
+            where = texts_places(sections[section], [owner.texts for owner in owners[section]])
+            _send(fd, _Owners(section, [(owner.id, getattr(owner, OWNER_FIELDS[section]), len(bounds[(section, k)]),
+                                         where[k], len(owner.texts)) for k, owner in enumerate(owners[section])]))
         for section in _WORKER_ORDER:
             for k in reversed(range(len(owners[section]))):
                 if owners[section][k].id in named:
@@ -310,6 +321,48 @@ def _work(sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.
                     _send(fd, _Piece(section, k, number, len(keys), keys_digest(keys)))
     finally:
         os._exit(0)
+
+
+def texts_places(section: msgspec.Raw, texts: list[msgspec.Raw]) -> list[int]:
+    """Where each of the owners' texts (decoded from ``section``: slices of its bytes, not
+    copies) lies in the section's bytes (-1: this Python cannot tell), so the reader can
+    decode a piece of them without decoding the whole section again."""
+    start = buffer_address(section)
+    places = []
+    for value in texts:
+        at = buffer_address(value)
+        places.append(at - start if start is not None and at is not None and
+                      0 <= at - start <= len(section) - len(value) else -1)
+    return places
+
+
+def buffer_address(value: Any) -> int | None:
+    """The address of the first byte of an object's buffer, from the buffer protocol itself
+    (CPython's ``PyObject_GetBuffer``); None where this Python cannot tell."""
+    import ctypes  # the worker's only: the reader never needs it
+
+    class PyBuffer(ctypes.Structure):  # Py_buffer, as the stable ABI lays it out
+        _fields_ = [("buf", ctypes.c_void_p), ("obj", ctypes.c_void_p), ("len", ctypes.c_ssize_t),
+                    ("itemsize", ctypes.c_ssize_t), ("readonly", ctypes.c_int), ("ndim", ctypes.c_int),
+                    ("format", ctypes.c_char_p), ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+                    ("suboffsets", ctypes.c_void_p), ("internal", ctypes.c_void_p)]
+
+    try:
+        get, release = ctypes.pythonapi.PyObject_GetBuffer, ctypes.pythonapi.PyBuffer_Release
+    except AttributeError:
+        return None
+    get.argtypes, get.restype = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int], ctypes.c_int
+    release.argtypes, release.restype = [ctypes.POINTER(PyBuffer)], None
+    view = PyBuffer()
+    try:
+        if get(value, ctypes.byref(view), 0) != 0:  # PyBUF_SIMPLE: contiguous bytes
+            return None
+    except (TypeError, BufferError):
+        return None
+    try:
+        return view.buf
+    finally:
+        release(ctypes.byref(view))
 
 
 def _send(fd: int, answer: _Owners | _Piece) -> None:
