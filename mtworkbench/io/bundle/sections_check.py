@@ -122,7 +122,9 @@ class CheckedTexts(TextSections):
         """Whether a texts object holds a string for every segment, in segment order: piece by
         piece, each one the worker answered for by its keys' digest, every other one decoded
         here (a wrong type raises as the decoder does)."""
-        told = None if raw is not _TOLD or self._worker is None else self._worker.pieces(owner)
+        told = self._worker.pieces(owner) if raw is _TOLD and self._worker is not None else None
+        if raw is _TOLD and told is None:
+            raw = self._texts_here(*owner)
         bounds = None if told is not None else list(piece_bounds(memoryview(raw)))
         done = 0
         for number in range(len(bounds) if bounds is not None else told or 0):
