@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import mmap
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,6 @@ from mtworkbench.io.bundle.bundle_read import read_project
 from mtworkbench.io.bundle.json_checks import parse_json, parse_json_bytes
 from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
-from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 from mtworkbench.io.bundle.sections_check import CheckedTexts
 from mtworkbench.io.bundle.sections_read import read_valid_bundle
@@ -275,6 +273,10 @@ def write_bundle(
         data = dumps_bytes(project, path, share_texts=True)
         write_output(path, data)
         return content_hash(data), data
+    from concurrent.futures import ThreadPoolExecutor  # only a save needs it (and the lock): not validate
+
+    from mtworkbench.io.bundle.locking import bundle_lock
+
     _with_score_file(project, path)
     data = dumps_bytes(project, path, share_texts=True)
     with bundle_lock(path, timeout), ThreadPoolExecutor(1, thread_name_prefix="mtwb-hash") as hashing:
@@ -377,6 +379,8 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
     A second writer waits up to ``timeout`` seconds (default ``MTWB_LOCK_TIMEOUT``
     or 30) and then fails with ``BundleLocked`` naming who holds the lock.
     """
+    from mtworkbench.io.bundle.locking import bundle_lock
+
     with bundle_lock(path, timeout):
         path = Path(path)
         data = read_regular_bytes(path)
