@@ -79,6 +79,11 @@ def test_add_an_undirected_relation_layer_link_with_its_key_and_undo(qtbot, tmp_
     press(qtbot, view, Qt.Key.Key_Return)
     [relation] = ws.session.project.relations
     assert (relation.layer, relation.type, relation.source, relation.target) == ("связи", "同指", "ivan", "moscow")
+    # Drawn without an arrowhead: the view asks the layer, which is undirected.
+    assert view.relation_directed("связи") is False and view.relation_directed("relations") is True
+    view.viewport().update()
+    QApplication.processEvents()
+    view.grab().save(str(screenshot_dir / "annotate_undirected_relation.png"))
     # Undirected: Moscow to Ivan is the same link, refused.
     press(qtbot, view, Qt.Key.Key_K)
     select(qtbot, view, 1, 1, 0)

@@ -53,6 +53,10 @@ class SpansAndRelations:
     def _shown_relations(self) -> list[Relation]:
         return [r for r in self.project.relations if r.annotator == self.annotator]
 
+    def _relation_directed(self, layer: str) -> bool:
+        """Whether relations of ``layer`` have a direction (an unknown layer: drawn as directed)."""
+        return next((lay.directed for lay in self.project.settings.relation_layers if lay.name == layer), True)
+
     def relation_keys(self) -> dict[str, str]:
         """Relation type by key (upper case), from every relation layer (a key is one layer's)."""
         return {key: name for key, (_layer, name) in self._relation_key_map().items()}

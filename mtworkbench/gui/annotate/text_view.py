@@ -24,7 +24,6 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
-    QPainterPath,
     QPaintEvent,
     QPen,
     QTextBlock,
@@ -39,6 +38,7 @@ from mtworkbench.core.layers import Relation, span_depths
 from mtworkbench.core.model import EntitySpan
 from mtworkbench.gui.annotate.gutter import SegmentGutter
 from mtworkbench.gui.annotate.offsets import display_text, from_utf16, to_utf16
+from mtworkbench.gui.annotate.relation_arcs import relation_arc
 
 LINE_HEIGHT_PERCENT = 185  # room under each line for the type labels
 PARAGRAPH_GAP = 14.0
@@ -113,6 +113,7 @@ class EntityTextView(QTextEdit):
         self.selected_span: str | None = None
         self.relation_keys: set[str] = set()
         self.relations_for: Callable[[], list[Relation]] = list
+        self.relation_directed: Callable[[str], bool] = lambda _layer: True  # by relation layer
         self.relation_source: str | None = None  # the source of a relation being drawn
         self.current_segment: str = ""
         self.gutter = SegmentGutter(self)
@@ -491,31 +492,23 @@ class EntityTextView(QTextEdit):
         self._paint_labels(painter, labels)
 
     def _paint_relations(self, painter: QPainter, anchors: dict[str, QRectF]) -> None:
-        """An arrow over the text from each relation's source to its target, type on the arc."""
+        """An arc over the text from each relation's source to its target, type on the arc
+        (an arrowhead only where the relation's layer is directed)."""
         metrics = QFontMetricsF(self.label_font)
         painter.setFont(self.label_font)
         for relation in self.relations_for():
             a, b = anchors.get(relation.source), anchors.get(relation.target)
             if a is None or b is None:
                 continue
-            start, end = QPointF(a.center().x(), a.top()), QPointF(b.center().x(), b.top())
-            if abs(start.x() - end.x()) < 12:  # a span and one nested in it: ends side by side
-                start.setX(a.left() + 6)
-                end.setX(b.right() - 6)
-            lift = max(14.0, a.height() * 0.55)
-            top = max(min(start.y(), end.y()) - lift, 1.0)
-            path = QPainterPath(start)
-            path.cubicTo(QPointF(start.x(), top), QPointF(end.x(), top), end)
+            arc = relation_arc(a, b, relation.type, metrics, self.relation_directed(relation.layer))
             painter.setPen(QPen(QColor("#444444"), 1.3))
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(path)
-            painter.setBrush(QColor("#444444"))
-            painter.drawPolygon([end, QPointF(end.x() - 4, end.y() - 7), QPointF(end.x() + 4, end.y() - 7)])
-            width = metrics.horizontalAdvance(relation.type)
-            box = QRectF((start.x() + end.x()) / 2 - width / 2 - 2, top + lift * 0.2 - metrics.ascent(),
-                         width + 4, metrics.height())
-            painter.fillRect(box, QColor(255, 255, 255, 220))
-            painter.drawText(QPointF(box.left() + 2, box.top() + metrics.ascent()), relation.type)
+            painter.drawPath(arc.path)
+            if arc.head is not None:
+                painter.setBrush(QColor("#444444"))
+                painter.drawPolygon(arc.head)
+            painter.fillRect(arc.label_box, QColor(255, 255, 255, 220))
+            painter.drawText(QPointF(arc.label_box.left() + 2, arc.label_box.top() + metrics.ascent()), relation.type)
 
     def _paint_labels(self, painter: QPainter, labels: list[tuple[QRectF, EntitySpan, QColor]]) -> None:
         """Each type's name under its entity; labels that would collide on a line go one

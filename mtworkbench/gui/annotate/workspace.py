@@ -151,6 +151,7 @@ class AnnotateWorkspace(Workspace, MovingAndFinding, AnnotationFiles, SpansAndRe
         self.view = EntityTextView()
         self.view.spans_for = self._layer_spans
         self.view.relations_for = self._shown_relations
+        self.view.relation_directed = self._relation_directed
         self.view.language_of = lambda: self.project.target_language or None
         self.view.snap_enabled = self.snap_box.isChecked()
         self.page = GrowingPage(self.view, self.owner_texts_of)  # a long page a slice per turn
