@@ -288,8 +288,8 @@ def _write(project: Project, path: str | Path, expected_hash: str | None, timeou
     with no_cyclic_gc(), bundle_lock(path, timeout), ThreadPoolExecutor(2, thread_name_prefix="mtwb-save") as pool:
         # The document is encoded on one worker while this thread writes and hashes its pieces
         # (streamed_write); the old file's hash is read and made on the other.
+        on_disk = pool.submit(disk_hash, path) if expected_hash is not None else None  # while the document is built
         document = project_to_dict(project, share_texts=True)
-        on_disk = pool.submit(disk_hash, path) if expected_hash is not None else None
 
         def unchanged_on_disk() -> None:
             if on_disk is not None and on_disk.result() != expected_hash:
