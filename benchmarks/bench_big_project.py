@@ -1,6 +1,6 @@
 """Opening and saving a big project: a 250,000-segment bundle with 2 references and 4 systems.
 
-    .venv/bin/python benchmarks/bench_big_project.py [SHARED_DIR] [--segments 250000] [--seed 28]
+    .venv/bin/python benchmarks/bench_big_project.py [SHARED_DIR] [--segments 250000] [--seed 28] [--texts zh]
 
 Goals: ``mtworkbench validate`` (read + every check) <= 2 s median of three runs with a peak
 resident memory <= 2x the bundle's size; saving the loaded project <= 3 s.
@@ -8,8 +8,10 @@ resident memory <= 2x the bundle's size; saving the loaded project <= 3 s.
 The project is made from a seed, not committed: each line of the source, the two references
 and the four systems is random words of a real corpus (WMT17 en-de's German reference in
 SHARED_DIR/data), imported through ``mtworkbench import``, and cached in the temporary
-directory (``mtwb-big-<segments>-<seed>``) so later runs skip the build. Every figure is
-measured in a child process: wall time, and peak resident memory from ``os.wait4``.
+directory (``mtwb-big-<segments>-<seed>``) so later runs skip the build. With ``--texts zh``
+each line is instead 25 to 60 random characters of WMT21 en-zh's Chinese reference (three
+bytes a character in UTF-8; about the same file size), cached in ``mtwb-big-<segments>-<seed>-zh``.
+Every figure is measured in a child process: wall time, and peak resident memory from ``os.wait4``.
 """
 
 from __future__ import annotations
@@ -46,23 +48,36 @@ def run_child(cmd: list[str]) -> tuple[float, float, str]:
     return wall, usage.ru_maxrss / 1024, out  # Linux reports KiB
 
 
-def build(shared: Path, segments: int, seed: int) -> Path:
-    folder = Path(tempfile.gettempdir()) / f"mtwb-big-{segments}-{seed}"
+# The corpus each kind of texts is drawn from: its file under SHARED_DIR/data, and how a line is made.
+CORPORA = {"de": "wmt17-en-de-systems/ref.de", "zh": "wmt21-en-zh/ref-A.zh"}
+
+
+def build(shared: Path, segments: int, seed: int, texts: str = "de") -> Path:
+    folder = Path(tempfile.gettempdir()) / f"mtwb-big-{segments}-{seed}{'' if texts == 'de' else '-' + texts}"
     bundle = folder / "big.mtwb.json"
     if bundle.exists():
         return bundle
     folder.mkdir(parents=True, exist_ok=True)
-    corpus = (shared / "data" / "wmt17-en-de-systems" / "ref.de").read_text(encoding="utf-8")
-    words = corpus.split()
+    corpus = (shared / "data" / CORPORA[texts]).read_text(encoding="utf-8")
     rng = random.Random(seed)
+    if texts == "zh":  # no spaces between words: random characters
+        chars = [c for c in corpus if not c.isspace()]
+
+        def line() -> str:
+            return "".join(rng.choices(chars, k=rng.randint(25, 60)))
+    else:
+        words = corpus.split()
+
+        def line() -> str:
+            return " ".join(rng.choices(words, k=rng.randint(10, 26)))
     for name in TEXTS:
         with open(folder / f"{name}.txt", "w", encoding="utf-8") as out:
             for _ in range(segments):
-                out.write(" ".join(rng.choices(words, k=rng.randint(10, 26))) + "\n")
+                out.write(line() + "\n")
     cmd = [*MTWB, "import", "--source", str(folder / "source.txt"),
            "--ref", f"ref1={folder / 'ref1.txt'}", "--ref", f"ref2={folder / 'ref2.txt'}",
            *[a for k in range(1, 5) for a in ("--system", f"sys{k}={folder / f'sys{k}.txt'}")],
-           "--src-lang", "en", "--tgt-lang", "de", "-o", str(bundle)]
+           "--src-lang", "en", "--tgt-lang", texts, "-o", str(bundle)]
     print(f"building {bundle} ...", flush=True)
     run_child(cmd)
     return bundle
@@ -92,14 +107,17 @@ def main() -> int:
     parser.add_argument("--segments", type=int, default=250_000)
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--texts", choices=sorted(CORPORA), default="de",
+                        help="the language of the texts: German words (default) or Chinese characters")
     args = parser.parse_args()
     shared = Path(args.shared)
-    if not (shared / "data" / "wmt17-en-de-systems").is_dir():
+    if not (shared / "data" / CORPORA[args.texts]).is_file():
         print(f"no corpus under {shared}/data: skipped")
         return 0
-    bundle = build(shared, args.segments, args.seed)
+    bundle = build(shared, args.segments, args.seed, args.texts)
     size = bundle.stat().st_size / 2**20
-    print(f"bundle: {bundle} ({size:.0f} MiB, {args.segments:,} segments, 2 references, 4 systems)")
+    print(f"bundle: {bundle} ({size:.0f} MiB, {args.segments:,} segments, 2 references, 4 systems, "
+          f"texts: {args.texts})")
     print("load average before (1, 5, 15 min): " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
     CPU.clear()

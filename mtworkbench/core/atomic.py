@@ -23,6 +23,7 @@ import secrets
 import shutil
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -128,7 +129,11 @@ def atomic_write_stream(
             before_replace()
         if keep_backup and path.exists():
             _write_backup(path, folder)
-        _replace(tmp_name, path)
+        held = hold_last_name(path)
+        try:
+            _replace(tmp_name, path)
+        finally:
+            release_later(held)
         _fsync_dir(folder)
     except BaseException as exc:
         try:
@@ -208,13 +213,60 @@ def _write_backup(path: Path, folder: Path) -> None:
                 shutil.copyfileobj(src, dst)
                 dst.flush()
                 os.fsync(dst.fileno())
-        os.replace(tmp_bak, backup)
+        held = hold_last_name(backup)
+        try:
+            os.replace(tmp_bak, backup)
+        finally:
+            release_later(held)
     except BaseException:
         try:
             os.unlink(tmp_bak)
         except FileNotFoundError:
             pass
         raise
+
+
+# Replacing a file's only name frees its blocks inside the rename, in the saver's thread: 0.2-0.3 s
+# for the 270 MB backup a big project's save replaces (longer on a file system that discards
+# freed blocks). Held open across the rename, the old file is freed only when it is closed, which a
+# background thread does. Nothing about the rename changes: a crash at any point leaves the old or the
+# new file under the name, and the old one's blocks are reclaimed as for any deleted open file.
+HOLD_MIN_BYTES = 8 * 2**20  # smaller files free in well under a millisecond
+
+
+def hold_last_name(path: Path) -> int | None:
+    """A read-only descriptor of the regular file at ``path`` when ``path`` is its only name and
+    it is big; None otherwise (nothing else is opened: no link, FIFO or device)."""
+    if os.name != "posix":
+        return None  # elsewhere an open file may not be replaced
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1 or info.st_size < HOLD_MIN_BYTES:
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        opened = os.fstat(fd)
+    except OSError:
+        opened = None
+    if opened is None or (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino):
+        _close_quietly(fd)  # replaced between the two looks: not the file the rename frees
+        return None
+    return fd
+
+
+def release_later(fd: int | None) -> None:
+    """Close ``fd`` (from ``hold_last_name``) on a background thread: the file is freed there."""
+    if fd is not None:
+        threading.Thread(target=_close_quietly, args=(fd,), name="mtwb-free-old-file", daemon=True).start()
+
+
+def _close_quietly(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def _target_mode(path: Path, follow_link: bool = True) -> int:

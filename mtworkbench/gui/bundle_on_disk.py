@@ -3,6 +3,7 @@ change without asking), reloading, merging, the open marker and the recovery cop
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ class BundleOnDisk:
     _base_data: bytes | None  # its bytes: the base of a three-way merge
     _recovered_unsaved: bool
     _marked_open: Path | None
+    _marker_writer: threading.Thread | None  # writing the open marker (``_claim_open_marker``)
     _autosave_error_shown: bool
     _asking_about_disk: bool
 
@@ -226,13 +228,22 @@ class BundleOnDisk:
             self.watcher.dismiss(new_hash)
 
     def _claim_open_marker(self, path: Path) -> None:
-        try:
-            locking.mark_open(path)
-        except OSError:
-            return  # a read-only folder: the marker is advice, not a lock
+        """Mark ``path`` open by this instance, on a thread: the marker is written atomically
+        (two fsyncs: tens of milliseconds on a busy disk, in the turn that shows a project)
+        and is advice to other instances, which nothing in this one waits for."""
         self._marked_open = path
+        self._marker_writer = threading.Thread(target=_mark_open, args=(path,), name="open-marker", daemon=True)
+        self._marker_writer.start()
+
+    def wait_for_open_marker(self) -> None:
+        """Until the open marker, if one is being written, is on disk (or could not be)."""
+        writer = getattr(self, "_marker_writer", None)
+        if writer is not None:
+            writer.join()
+            self._marker_writer = None
 
     def _release_open_marker(self) -> None:
+        self.wait_for_open_marker()  # not removed before it is written
         if self._marked_open is not None:
             try:
                 locking.unmark_open(self._marked_open)
@@ -303,3 +314,10 @@ def is_same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
     except OSError:
         return a == b
+
+
+def _mark_open(path: Path) -> None:
+    try:
+        locking.mark_open(path)
+    except OSError:
+        pass  # a read-only folder: the marker is advice, not a lock (removing it removes nothing of ours)

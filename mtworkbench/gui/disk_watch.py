@@ -24,6 +24,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from mtworkbench.core.files import read_regular_bytes
 from mtworkbench.core.model import Project
+from mtworkbench.gui import heap
 from mtworkbench.io.bundle.bundle import content_hash, disk_hash, loads_bytes
 
 DEBOUNCE_MS = 300
@@ -46,7 +47,8 @@ def read_state(path: str | Path) -> LoadedState:
     a worker thread froze the window for as long."""
     path = Path(path)
     data = read_regular_bytes(path)
-    project = loads_bytes(data, file=str(path))
+    # A large project is kept out of the collector's full passes from the moment it is built.
+    project = heap.read_frozen(lambda: loads_bytes(data, file=str(path)), len(data))
     return LoadedState(project, content_hash(data), data)
 
 

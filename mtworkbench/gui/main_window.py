@@ -23,7 +23,7 @@ from mtworkbench.core.errors import DataError
 from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.core.wording import plural
-from mtworkbench.gui import dialogs
+from mtworkbench.gui import dialogs, heap
 from mtworkbench.gui.bundle_on_disk import BUNDLE_FILTER, BundleOnDisk, error_message
 from mtworkbench.gui.commands import SetTargetLanguageCommand
 from mtworkbench.gui.disk_watch import BundleWatcher, read_state
@@ -216,6 +216,7 @@ class MainWindow(QMainWindow, BundleOnDisk):
         """
         self._release_open_marker()
         self._copy_of: str | None = None  # the program's bundle an untitled project copies
+        replaces_frozen = heap.is_frozen(self.session.project)
         self.session.replace_project(project, path)
         self.project_shown.emit(project)
         if path is not None and loaded_hash is None:
@@ -229,6 +230,8 @@ class MainWindow(QMainWindow, BundleOnDisk):
         if path is not None and not read_only:
             self._claim_open_marker(path)
         self.watcher.watch(path, loaded_hash)
+        if replaces_frozen:  # the old project's objects, frozen when read, are freed
+            heap.release(project)
 
     def show_loading(self, path: Path) -> None:
         """The window names ``path`` and says it is loading (read on a worker thread meanwhile)."""

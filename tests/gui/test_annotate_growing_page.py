@@ -104,3 +104,12 @@ def test_a_segment_not_laid_out_yet_is_laid_out_when_asked_for(qtbot):
     session.set_current_segment("s999")  # the navigator's click, before the page has grown to it
     assert ws.view.shows("s999") and not ws.page.growing
     assert ws.view.caret() == ("s999", 0)
+
+
+def test_every_line_break_is_shown_as_a_space_and_other_texts_are_kept_as_they_are():
+    for text in ["Straße\nzwei", "日本語\r\n次", "русский\u2028текст", "عربي\u2029نص", "中文\x0b文本\x0c"]:
+        shown = display_text(text)
+        assert len(shown) == len(text) and "\n" not in shown and "\r" not in shown
+        assert shown == "".join(" " if ch in "\n\r\u2028\u2029\x0b\x0c" else ch for ch in text)
+    plain = "Überprüfung des Textes: 検査 проверка"
+    assert display_text(plain) is plain  # nothing to replace: the text itself, not a copy

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 
 import pytest
 from PySide6.QtCore import Qt
@@ -178,8 +179,13 @@ def test_bundle_open_elsewhere_is_flagged_and_read_only_saves_elsewhere(qtbot, w
         other.wait()
 
 
-def test_own_marker_written_on_open_and_removed_on_close(qtbot, window, demo_copy):
+def test_own_marker_written_on_open_and_removed_on_close(qtbot, window, demo_copy, monkeypatch):
+    writers = []
+    real = locking.mark_open
+    monkeypatch.setattr(locking, "mark_open", lambda path: writers.append(threading.current_thread()) or real(path))
     assert window.open_path(demo_copy)
+    window.wait_for_open_marker()
+    assert writers and writers[0] is not threading.main_thread()  # its fsyncs never hold the window
     marker = locking.open_marker_path(demo_copy)
     info = json.loads(marker.read_text())
     assert info["pid"] == os.getpid() and info["host"] == socket.gethostname() and info["user"]
@@ -361,6 +367,7 @@ def test_cancel_at_open_elsewhere_opens_nothing(qtbot, window, demo_copy, monkey
     # Once the other instance is gone (crashed), its marker no longer counts.
     monkeypatch.setattr(dialogs, "ask_open_elsewhere", lambda *a: pytest.fail("a dead owner was reported"))
     assert window.open_path(demo_copy)
+    window.wait_for_open_marker()
     assert json.loads(locking.open_marker_path(demo_copy).read_text())["pid"] == os.getpid()
 
 

@@ -1,7 +1,7 @@
 """Checking a bundle for ``validate`` (``io.bundle.sections_check``).
 
-The texts nothing else reads are checked and dropped, the last of them by a forked
-worker process; every file gets ``load_bundle``'s verdict: the same counts for a valid
+The texts nothing else reads are checked and dropped, piece by piece, shared with a
+forked worker process that checks them from the last piece backwards; every file gets ``load_bundle``'s verdict: the same counts for a valid
 one, the same message and JSON path - the first problem by file order - for a broken
 one, whichever process met it. Texts in German, Chinese, Japanese, Russian and Arabic.
 """
@@ -13,6 +13,7 @@ import os
 import signal
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from mtworkbench.cli import main
@@ -30,7 +31,7 @@ from mtworkbench.io.bundle.bundle import (
     load_bundle,
     loads,
 )
-from mtworkbench.io.bundle.sections_check import CheckedTexts, worker_share
+from mtworkbench.io.bundle.sections_check import CheckedTexts, keys_digest
 from mtworkbench.io.bundle.sections_read import read_valid_bundle
 
 SOURCES = ["Der Bär läuft „schnell“.", "这是一个测试。", "これはテストです。", "Это тест.", "هذا اختبار.",
@@ -89,6 +90,22 @@ def workers(monkeypatch):
     return started
 
 
+@pytest.fixture
+def finished(workers, monkeypatch):
+    """As ``workers``, but this process comes to the texts only once the worker has ended:
+    it takes the worker's answer for every piece the worker checked."""
+    owners = CheckedTexts.owners
+
+    def owners_when_the_worker_ended(self, *args):
+        if self._worker is not None:
+            os.set_blocking(self._worker._fd, True)
+            self._worker._read()  # reads to the end: the worker has sent all it will
+        return owners(self, *args)
+
+    monkeypatch.setattr(CheckedTexts, "owners", owners_when_the_worker_ended)
+    return workers
+
+
 def checked(path: Path) -> tuple[int, ...]:
     found = check_bundle(path)
     return (found.documents, found.segments, found.references, found.systems, found.spans, found.judgments)
@@ -98,12 +115,32 @@ def test_a_valid_bundle_is_checked_with_a_worker_and_counted_as_loaded(tmp_path,
     path = write(tmp_path / "prüfung.mtwb.json", tree())
     assert checked(path) == counts(load_bundle(path)) == (1, 10, 2, 5, 0, 1)
     assert len(workers) == 1
-    # The worker took the last systems, whose texts nothing else reads; it was waited for.
-    assert workers[0].share == {3, 4, 5, 6}
-    assert workers[0]._pid is None
+    assert workers[0]._pid is None  # stopped and reaped
 
 
-def test_only_texts_nothing_reads_are_dropped(tmp_path, workers):
+def test_the_worker_answers_for_the_pieces_nothing_reads(tmp_path, finished, monkeypatch):
+    path = write(tmp_path / "prüfung.mtwb.json", tree())
+    decoded_here = []
+    piece = sections_check.text_piece
+    monkeypatch.setattr(sections_check, "text_piece", lambda *args: decoded_here.append(args) or piece(*args))
+    assert checked(path) == (1, 10, 2, 5, 0, 1)
+    answers = finished[0].answers
+    # Every piece of the texts nothing reads (r-de and mt-de are named by the judgment), each
+    # answered with the count and digest of the segment ids it holds, in segment order.
+    assert {(section, owner) for section, owner, _ in answers} == {
+        ("references", 1), ("systems", 1), ("systems", 2), ("systems", 3), ("systems", 4)}
+    ids = [f"s{i}" for i in range(10)]
+    for owner in (("references", 1), ("systems", 4)):
+        pieces = sorted((number, answer) for (*key, number), answer in answers.items() if tuple(key) == owner)
+        done = 0
+        for _, (count, digest) in pieces:
+            assert count > 0 and digest == keys_digest(ids[done:done + count])
+            done += count
+        assert done == len(ids) and len(pieces) > 1
+    assert decoded_here == []  # this process took them all from the worker's answers
+
+
+def test_only_texts_nothing_reads_are_dropped(tmp_path, finished):
     data = write(tmp_path / "x.mtwb.json", tree()).read_bytes()
     p = read_valid_bundle(data, "x", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS, CheckedTexts(data))
     assert p is not None
@@ -142,6 +179,69 @@ def test_a_broken_section_names_the_general_readers_path(name, change, path, tmp
     assert found == outcome(load_bundle, bundle)
     assert found[1] == path
     assert workers and all(w._pid is None for w in workers)  # a worker ran and was reaped
+
+
+def test_pieces_the_worker_did_not_answer_for_are_read_where_it_found_the_texts(tmp_path, finished, monkeypatch):
+    send = sections_check._send
+    monkeypatch.setattr(sections_check, "_send", lambda fd, answer: isinstance(answer, sections_check._Owners)
+                        and send(fd, answer))  # the worker tells of the owners, answers for no piece
+    start = CheckedTexts.start
+
+    def start_then_decode_no_section_here(self, *args):
+        start(self, *args)
+        for section in ("references", "systems"):  # were they decoded here, the reading would fail
+            monkeypatch.setitem(sections_check.OWNER_DECODERS, section, None)
+
+    monkeypatch.setattr(CheckedTexts, "start", start_then_decode_no_section_here)
+    good = write(tmp_path / "gut.mtwb.json", tree())
+    assert checked(good) == (1, 10, 2, 5, 0, 1)
+    assert finished[0].told and not finished[0].answers
+    value = tree()
+    _system_texts(value, "mt-ru").update(s99="مرحبا")
+    bad = write(tmp_path / "x.mtwb.json", value)
+    monkeypatch.undo()
+    assert outcome(checked, bad) == outcome(load_bundle, bad) == (
+        outcome(load_bundle, bad)[0], "$.systems[3].texts.s99")
+
+
+def test_texts_are_found_in_their_section_where_the_decoder_left_them():
+    data = '[{"id": "a", "texts": {"s1": "Bär"}}, {"id": "b", "texts": {"s1": "Bär"}}]'.encode()
+    section = msgspec.Raw(memoryview(data)[1:-1])
+    owners = sections_read.OWNER_DECODERS["systems"].decode(b"[" + data[1:-1] + b"]")
+    assert sections_check.texts_places(section, [owner.texts for owner in owners]) == [-1, -1]  # another buffer
+    section = msgspec.Raw(data)
+    owners = sections_read.OWNER_DECODERS["systems"].decode(section)
+    places = sections_check.texts_places(section, [owner.texts for owner in owners])
+    assert places == [data.index(b'{"s1"'), data.rindex(b'{"s1"')]  # the same bytes, each one's own
+    assert all(data[at:at + len(owner.texts)] == bytes(owner.texts) for at, owner in zip(places, owners))
+
+
+def test_an_answer_that_does_not_match_the_ids_sends_the_texts_the_usual_way(tmp_path, finished, monkeypatch):
+    # Were the worker's keys not the segment ids expected there, the digests differ: the texts are
+    # read here the usual way (and kept), not taken as checked.
+    start = CheckedTexts.start
+
+    def start_then_expect_other_keys(self, *args):
+        start(self, *args)
+        monkeypatch.setattr(sections_check, "keys_digest", lambda keys: b"other keys")
+
+    monkeypatch.setattr(CheckedTexts, "start", start_then_expect_other_keys)
+    data = write(tmp_path / "x.mtwb.json", tree()).read_bytes()
+    p = read_valid_bundle(data, "x", FORMAT_VERSION, FORMAT, FREE_FORM_FIELDS, MIGRATIONS, CheckedTexts(data))
+    assert p is not None and finished[0].answers
+    assert all(type(owner.texts) is dict for owner in [*p.references, *p.systems])
+    assert dumps(p) == dumps(project())
+
+
+@pytest.mark.parametrize("name,change,path", BROKEN, ids=[c[0] for c in BROKEN])
+def test_a_broken_piece_the_worker_checks_names_the_general_readers_path(name, change, path, tmp_path, finished):
+    value = tree()
+    change(value)
+    bundle = write(tmp_path / "x.mtwb.json", value)
+    found = outcome(checked, bundle)
+    assert found == outcome(load_bundle, bundle)
+    assert found[1] == path
+    assert finished and finished[0].answers  # it answered for the pieces it could confirm
 
 
 def test_the_validate_command_says_the_same(tmp_path, workers, capsys):
@@ -203,17 +303,6 @@ def test_a_campaign_may_read_any_text():
         "مرحبا", "system", "x", "k", "r"}
 
 
-def test_the_worker_takes_the_last_sections_while_that_evens_the_work():
-    # Documents cost DOCUMENT_WEIGHT per byte here; six sections of 10: the worker takes the last.
-    weight = sections_check.DOCUMENT_WEIGHT
-    assert worker_share([10] * 6, set(range(6)), int(10 / weight)) == [3, 4, 5]
-    assert worker_share([10] * 6, {0, 1, 2, 3, 5}, 0) == [5]  # none of this process's after the worker's
-    assert worker_share([10] * 6, {0, 1, 2, 4, 5}, 0) == [4, 5]
-    assert worker_share([10] * 6, {0, 1, 2, 3, 4}, 0) == []
-    assert worker_share([10] * 6, set(), 0) == []
-    assert worker_share([100, 1], {0, 1}, 0) == [1]
-
-
 def test_without_a_process_to_spare_one_core_checks_everything(tmp_path, workers, monkeypatch):
     def no_fork():
         raise OSError(11, "Resource temporarily unavailable")
@@ -248,15 +337,22 @@ TOP_LEVEL_ODDITIES = [
     ("repeated key, good first value", lambda s: s.replace('\n  "name": ', '\n  "name": "старое",\n  "name": ', 1)),
     ("key written with an escape", lambda s: s.replace('"name"', '"n\\u0061me"', 1)),
     ("written on one line", lambda s: json.dumps(json.loads(s), ensure_ascii=False)),
+    # The scan looks for the key written after a large section; here another comes between.
+    ("a key between the large sections", lambda s: s.replace('\n  "judges": ["ann"],', "", 1).replace(
+        '\n  "references": ', '\n  "judges": ["ann"],\n  "references": ', 1)),
+    ("a line like that key's inside a section", lambda s: s.replace(
+        '"attributes": {}', '"attributes": {\n  "references": "Bär"}', 1)),
+    ("that key's line, broken", lambda s: s.replace('\n  "systems": ', '\n  "systems": {},\n  "x": ', 1)),
 ]
 
 
 @pytest.mark.parametrize("name,change", TOP_LEVEL_ODDITIES, ids=[c[0] for c in TOP_LEVEL_ODDITIES])
-def test_the_whole_object_scan_gives_the_general_outcome(name, change, tmp_path, workers):
-    # validate finds the top-level sections in one decode of the whole object (no window to
-    # keep answering); a file that scan does not take goes the general way, as the app's does.
+def test_the_top_level_scan_gives_the_general_outcome(name, change, tmp_path, workers):
+    # A file the top-level scan does not take goes the general way, as the app's does.
     path = tmp_path / "x.mtwb.json"
-    path.write_text(change(dumps(project())), encoding="utf-8")
+    text = dumps(project())
+    assert change(text) != text
+    path.write_text(change(text), encoding="utf-8")
     assert outcome(checked, path) == outcome(lambda p: counts(load_bundle(p)), path)
 
 

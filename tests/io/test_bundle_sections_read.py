@@ -308,3 +308,58 @@ def test_a_repeated_top_level_key_goes_the_general_way(piece, monkeypatch):
     assert twice != text
     assert fast(twice.encode("utf-8")) is None
     assert outcome(loads_bytes, twice.encode("utf-8")) == outcome(loads, twice)
+
+
+@pytest.mark.parametrize("scan", [16, 4 * 1024 * 1024])
+def test_references_and_systems_are_decoded_an_element_per_call(scan, monkeypatch):
+    # Decoding the list of systems at once scanned all of their texts (150 MB for four systems of
+    # a quarter of a million segments) in one call holding the interpreter's lock.
+    monkeypatch.setattr(sections_read, "_SCAN_BYTES", scan)
+    calls: dict[str, list[int]] = {}
+
+    def counting(name):
+        real = getattr(sections_read, name)
+
+        class Counting:
+            def decode(self, data):
+                calls.setdefault(name, []).append(len(data))
+                return real.decode(data)
+
+        monkeypatch.setattr(sections_read, name, Counting())
+
+    for name in ("_REFERENCES", "_SYSTEMS", "_REFERENCE", "_SYSTEM"):
+        counting(name)
+    text = _edit(lambda t: t["systems"].append(dict(t["systems"][0], id="второй-系统")))
+    project = fast(text.encode("utf-8"))
+    assert project is not None
+    assert dumps(project) == dumps(loads(text))
+    tree = json.loads(text)
+    assert len(calls["_REFERENCE"]) == len(tree["references"]) and len(calls["_SYSTEM"]) == len(tree["systems"]) == 2
+    assert "_REFERENCES" not in calls and "_SYSTEMS" not in calls
+    assert [s.id for s in project.systems] == [s["id"] for s in tree["systems"]]
+
+
+def test_owners_written_on_one_line_are_decoded_whole(monkeypatch):
+    calls = []
+    real = sections_read._SYSTEMS
+
+    class Counting:
+        def decode(self, data):
+            calls.append(len(data))
+            return real.decode(data)
+
+    monkeypatch.setattr(sections_read, "_SYSTEMS", Counting())
+    text = dumps(world_project())
+    compact = text.replace('"systems": [\n    {', '"systems": [{', 1)
+    assert compact != text
+    project = fast(compact.encode("utf-8"))
+    assert project is not None and len(calls) == 1
+    assert dumps(project) == text
+
+
+@pytest.mark.parametrize("name,change,path", REFUSED, ids=[c[0] for c in REFUSED])
+def test_owners_read_an_element_at_a_time_keep_each_message(name, change, path, monkeypatch):
+    monkeypatch.setattr(sections_read, "_SCAN_BYTES", 16)
+    text = _edit(change)
+    assert fast(text.encode("utf-8")) is None
+    assert outcome(loads_bytes, text.encode("utf-8")) == outcome(loads, text)

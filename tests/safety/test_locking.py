@@ -288,7 +288,7 @@ def test_a_failed_write_of_a_changed_file_reports_the_change_first(tmp_path, mon
     """A full disk while the file was changed by another program: the saver hears of the change."""
     import errno
 
-    from mtworkbench.io.bundle import bundle as bundle_module
+    from mtworkbench.io.bundle import streamed_write as bundle_module  # where the bundle's atomic write is made
 
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device", str(target))
@@ -296,13 +296,13 @@ def test_a_failed_write_of_a_changed_file_reports_the_change_first(tmp_path, mon
     target = tmp_path / "b.mtwb.json"
     save_bundle(project(), target)
     loaded = read_bundle(target)
-    monkeypatch.setattr(bundle_module, "atomic_write_bytes", full)
+    monkeypatch.setattr(bundle_module, "atomic_write_stream", full)
     with pytest.raises(OSError, match="No space left"):  # unchanged on disk: the write's own error
         save_bundle(loaded.project, target, expected_hash=loaded.sha256)
     monkeypatch.undo()
     with bundle_transaction(target) as p:
         p.add_judge("Zweiter")
-    monkeypatch.setattr(bundle_module, "atomic_write_bytes", full)
+    monkeypatch.setattr(bundle_module, "atomic_write_stream", full)
     with pytest.raises(BundleChangedOnDisk):
         save_bundle(loaded.project, target, expected_hash=loaded.sha256)
 

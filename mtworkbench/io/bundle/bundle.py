@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import mmap
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,10 +35,10 @@ from mtworkbench.io.bundle.bundle_read import read_project
 from mtworkbench.io.bundle.json_checks import parse_json, parse_json_bytes
 from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
 from mtworkbench.io.bundle.layers_json import layers_to_json, relation_to_json, span_to_json, v2_to_v3
-from mtworkbench.io.bundle.locking import bundle_lock
 from mtworkbench.io.bundle.score_file_name import SCORE_FILE_SUFFIX, default_score_file, score_file_problem
 from mtworkbench.io.bundle.sections_check import CheckedTexts
 from mtworkbench.io.bundle.sections_read import read_valid_bundle
+from mtworkbench.io.bundle.streamed_write import write_streamed
 from mtworkbench.io.bundle.suggestions_json import decisions_to_json
 from mtworkbench.io.corpora.plaintext import decode_utf8
 from mtworkbench.io.scores.external_scores import bundle_value
@@ -256,8 +255,9 @@ def disk_hash(path: str | Path) -> str | None:
 def save_bundle(
     project: Project, path: str | Path, expected_hash: str | None = None, timeout: float | None = None
 ) -> str:
-    """``write_bundle``, returning only the content hash of what was written."""
-    return write_bundle(project, path, expected_hash, timeout)[0]
+    """``write_bundle``, returning only the content hash of what was written (its bytes are never
+    gathered into one: each piece goes to the file as it is encoded)."""
+    return _write(project, path, expected_hash, timeout, keep_bytes=False)[0]
 
 
 def write_bundle(
@@ -270,29 +270,43 @@ def write_bundle(
     ``timeout``: how long to wait for another writer's lock (``BundleLocked`` after).
     Returns the content hash of what was written (the next ``expected_hash``) and the bytes.
     """
+    new_hash, data = _write(project, path, expected_hash, timeout, keep_bytes=True)
+    assert data is not None
+    return new_hash, data
+
+
+def _write(project: Project, path: str | Path, expected_hash: str | None, timeout: float | None,
+           keep_bytes: bool) -> tuple[str, bytes | None]:
     if not_a_file_target(path):
         # "-", /dev/stdout, a FIFO, a device: written as they are; nothing to lock, back up or replace.
         data = dumps_bytes(project, path, share_texts=True)
         write_output(path, data)
         return content_hash(data), data
+    from concurrent.futures import ThreadPoolExecutor  # only a save needs it (and the lock): not validate
+
+    from mtworkbench.io.bundle.locking import bundle_lock
+
     _with_score_file(project, path)
-    data = dumps_bytes(project, path, share_texts=True)
-    with bundle_lock(path, timeout), ThreadPoolExecutor(1, thread_name_prefix="mtwb-hash") as hashing:
-        # Hashing releases the GIL: the new bytes' hash and the old file's (read and hashed)
-        # are made on a second thread while this one writes and fsyncs the temporary file.
-        new_hash = hashing.submit(content_hash, data)
-        on_disk = hashing.submit(disk_hash, path) if expected_hash is not None else None
+    with no_cyclic_gc(), bundle_lock(path, timeout), ThreadPoolExecutor(2, thread_name_prefix="mtwb-save") as pool:
+        # The document is encoded on one worker while this thread writes and hashes its pieces
+        # (streamed_write); the old file's hash is read and made on the other.
+        on_disk = pool.submit(disk_hash, path) if expected_hash is not None else None  # while the document is built
+        document = project_to_dict(project, share_texts=True)
 
         def unchanged_on_disk() -> None:
             if on_disk is not None and on_disk.result() != expected_hash:
                 raise BundleChangedOnDisk(str(path), expected_hash or "", on_disk.result())
 
+        def slow_bytes() -> bytes:
+            data = fast_dumps(document)
+            return encode_text(dumps_text(document), path) if data is None else data
+
         try:
-            atomic_write_bytes(path, data, keep_backup=True, locked=True, before_replace=unchanged_on_disk)
+            return write_streamed(path, document, pool, slow_bytes, free_document, keep_bytes,
+                                  before_replace=unchanged_on_disk)
         except OSError:
             unchanged_on_disk()  # a changed file is what the saver must hear of first, as before
             raise
-        return new_hash.result(), data
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -377,6 +391,8 @@ def bundle_transaction(path: str | Path, timeout: float | None = None) -> Iterat
     A second writer waits up to ``timeout`` seconds (default ``MTWB_LOCK_TIMEOUT``
     or 30) and then fails with ``BundleLocked`` naming who holds the lock.
     """
+    from mtworkbench.io.bundle.locking import bundle_lock
+
     with bundle_lock(path, timeout):
         path = Path(path)
         data = read_regular_bytes(path)

@@ -41,17 +41,16 @@ class _Slow(Exception):
 
 def fast_dumps(value: Any) -> bytes | None:
     """``dumps_text(value)`` as UTF-8, or None where only ``dumps_text`` writes (or refuses) it exactly."""
+    pieces: list[bytes | memoryview] = []
     try:
-        if not _is_big(value):
-            return orjson.dumps(_floats_as_python(value, orjson.Fragment), option=_OPTIONS)
-        pieces: list[bytes | memoryview] = []
-        _write_big(pieces.append, value, 0)
-        pieces.append(b"\n")
-        return b"".join(pieces)  # joins of over 1 MiB copy with the GIL released
+        _pieces(value, pieces.append)
+        return b"".join(pieces) if len(pieces) > 1 else bytes(pieces[0])  # big joins copy with the GIL released
     except _Slow:
         return None
     except (TypeError, ValueError, RecursionError, OverflowError):  # orjson.JSONEncodeError is a TypeError
         pass
+    finally:
+        pieces.clear()
     try:  # an integer beyond 64 bits: msgspec writes it (and all else) as json.dumps does, in three passes
         raw = _MSGSPEC.encode(_floats_as_python(value, msgspec.Raw))
     except (_Slow, TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
@@ -59,6 +58,25 @@ def fast_dumps(value: Any) -> bytes | None:
     out = msgspec.json.format(raw, indent=2)
     del raw
     return out + b"\n"
+
+
+def stream_dumps(value: Any, out: Callable[[bytes | memoryview], object]) -> bool:
+    """``fast_dumps(value)`` handed to ``out`` in pieces as they are made (a writer can write and hash
+    them while the rest is encoded); False where ``fast_dumps`` must write it its other ways (some
+    pieces may have gone to ``out`` by then: the caller discards them). What ``out`` raises propagates."""
+    try:
+        _pieces(value, out)
+    except (_Slow, TypeError, ValueError, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def _pieces(value: Any, out: Callable[[bytes | memoryview], object]) -> None:
+    if not _is_big(value):
+        out(orjson.dumps(_floats_as_python(value, orjson.Fragment), option=_OPTIONS))
+        return
+    _write_big(out, value, 0)
+    out(b"\n")
 
 
 # --- a big value in pieces ---------------------------------------------------------------
@@ -214,4 +232,4 @@ def _floats_as_python(value: Any, raw: Callable[[bytes], Any]) -> Any:
     raise _Slow  # a set, a record, a dict subclass: json.dumps refuses or writes it its own way
 
 
-__all__ = ["dumps_text", "fast_dumps"]
+__all__ = ["dumps_text", "fast_dumps", "stream_dumps"]

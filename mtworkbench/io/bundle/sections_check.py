@@ -11,18 +11,23 @@ empty stand-in (``_Unkept``) that refuses to be read, so a reader that reads it 
 all sends the file the general way instead of checking against a missing text.
 
 Such sections are independent once the top-level scan has found them, so a large
-file's last ones are checked by a forked worker process while this one reads the
-documents and the other texts: the map is shared, the worker decodes its sections
-and sends back only which of them were in order and their keys (which this process
-compares with the segment ids). The worker only ever confirms: a section it did not
-confirm - a wrong type, texts out of order or missing, a worker that failed or was
-stopped - is read here the usual way, so every refusal goes the general way and its
-message names the first problem by file order exactly as before.
+file's are shared with a forked worker process, piece by piece (``text_pieces``' pieces):
+the worker is started as soon as the sections are found, decodes the systems and then the
+references itself, and checks their pieces from the last one backwards while this process
+reads the documents and checks pieces from the first one on. For each piece it checked
+the worker sends its number of keys and a digest of them (no texts, no keys: a few bytes);
+this process takes a piece the worker has answered for by comparing that digest with the
+digest of the segment ids it expects there, and checks every other piece itself - so it
+never waits for the worker, and the two meet wherever the work evens out. The worker only
+ever confirms: a piece it did not confirm - a wrong type, texts out of order or missing, a
+worker that failed or was stopped - is read here the usual way, so every refusal goes the
+general way and its message names the first problem by file order exactly as before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import mmap
 import os
 import signal
@@ -30,19 +35,29 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from mtworkbench.io.bundle.sections_read import GIVES_UP_ON, NotTaken, TextSections, text_pieces
+from mtworkbench.io.bundle.sections_read import (
+    GIVES_UP_ON,
+    OWNER_DECODERS,
+    OWNER_FIELDS,
+    OWNER_TYPES,
+    NotTaken,
+    TextSections,
+    piece_bounds,
+    text_piece,
+)
 
-# A file whose texts nothing else reads are this large or more is checked on two cores
-# (a fork costs a few milliseconds; below this the worker would not pay for itself).
+# A file whose texts are this large or more is checked on two cores (a fork costs a few
+# milliseconds; below this the worker would not pay for itself).
 FORK_FROM_BYTES = 16 * 1024 * 1024
-# Decoding a byte of the documents (segment records, then the project's index of them)
-# costs about this many times a byte of texts: the worker's share evens out the two.
-DOCUMENT_WEIGHT = 2.0
 # Values walked at most to find the ids the later sections name (a few tens of milliseconds):
 # a project with more judgments or spans than that keeps its texts, as the app's reader does.
 NAMED_WALK_LIMIT = 200_000
 # The later sections that read texts through the ids they name; a campaign may read any.
 _READ_TEXTS = ("entity_spans", "relations", "judgments", "suggestion_decisions")
+# The worker's order: the last sections first (this process begins with the first ones).
+_WORKER_ORDER = ("systems", "references")
+# A piece of texts: its section ("references" or "systems"), its owner's place in it, its place.
+Piece = tuple[str, int, int]
 
 
 class _Unkept(dict[str, str]):
@@ -54,44 +69,97 @@ class _Unkept(dict[str, str]):
     __getitem__ = __contains__ = __iter__ = __len__ = get = keys = values = items = _refuse
 
 
+# The texts of an owner the worker told of: not decoded here unless a piece of them must be.
+_TOLD = msgspec.Raw(b"")
+
+
 class CheckedTexts(TextSections):
     """Texts checked, not kept, where nothing else reads them; the rest read as usual."""
 
-    scan_whole = True  # ``validate`` has no window to keep answering
-
     def __init__(self, data: bytes | mmap.mmap) -> None:
         super().__init__(data)
+        self._named: set[str] | None = None
         self._unread: set[int] = set()
+        self._references = 0
         self._worker: _Worker | None = None
-        self._confirmed: set[int] | None = None
+        self._sections: dict[str, msgspec.Raw] = {}
+        self._decoded: dict[str, list[Any]] = {}
 
-    def start(self, owners: list[tuple[str, msgspec.Raw]], rest: dict[str, Any], documents: msgspec.Raw) -> None:
-        named = _named(rest)
-        self._unread = {i for i, (owner, _) in enumerate(owners) if named is not None and owner not in named}
-        share = worker_share([len(raw) for _, raw in owners], self._unread, len(documents))
-        if share and hasattr(os, "fork") and sum(len(owners[i][1]) for i in share) >= FORK_FROM_BYTES:
+    def found(self, sections: dict[str, msgspec.Raw], rest: dict[str, Any]) -> None:
+        self._named = _named(rest)
+        size = len(sections["references"]) + len(sections["systems"])
+        if self._named is not None and hasattr(os, "fork") and size >= FORK_FROM_BYTES:
             try:
-                self._worker = _Worker([(i, owners[i][1]) for i in share], self.data)
+                self._worker = _Worker({name: sections[name] for name in _WORKER_ORDER}, self._named, self.data)
             except (OSError, Warning):  # no process to spare (or a fork warned of as an error): one core
                 self._worker = None
 
+    def owners(self, references: msgspec.Raw, systems: msgspec.Raw) -> tuple[list[Any], list[Any]]:
+        """As the worker decoded them, where it has told of both sections by now (their texts
+        decoded here only where needed); else decoded here."""
+        self._sections = {"references": references, "systems": systems}
+        told = None if self._worker is None else self._worker.owners()
+        if told is None:
+            return super().owners(references, systems)
+        found = [[OWNER_TYPES[section](owner, _TOLD, field) for owner, field, *_ in told[section]]
+                 for section in ("references", "systems")]
+        return found[0], found[1]
+
+    def start(self, owners: list[tuple[str, msgspec.Raw]], references: int) -> None:
+        named = self._named
+        self._unread = {i for i, (owner, _) in enumerate(owners) if named is not None and owner not in named}
+        self._references = references
+
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
-        if index in self._unread:
-            if self._worker is not None and index in self._worker.share:
-                if index in self._worker_confirmed(ids):
-                    return _Unkept(), True
-            elif keys_in_order(raw, ids, self.data) is not None:
-                return _Unkept(), True
+        section, owner = ("references", index) if index < self._references else ("systems", index - self._references)
+        if index in self._unread and self._in_order((section, owner), raw, ids):
+            return _Unkept(), True
+        if raw is _TOLD:
+            raw = self._texts_here(section, owner)
         return super().texts(index, raw, ids)  # read and kept: its problems are found as usual
 
-    def _worker_confirmed(self, ids: list[str]) -> set[int]:
-        if self._confirmed is None:
-            assert self._worker is not None
-            confirmed, keys = self._worker.answer()
-            self._confirmed = confirmed if keys == ids else set()
-        return self._confirmed
+    def _in_order(self, owner: tuple[str, int], raw: msgspec.Raw, ids: list[str]) -> bool:
+        """Whether a texts object holds a string for every segment, in segment order: piece by
+        piece, each one the worker answered for by its keys' digest, every other one decoded
+        here (a wrong type raises as the decoder does)."""
+        told = self._worker.pieces(owner) if raw is _TOLD and self._worker is not None else None
+        if raw is _TOLD and told is None:
+            raw = self._texts_here(*owner)
+        bounds = None if told is not None else list(piece_bounds(memoryview(raw)))
+        done = 0
+        for number in range(len(bounds) if bounds is not None else told or 0):
+            answer = None if self._worker is None else self._worker.answer((*owner, number))
+            if answer is not None:
+                count, digest = answer
+                if digest != keys_digest(ids[done:done + count]):
+                    return False
+            else:
+                if bounds is None:  # the first piece the worker has not answered for
+                    raw = self._texts_here(*owner)
+                    bounds = list(piece_bounds(memoryview(raw)))
+                    if len(bounds) != told:
+                        return False
+                keys = list(text_piece(memoryview(raw), *bounds[number], self.data))
+                count = len(keys)
+                if keys != ids[done:done + count]:
+                    return False
+            done += count
+        return done == len(ids)
+
+    def _texts_here(self, section: str, owner: int) -> msgspec.Raw:
+        """An owner's texts the worker told of, found here after all: where the worker found
+        them in the section, else by decoding the section here."""
+        at, size = self._worker.where((section, owner)) if self._worker is not None else (-1, 0)
+        if at >= 0:
+            return msgspec.Raw(memoryview(self._sections[section])[at:at + size])
+        if section not in self._decoded:
+            self._decoded[section] = OWNER_DECODERS[section].decode(self._sections[section])
+        texts: msgspec.Raw = self._decoded[section][owner].texts
+        return texts
 
     def close(self) -> None:
+        self._sections.clear()  # slices of the map, which is closed next
+        self._decoded.clear()
         if self._worker is not None:
             self._worker.stop()
 
@@ -119,44 +187,38 @@ def _named(rest: dict[str, Any]) -> set[str] | None:
     return names
 
 
-def worker_share(sizes: list[int], unread: set[int], documents: int) -> list[int]:
-    """The text sections (by index) a worker checks: the last ones, all unread, while moving one
-    more lowers the larger of the two processes' shares (this one also reads the documents).
-    This process reads its sections in file order and waits for the worker's answer at the
-    first of the worker's: none of its own may come after."""
-    here, there = documents * DOCUMENT_WEIGHT + sum(sizes), 0.0
-    share: list[int] = []
-    for i in reversed(range(len(sizes))):
-        if i not in unread or max(here - sizes[i], there + sizes[i]) >= max(here, there):
-            break
-        here, there = here - sizes[i], there + sizes[i]
-        share.append(i)
-    return sorted(share)
+def keys_digest(keys: list[str]) -> bytes:
+    """A digest of a piece's keys, in order (what the worker sends instead of the keys)."""
+    return hashlib.blake2b(msgspec.msgpack.encode(keys), digest_size=20).digest()
 
 
-def keys_in_order(raw: msgspec.Raw, expected: list[str] | None, data: bytes | mmap.mmap) -> list[str] | None:
-    """The keys of a texts object decoded in the reader's pieces (every value a string),
-    where they are ``expected`` in that order (or, with None, whatever they are); None
-    where they are not. A wrong type raises as the decoder does."""
-    keys: list[str] = []
-    done = 0
-    for piece in text_pieces(raw, data):
-        found = list(piece)
-        if expected is None:
-            keys += found
-        elif found != expected[done:done + len(found)]:
-            return None
-        done += len(found)
-    if expected is None:
-        return keys
-    return expected if done == len(expected) else None
+class _Owners(msgspec.Struct, tag=True, array_like=True):
+    """The owners of a section as the worker decoded it: id, translator or kind, how many pieces
+    their texts are cut into, where those lie in the section's bytes (-1: not found) and their size."""
+
+    section: str
+    owners: list[tuple[str, str, int, int, int]]
+
+
+class _Piece(msgspec.Struct, tag=True, array_like=True):
+    """A piece of an owner's texts whose values are all strings: its keys' count and digest."""
+
+    section: str
+    owner: int
+    number: int
+    count: int
+    digest: bytes
+
+
+_LENGTH = 4  # bytes before each answer: its length
+_ANSWER = msgspec.msgpack.Decoder(_Owners | _Piece)
 
 
 class _Worker:
-    """A forked process checking some text sections of the shared map; it answers once."""
+    """A forked process checking text pieces of the shared map, the last ones first; it sends
+    an answer for each piece it checked, which this process reads when it comes to that piece."""
 
-    def __init__(self, sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap) -> None:
-        self.share = {i for i, _ in sections}
+    def __init__(self, sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.mmap) -> None:
         read_end, write_end = os.pipe()
         try:
             # Other threads (a progress bar's) do not follow into the worker, and nothing it
@@ -168,60 +230,145 @@ class _Worker:
             raise
         if pid == 0:  # the worker: never returns into the caller
             os.close(read_end)
-            _work(sections, data, write_end)
+            _work(sections, named, data, write_end)
         os.close(write_end)
+        os.set_blocking(read_end, False)
         self._pid: int | None = pid
-        self._fd = read_end
+        self._fd: int | None = read_end
+        self._pending = bytearray()
+        self.answers: dict[Piece, tuple[int, bytes]] = {}
+        self.told: dict[str, list[tuple[str, str, int, int, int]]] = {}
 
-    def answer(self) -> tuple[set[int], list[str]]:
-        """The sections the worker confirmed and the keys they share (nothing where it failed)."""
-        chunks = []
-        while chunk := os.read(self._fd, 1 << 20):
-            chunks.append(chunk)
-        status = self._reap()
-        try:
-            if status != 0:
-                return set(), []
-            confirmed, keys = msgspec.msgpack.decode(b"".join(chunks), type=tuple[list[int], list[str]])
-            return set(confirmed), keys
-        except msgspec.MsgspecError:
-            return set(), []
+    def owners(self) -> dict[str, list[tuple[str, str, int, int, int]]] | None:
+        """The owners of both sections as the worker decoded them; None where it has not told (yet)."""
+        self._read()
+        return self.told if len(self.told) == len(_WORKER_ORDER) else None
+
+    def pieces(self, owner: tuple[str, int]) -> int | None:
+        """How many pieces the worker cut an owner's texts into (as ``piece_bounds``)."""
+        told = self.told.get(owner[0])
+        return told[owner[1]][2] if told is not None and owner[1] < len(told) else None
+
+    def where(self, owner: tuple[str, int]) -> tuple[int, int]:
+        """Where an owner's texts lie in its section's bytes, and their size ((-1, 0): not told)."""
+        told = self.told.get(owner[0])
+        return (told[owner[1]][3], told[owner[1]][4]) if told is not None and owner[1] < len(told) else (-1, 0)
+
+    def answer(self, piece: Piece) -> tuple[int, bytes] | None:
+        """The worker's count and digest of a piece's keys; None where it has not answered (yet)."""
+        if piece not in self.answers:
+            self._read()
+        return self.answers.get(piece)
+
+    def _read(self) -> None:
+        """Take what the worker has sent so far, without waiting for more."""
+        while self._fd is not None:
+            try:
+                chunk = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:  # the worker has ended
+                os.close(self._fd)
+                self._fd = None
+            self._pending += chunk
+        pending = self._pending
+        used = 0
+        while len(pending) - used >= _LENGTH:
+            size = int.from_bytes(pending[used:used + _LENGTH], "little")
+            if len(pending) - used - _LENGTH < size:
+                break
+            found = _ANSWER.decode(pending[used + _LENGTH:used + _LENGTH + size])
+            if isinstance(found, _Owners):
+                self.told[found.section] = found.owners
+            else:
+                self.answers[(found.section, found.owner, found.number)] = (found.count, found.digest)
+            used += _LENGTH + size
+        del pending[:used]
 
     def stop(self) -> None:
         if self._pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
-            self._reap()
-        os.close(self._fd)
-
-    def _reap(self) -> int | None:
-        if self._pid is None:
-            return None
-        pid, self._pid = self._pid, None
-        try:
-            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-        except ChildProcessError:  # reaped already (SIGCHLD ignored): its answer is not trusted
-            return None
+            pid, self._pid = self._pid, None
+            with contextlib.suppress(ChildProcessError):  # reaped already (SIGCHLD ignored)
+                os.waitpid(pid, 0)
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
-def _work(sections: list[tuple[int, msgspec.Raw]], data: bytes | mmap.mmap, fd: int) -> NoReturn:
-    """The worker's whole life: check, write the answer, and leave at once (nothing of the
-    parent's - its buffers, locks, exit handlers - is touched; an interrupt exits too)."""
-    code = 1
+def _work(sections: dict[str, msgspec.Raw], named: set[str], data: bytes | mmap.mmap, fd: int) -> NoReturn:
+    """The worker's whole life: decode the sections of owners and tell of them, check pieces
+    from the last one backwards, answer for each one whose values are all strings, and leave
+    at once (nothing of the parent's - its buffers, locks, exit handlers - is touched; an
+    interrupt exits too)."""
     try:
-        keys: list[str] | None = None
-        confirmed: list[int] = []
-        for index, raw in sections:
-            try:
-                found = keys_in_order(raw, keys, data)
-            except GIVES_UP_ON:
-                continue
-            if found is not None:
-                keys = found
-                confirmed.append(index)
-        view = memoryview(msgspec.msgpack.encode((confirmed, keys or [])))
-        while view:
-            view = view[os.write(fd, view):]
-        code = 0
+        owners = {section: OWNER_DECODERS[section].decode(sections[section]) for section in _WORKER_ORDER}
+        bounds = {(section, k): list(piece_bounds(memoryview(owner.texts)))
+                  for section in _WORKER_ORDER for k, owner in enumerate(owners[section])}
+        for section in _WORKER_ORDER:
+            where = texts_places(sections[section], [owner.texts for owner in owners[section]])
+            _send(fd, _Owners(section, [(owner.id, getattr(owner, OWNER_FIELDS[section]), len(bounds[(section, k)]),
+                                         where[k], len(owner.texts)) for k, owner in enumerate(owners[section])]))
+        for section in _WORKER_ORDER:
+            for k in reversed(range(len(owners[section]))):
+                if owners[section][k].id in named:
+                    continue  # read and kept by this process's reader
+                body = memoryview(owners[section][k].texts)
+                for number in reversed(range(len(bounds[(section, k)]))):
+                    try:
+                        keys = list(text_piece(body, *bounds[(section, k)][number], data))
+                    except GIVES_UP_ON:
+                        continue  # this process reads it and names the problem
+                    _send(fd, _Piece(section, k, number, len(keys), keys_digest(keys)))
     finally:
-        os._exit(code)
+        os._exit(0)
+
+
+def texts_places(section: msgspec.Raw, texts: list[msgspec.Raw]) -> list[int]:
+    """Where each of the owners' texts (decoded from ``section``: slices of its bytes, not
+    copies) lies in the section's bytes (-1: this Python cannot tell), so the reader can
+    decode a piece of them without decoding the whole section again."""
+    start = buffer_address(section)
+    places = []
+    for value in texts:
+        at = buffer_address(value)
+        places.append(at - start if start is not None and at is not None and
+                      0 <= at - start <= len(section) - len(value) else -1)
+    return places
+
+
+def buffer_address(value: Any) -> int | None:
+    """The address of the first byte of an object's buffer, from the buffer protocol itself
+    (CPython's ``PyObject_GetBuffer``); None where this Python cannot tell."""
+    import ctypes  # the worker's only: the reader never needs it
+
+    class PyBuffer(ctypes.Structure):  # Py_buffer, as the stable ABI lays it out
+        _fields_ = [("buf", ctypes.c_void_p), ("obj", ctypes.c_void_p), ("len", ctypes.c_ssize_t),
+                    ("itemsize", ctypes.c_ssize_t), ("readonly", ctypes.c_int), ("ndim", ctypes.c_int),
+                    ("format", ctypes.c_char_p), ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+                    ("suboffsets", ctypes.c_void_p), ("internal", ctypes.c_void_p)]
+
+    try:
+        get, release = ctypes.pythonapi.PyObject_GetBuffer, ctypes.pythonapi.PyBuffer_Release
+    except AttributeError:
+        return None
+    get.argtypes, get.restype = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int], ctypes.c_int
+    release.argtypes, release.restype = [ctypes.POINTER(PyBuffer)], None
+    view = PyBuffer()
+    try:
+        if get(value, ctypes.byref(view), 0) != 0:  # PyBUF_SIMPLE: contiguous bytes
+            return None
+    except (TypeError, BufferError):
+        return None
+    try:
+        return view.buf
+    finally:
+        release(ctypes.byref(view))
+
+
+def _send(fd: int, answer: _Owners | _Piece) -> None:
+    encoded = msgspec.msgpack.encode(answer)
+    view = memoryview(len(encoded).to_bytes(_LENGTH, "little") + encoded)
+    while view:
+        view = view[os.write(fd, view):]

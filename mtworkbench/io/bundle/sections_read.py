@@ -68,9 +68,16 @@ _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _DOCUMENTS = msgspec.json.Decoder(list[_Document])
 _REFERENCES = msgspec.json.Decoder(list[_Reference])
 _SYSTEMS = msgspec.json.Decoder(list[_System])
+_REFERENCE = msgspec.json.Decoder(_Reference)
+_SYSTEM = msgspec.json.Decoder(_System)
 _TEXTS = msgspec.json.Decoder(dict[str, str])
 _SEGMENTS = msgspec.json.Decoder(list[Segment])
 _ANY = msgspec.json.Decoder()
+# The sections of texts' owners: each one's decoder (the owners' texts left as slices), the type
+# of its owners (made of an id, texts and this field) and the field.
+OWNER_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {"references": _REFERENCES, "systems": _SYSTEMS}
+OWNER_TYPES: dict[str, type[_Reference | _System]] = {"references": _Reference, "systems": _System}
+OWNER_FIELDS = {"references": "translator", "systems": "kind"}
 # What the typed decoders raise for a file they do not take (the general way names why).
 GIVES_UP_ON = (msgspec.MsgspecError, DataError, UnicodeDecodeError, RecursionError, ValueError, OverflowError)
 
@@ -83,18 +90,20 @@ class TextSections:
     """How the reader gets each reference's and system's texts: decoded and kept, as the
     project needs them. ``sections_check`` replaces it where the project is only checked."""
 
-    # The app reads on a worker thread while its window must keep answering: the top-level
-    # object is scanned in bounded steps (``_top_level``). A reader with no window to serve
-    # sets this: one decode of the whole object finds the sections in less time.
-    scan_whole = False
-
     def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
 
-    def start(self, owners: list[tuple[str, msgspec.Raw]], rest: dict[str, Any], documents: msgspec.Raw) -> None:
-        """Called once the sections are found, before the documents are read: the id and
-        the texts of every reference, then every system, in file order; the sections
-        other than texts and documents, decoded (and migrated); the documents' slice."""
+    def found(self, sections: dict[str, msgspec.Raw], rest: dict[str, Any]) -> None:
+        """Called once the top-level sections are found and the sections other than texts and
+        documents decoded (and migrated), before the references and systems are decoded."""
+
+    def owners(self, references: msgspec.Raw, systems: msgspec.Raw) -> tuple[list[Any], list[Any]]:
+        """The references and the systems (``_Reference``, ``_System``) of those sections."""
+        return _owners(references, _REFERENCES, _REFERENCE), _owners(systems, _SYSTEMS, _SYSTEM)
+
+    def start(self, owners: list[tuple[str, msgspec.Raw]], references: int) -> None:
+        """Called before any texts are read: the id and the texts of every reference, then
+        every system, in file order, and how many of them are references."""
 
     def texts(self, index: int, raw: msgspec.Raw, ids: list[str]) -> tuple[dict[str, str], bool]:
         """The texts of the ``index``-th owner and whether they are every segment's in order."""
@@ -129,7 +138,7 @@ def read_valid_bundle(data: bytes | mmap.mmap, file: str | None, version: int, f
 
 def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: int, format_name: str,
           free_form: tuple[str, ...], migrations: Mapping[int, Migration], texts: TextSections) -> Project:
-    sections = _TOP.decode(body) if texts.scan_whole else _top_level(body, data)
+    sections = _top_level(body, data)
     keys = sections.keys()
     if not (TOP_LEVEL_REQUIRED <= keys and keys <= TOP_LEVEL_REQUIRED | TOP_LEVEL_OPTIONAL):
         raise NotTaken
@@ -148,23 +157,23 @@ def _read(body: memoryview, data: bytes | mmap.mmap, file: str | None, version: 
     for key in free_form:  # as the general way: depth of the parts no type check bounds
         if key in rest:
             check_tree(rest[key], file, MAX_DEPTH, strings=False, path=f"$.{key}", depth=1)
+    texts.found(sections, rest)
     r = JsonReader(file)
-    # The texts stay slices of the file here (the decoder only runs over them to find their end);
-    # ``texts`` decodes them piece by piece.
-    references = _REFERENCES.decode(sections.pop("references"))
-    systems = _SYSTEMS.decode(sections.pop("systems"))
-    release_pages(data)
-    owners = [(ref.id, ref.texts) for ref in references] + [(system.id, system.texts) for system in systems]
-    if any(_blank(owner) for owner, _ in owners):
-        raise NotTaken
-    texts.start(owners, rest, sections["documents"])
-    del owners
     documents = _documents(sections.pop("documents"))
     release_pages(data)
     project = Project(documents=documents, name=r.str(rest.get("name", ""), "$.name"),
                       source_language=r.str(rest.get("source_language", ""), "$.source_language"),
                       target_language=r.str(rest.get("target_language", ""), "$.target_language"))
     del documents
+    # The texts stay slices of the file here (the decoder only runs over them to find their end);
+    # ``texts`` decodes them piece by piece.
+    references, systems = texts.owners(sections.pop("references"), sections.pop("systems"))
+    release_pages(data)
+    owners = [(ref.id, ref.texts) for ref in references] + [(system.id, system.texts) for system in systems]
+    if any(_blank(owner) for owner, _ in owners):
+        raise NotTaken
+    texts.start(owners, len(references))
+    del owners
     ids = project.segment_ids
     # ``Project`` refuses a repeated id, a text for an unknown segment, a system without
     # every segment's text or of another kind (ModelError: the general way names it).
@@ -206,16 +215,20 @@ def _top_level(body: memoryview, data: bytes | mmap.mmap) -> dict[str, msgspec.R
         raise ValueError("the top-level object does not end the file")
     end -= 1
     starts, pos = [opening.end()], opening.end() + 1
+    needle = _next_key_line(body, opening.end())
     while pos < end:
         step_end = min(end, pos + _SCAN_BYTES)
-        found = data.find(_TOP_KEY_LINE, offset + pos, offset + step_end)
+        found = data.find(needle, offset + pos, offset + step_end)
         if found >= 0:
             starts.append(found - offset)
             pos = found - offset + 1
-        elif step_end == end:
+            needle = _next_key_line(body, pos - 1)
+        elif step_end < end:  # a key line across the step's end is found by the next step
+            pos = step_end - len(needle) + 1
+        elif needle != _TOP_KEY_LINE:  # not in the order bundles are written: any key line
+            needle, pos = _TOP_KEY_LINE, starts[-1] + 1
+        else:
             break
-        else:  # a key line across the step's end is found by the next step
-            pos = step_end - len(_TOP_KEY_LINE) + 1
     values: dict[str, msgspec.Raw] = {}
     for at, cut in zip(starts, starts[1:] + [end]):
         stop = _before_space(body, at, cut)
@@ -235,6 +248,58 @@ def _top_level(body: memoryview, data: bytes | mmap.mmap) -> dict[str, msgspec.R
                 raise ValueError(f"the top-level key {name!r} is repeated")
             values[name] = value
     return values
+
+
+# Where an element of a top-level list begins, as bundles are written: its opening brace on a
+# line of its own after this indent (deeper lines are indented further).
+_ELEMENT_INDENT = b"\n    "
+
+
+def _owners(raw: msgspec.Raw, whole: msgspec.json.Decoder, one: msgspec.json.Decoder) -> list:
+    """The references or systems, one element decoded per call where the list is laid out as
+    bundles are written: decoding the list at once scans all of their texts (150 MB for four
+    systems of a quarter of a million segments) in one call that holds the interpreter's lock.
+    The elements' braces are found ``_SCAN_BYTES`` at a time; a list laid out otherwise, or any
+    element that does not decode on its own, is decoded whole (which takes or refuses it as
+    before): the pieces decode only if every cut was between two elements."""
+    body = memoryview(raw)
+    starts: list[int] = []
+    for pos in range(0, len(body), _SCAN_BYTES):
+        # Braces are rare in texts: a search for one byte is many times faster than for the line.
+        chunk = bytes(body[pos:pos + _SCAN_BYTES])
+        found = chunk.find(b"{")
+        while found >= 0:
+            if body[max(0, pos + found - 5):pos + found] == _ELEMENT_INDENT:
+                starts.append(pos + found)
+            found = chunk.find(b"{", found + 1)
+    if not starts or body[:1] != b"[" or _before_space(body, 1, starts[0]) != 1 or body[-1:] != b"]":
+        return whole.decode(raw)
+    items = []
+    try:
+        for at, cut in zip(starts, starts[1:] + [len(body) - 1]):
+            stop = _before_space(body, at, cut)
+            if cut != len(body) - 1:  # a comma after every element but the last
+                if body[stop - 1:stop] != b",":
+                    return whole.decode(raw)
+                stop = _before_space(body, at, stop - 1)
+            items.append(one.decode(body[at:stop]))
+    except msgspec.MsgspecError:
+        return whole.decode(raw)
+    return items
+
+
+# The large sections and the key bundles write right after each. Looking for that key's line
+# skips a section's bytes several times faster than looking for any key line, whose last byte
+# (a quote) is in every line of the texts. A key line skipped (another key written between
+# them) leaves two values in one slice, which does not decode: the general way reads the file.
+_FOLLOWED_BY = {b"documents": b"references", b"references": b"systems", b"systems": b"judges"}
+
+
+def _next_key_line(body: memoryview, at: int) -> bytes:
+    """What to look for after the key line at ``at``: the key written after it, or any key line."""
+    key = _KEY.match(body, at)
+    follower = _FOLLOWED_BY.get(key.group(1)) if key is not None else None
+    return _TOP_KEY_LINE if follower is None else _TOP_KEY_LINE + follower + b'":'
 
 
 def _before_space(body: memoryview, start: int, stop: int) -> int:
@@ -375,13 +440,24 @@ def text_pieces(raw: msgspec.Raw, data: bytes | mmap.mmap) -> Iterator[dict[str,
     """A texts object decoded in pieces of about ``PIECE_BYTES`` (each one's pages released
     before the next is decoded), in file order; a wrong type raises as the decoder does."""
     body = memoryview(raw)
+    for start, end in piece_bounds(body):
+        yield text_piece(body, start, end, data)
+
+
+def piece_bounds(body: memoryview) -> Iterator[tuple[int, int]]:
+    """Where the pieces of a texts object (its bytes) begin and end, in file order: each
+    piece's entries are ``body[start:end]``, cut between two entries about every ``PIECE_BYTES``."""
     start = 1  # after the opening brace
     while True:
         found = _ENTRY_BREAK.search(body, start + PIECE_BYTES) if start + PIECE_BYTES < len(body) else None
-        end = len(body) - 1 if found is None else found.start()
-        piece = _TEXTS.decode(b"{" + body[start:end] + b"}")
-        release_pages(data)
-        yield piece
+        yield start, len(body) - 1 if found is None else found.start()
         if found is None:
             return
         start = found.start() + 1
+
+
+def text_piece(body: memoryview, start: int, end: int, data: bytes | mmap.mmap) -> dict[str, str]:
+    """One piece of a texts object decoded (its pages released after); a wrong type raises."""
+    piece = _TEXTS.decode(b"{" + body[start:end] + b"}")
+    release_pages(data)
+    return piece
