@@ -24,6 +24,7 @@ from mtworkbench.core.events import SegmentChanged
 from mtworkbench.core.model import Project
 from mtworkbench.core.wording import plural
 from mtworkbench.gui import dialogs, heap
+from mtworkbench.gui.after_paint import after_next_paint
 from mtworkbench.gui.bundle_on_disk import BUNDLE_FILTER, BundleOnDisk, error_message
 from mtworkbench.gui.commands import SetTargetLanguageCommand
 from mtworkbench.gui.disk_watch import BundleWatcher, read_state
@@ -209,15 +210,21 @@ class MainWindow(QMainWindow, BundleOnDisk):
 
     # --- project life cycle ------------------------------------------------------------
     def set_project(self, project: Project, path: Path | None, loaded_hash: str | None = None,
-                    base_data: bytes | None = None, read_only: bool = False) -> None:
+                    base_data: bytes | None = None, read_only: bool = False, select_later: bool = False) -> None:
         """Show ``project``; ``loaded_hash``/``base_data``: the bundle's content as read from ``path``.
 
         Unless ``read_only``, the bundle is marked open by this instance (``.NAME.open``).
+        ``select_later``: its first segment is made current (Annotate's first page laid out, the
+        navigator's selection) in the next event-loop turn, so the window paints in between: the
+        swap-in of a large project and the paint after it were one stall of over 100 ms.
         """
         self._release_open_marker()
         self._copy_of: str | None = None  # the program's bundle an untitled project copies
         replaces_frozen = heap.is_frozen(self.session.project)
-        self.session.replace_project(project, path)
+        self.session.replace_project(project, path, select_first=not select_later)
+        if select_later:
+            self._selecting_first: Project | None = project
+            after_next_paint(self, lambda: self._select_first(project))
         self.project_shown.emit(project)
         if path is not None and loaded_hash is None:
             try:  # the file as it is now is what a later save must find unchanged
@@ -232,6 +239,12 @@ class MainWindow(QMainWindow, BundleOnDisk):
         self.watcher.watch(path, loaded_hash)
         if replaces_frozen:  # the old project's objects, frozen when read, are freed
             heap.release(project)
+
+    def _select_first(self, project: Project) -> None:
+        if getattr(self, "_selecting_first", None) is project:
+            self._selecting_first = None
+            if self.session.project is project:
+                self.session.select_first_segment()
 
     def show_loading(self, path: Path) -> None:
         """The window names ``path`` and says it is loading (read on a worker thread meanwhile)."""
@@ -280,7 +293,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
                     self.recovery.adopt(path)
                 else:
                     self.recovery.discard(path, only_own=False)
-        self.set_project(project, path, loaded_hash, loaded_data, read_only=read_only)
+        # Read on a worker thread (a large bundle): the first segment is selected a turn later.
+        self.set_project(project, path, loaded_hash, loaded_data, read_only=read_only,
+                         select_later=preloaded is not None)
         # A recovered state is not on disk yet: it stays marked modified (and keeps its recovery copy).
         self._recovered_unsaved = recovered
         self._add_recent(path)
@@ -418,7 +433,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
 
     def _navigator_current_changed(self, current, _previous) -> None:
         segment_id = current.data(NavigatorModel.SegmentIdRole) if current.isValid() else ""
-        if segment_id:
+        # The view makes a row current by itself once the new model is laid out: not before
+        # the window has painted the swap-in (the first segment is selected then).
+        if segment_id and getattr(self, "_selecting_first", None) is not self.session.project:
             self.session.set_current_segment(segment_id)
 
     def _on_current_segment(self, segment_id: str) -> None:

@@ -43,16 +43,23 @@ class ProjectSession(QObject):
     def _relay(self, event: ProjectEvent) -> None:
         self.project_changed.emit(event)
 
-    def replace_project(self, project: Project, path: Path | None) -> None:
+    def replace_project(self, project: Project, path: Path | None, select_first: bool = True) -> None:
+        """Show ``project``; its first segment becomes current now, or, unless ``select_first``,
+        when the caller calls ``select_first_segment`` (a later event-loop turn)."""
         self.project.unsubscribe(self._relay)
         self.project = project
         self.project.subscribe(self._relay)
         self.undo_stack.clear()
         self.set_path(path)
         self.project_replaced.emit(project)
-        first = project.segments[0].id if project.segments else ""  # not every id listed to take one
         self.current_segment = ""
-        self.set_current_segment(first)
+        if select_first:
+            self.select_first_segment()
+
+    def select_first_segment(self) -> None:
+        """The project's first segment becomes current (when none is)."""
+        if not self.current_segment and self.project.segments:
+            self.set_current_segment(self.project.segments[0].id)  # not every id listed to take one
 
     def set_path(self, path: Path | None) -> None:
         self.path = path

@@ -25,6 +25,8 @@ PROBE_ENV = "MTWB_START_PROBE"
 STALL_DUMP_ENV = "MTWB_STALL_DUMP"
 # The event loop is polled this often; a gap longer than this is a stall.
 TICK_MS = 10
+# Stalls longer than this are listed (longest first, with when they began after the paint).
+LONG_MS = 40
 
 
 def _say(what: str, extra: str = "") -> None:
@@ -42,6 +44,8 @@ class StartProbe(QObject):
         self.shown = False
         self.painted = False
         self.longest_ms = 0
+        # (stall ms, ms since the paint) of every stall over LONG_MS: which turns, not just the worst
+        self.long_stalls: list[tuple[int, int]] = []
         self.clock = QElapsedTimer()
         self.since_show = QElapsedTimer()
         self.ticker = QTimer(self)
@@ -68,12 +72,15 @@ class StartProbe(QObject):
     def _tick(self) -> None:
         gap = self.clock.restart()
         self.longest_ms = max(self.longest_ms, gap - TICK_MS)
+        if gap - TICK_MS > LONG_MS:
+            self.long_stalls.append((gap - TICK_MS, self.since_show.elapsed() - gap))
         if self.dump_after_s:
             faulthandler.dump_traceback_later(self.dump_after_s, repeat=True, exit=False)
         if self.since_show.elapsed() >= self.watch_ms:
             self.ticker.stop()
             if self.dump_after_s:
                 faulthandler.cancel_dump_traceback_later()
+            _say("STALLS", " ".join(f"{ms}@{at}" for ms, at in sorted(self.long_stalls, reverse=True)[:8]))
             _say("STALL", f"{self.longest_ms} {self.window.windowTitle()}")
             QTimer.singleShot(0, self._quit)
 

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from mtworkbench.gui.annotate.text_view import EntityTextView, ShownSegment
 
-FIRST_SEGMENTS = 200
+FIRST_SEGMENTS = 80  # a screenful and more; 200 made the swap-in and the paint after it 30-60 ms longer
 GROW_SEGMENTS = 100  # a turn of 200 was 30-90 ms under load; 100 keeps each well under that
 
 Members = list[tuple[str, bool]]  # (segment, starts paragraph), in document order
