@@ -117,6 +117,7 @@ def one_start(args: list[str], home: Path, watch_s: float = WATCH_S, baseline: P
         "painted": marks["PAINTED"][0] - start,
         "stall_ms": int(stall[0]),
         "title_after": stall[1] if len(stall) > 1 else "",
+        "stalls": marks.get("STALLS", (0.0, ""))[1],  # every stall over 40 ms: ms@ms-after-paint
         "quit": end - marks["QUIT"][0] if "QUIT" in marks else float("nan"),
     }
 
@@ -130,6 +131,8 @@ def report(label: str, runs: list[dict[str, object]], window_goal: float, stall_
     for r in runs:
         print(f"  {r['window']:.2f} s / {r['painted']:.2f} s / {r['stall_ms']} ms / {r['quit']:.2f} s"
               f"   title at show: {r['title']!r}, after: {r['title_after']!r}")
+        if r["stalls"]:
+            print(f"      stalls over 40 ms (ms@when after the paint): {r['stalls']}")
     verdict = lambda ok: "ok" if ok else "MISSED"  # noqa: E731
     print(f"  window shown   {med('window'):.2f} s  (goal <= {window_goal} s: {verdict(med('window') <= window_goal)})")
     print(f"  first paint    {med('painted'):.2f} s")
