@@ -241,10 +241,20 @@ class MainWindow(QMainWindow, BundleOnDisk):
             heap.release(project)
 
     def _select_first(self, project: Project) -> None:
+        """The deferred first selection: Annotate's first page now, the navigator's row after
+        the next paint (a third turn: its first selection lays out the tree, 20-30 ms)."""
+        if getattr(self, "_selecting_first", None) is not project:
+            return
+        if self.session.project is not project:
+            self._selecting_first = None
+            return
+        self.session.select_first_segment()
+        after_next_paint(self, lambda: self._navigator_follows(project))
+
+    def _navigator_follows(self, project: Project) -> None:
         if getattr(self, "_selecting_first", None) is project:
             self._selecting_first = None
-            if self.session.project is project:
-                self.session.select_first_segment()
+            self._on_current_segment(self.session.current_segment)
 
     def show_loading(self, path: Path) -> None:
         """The window names ``path`` and says it is loading (read on a worker thread meanwhile)."""
@@ -439,6 +449,9 @@ class MainWindow(QMainWindow, BundleOnDisk):
             self.session.set_current_segment(segment_id)
 
     def _on_current_segment(self, segment_id: str) -> None:
+        if getattr(self, "_selecting_first", None) is self.session.project:
+            self._update_status()
+            return  # the navigator follows once the window has painted (_select_first)
         index = self.navigator_model.segment_index(segment_id)
         if index.isValid() and self.navigator.currentIndex().internalId() != index.internalId():
             self.navigator.setCurrentIndex(index)

@@ -87,4 +87,6 @@ def test_the_first_segment_is_selected_after_the_window_has_painted_the_swap_in(
         QApplication.instance().removeEventFilter(paints)
     assert seen == ["swapped", "painted", f"current {first}"]
     assert window.workspaces["Annotate"].view.shows(first)
-    assert window.navigator.currentIndex().data(window.navigator_model.SegmentIdRole) == first
+    # The navigator's row follows after one more paint.
+    qtbot.waitUntil(lambda: window.navigator.currentIndex().data(window.navigator_model.SegmentIdRole) == first)
+    assert window.session.current_segment == first
