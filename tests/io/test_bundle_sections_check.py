@@ -170,8 +170,11 @@ BROKEN = [
 ]
 
 
+@pytest.mark.parametrize("when", ["while the worker runs", "after the worker has answered"])
 @pytest.mark.parametrize("name,change,path", BROKEN, ids=[c[0] for c in BROKEN])
-def test_a_broken_section_names_the_general_readers_path(name, change, path, tmp_path, workers):
+def test_a_broken_section_names_the_general_readers_path(name, change, path, when, tmp_path, workers, request):
+    if when == "after the worker has answered":
+        request.getfixturevalue("finished")
     value = tree()
     change(value)
     bundle = write(tmp_path / "x.mtwb.json", value)
@@ -179,6 +182,8 @@ def test_a_broken_section_names_the_general_readers_path(name, change, path, tmp
     assert found == outcome(load_bundle, bundle)
     assert found[1] == path
     assert workers and all(w._pid is None for w in workers)  # a worker ran and was reaped
+    if when == "after the worker has answered":
+        assert workers[0].answers  # it answered for the pieces it could confirm
 
 
 def test_pieces_the_worker_did_not_answer_for_are_read_where_it_found_the_texts(tmp_path, finished, monkeypatch):
@@ -231,17 +236,6 @@ def test_an_answer_that_does_not_match_the_ids_sends_the_texts_the_usual_way(tmp
     assert p is not None and finished[0].answers
     assert all(type(owner.texts) is dict for owner in [*p.references, *p.systems])
     assert dumps(p) == dumps(project())
-
-
-@pytest.mark.parametrize("name,change,path", BROKEN, ids=[c[0] for c in BROKEN])
-def test_a_broken_piece_the_worker_checks_names_the_general_readers_path(name, change, path, tmp_path, finished):
-    value = tree()
-    change(value)
-    bundle = write(tmp_path / "x.mtwb.json", value)
-    found = outcome(checked, bundle)
-    assert found == outcome(load_bundle, bundle)
-    assert found[1] == path
-    assert finished and finished[0].answers  # it answered for the pieces it could confirm
 
 
 def test_the_validate_command_says_the_same(tmp_path, workers, capsys):
