@@ -36,11 +36,12 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from mtworkbench.core import events as ev
-from mtworkbench.core.atomic import atomic_write_bytes
+from mtworkbench.core.atomic import atomic_write_stream
+from mtworkbench.core.files import check_output_size
 from mtworkbench.core.gc_pause import no_cyclic_gc
 from mtworkbench.core.model import Project
 from mtworkbench.io.bundle.bundle import dumps, free_document, project_to_dict
-from mtworkbench.io.bundle.json_writer import dumps_text, fast_dumps
+from mtworkbench.io.bundle.json_writer import dumps_text, fast_pieces
 from mtworkbench.io.bundle.recovery import base_path, recovery_path
 
 log = logging.getLogger(__name__)
@@ -61,10 +62,16 @@ def project_items(project: Project) -> int:
 
 
 def encode(document: dict) -> bytes:
-    """The bytes ``bundle.dumps`` writes for the ``project_to_dict`` document (a test keeps them equal):
-    msgspec's encoder where it writes them exactly, else the standard library's."""
-    data = fast_dumps(document)
-    return dumps_text(document).encode("utf-8") if data is None else data
+    """The bytes ``bundle.dumps`` writes for the ``project_to_dict`` document (a test keeps them equal)."""
+    return b"".join(encode_pieces(document))
+
+
+def encode_pieces(document: dict) -> list[bytes | memoryview]:
+    """``encode(document)`` in the pieces the writer writes one by one (joined, a large project's
+    270 MB were one copy holding the interpreter's lock, and the window, for a quarter of a second):
+    orjson's pieces where they are exactly what ``bundle.dumps`` writes, else the standard library's."""
+    pieces = fast_pieces(document)
+    return [dumps_text(document).encode("utf-8")] if pieces is None else pieces
 
 
 class _QueuesApart:
@@ -115,8 +122,11 @@ class Snapshot:
         return cls(project_to_dict(_QueuesApart(project)), queues)  # type: ignore[arg-type]
 
     def encode(self) -> bytes:
+        return b"".join(self.encode_pieces())
+
+    def encode_pieces(self) -> list[bytes | memoryview]:
         self.document["judge_queues"] = {judge: queue.to_json() for judge, queue in self.queues.items()}
-        return encode(self.document)
+        return encode_pieces(self.document)
 
 
 SNAPSHOT_TRIES = 3
@@ -316,20 +326,24 @@ def _copy_encode_and_write(target: Path, project: Project | None, changes: Chang
         try:
             with no_cyclic_gc():  # a full pass over the copy's fresh dicts would hold the GIL
                 snapshot = snapshot_off_gui_thread(project, changes)
-                data = snapshot.encode()
+                pieces = snapshot.encode_pieces()
                 free_document(snapshot.document)
         except ChangedMeanwhile as exc:
             return exc
         except Exception as exc:  # noqa: BLE001 - reported to the user once, never raised
             log.error("recovery copy not written", exc_info=exc)
             return f"{type(exc).__name__}: {exc}"
+        return _write(target, pieces)
     return _write(target, data)
 
 
-def _write(target: Path, data: bytes) -> str | None:
+def _write(target: Path, data: bytes | list[bytes | memoryview]) -> str | None:
+    pieces = [data] if isinstance(data, bytes) else data
     try:
+        check_output_size(target, sum(len(piece) for piece in pieces))  # refused before a file is made
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(target, data, keep_backup=False, follow_link=False)  # a link there is replaced
+        # A link there is replaced; each piece is written as it is (a large one without the GIL).
+        atomic_write_stream(target, lambda handle: handle.writelines(pieces), keep_backup=False, follow_link=False)
     except Exception as exc:  # noqa: BLE001 - reported to the user once, never raised
         return f"{target}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}"
     return None

@@ -44,7 +44,7 @@ def test_a_large_project_is_copied_and_encoded_on_another_thread(qtbot, tmp_path
     project = load_bundle(demo_project_path())
     project.set_reference_text(project.references[0].id, project.segment_ids[0], "Änderung 変更 изменение تعديل")
     copiers, encoders = [], []
-    real_of, real_encode = Snapshot.of, recovery_writer.encode
+    real_of, real_encode = Snapshot.of, recovery_writer.encode_pieces
 
     def copying(cls, p):
         copiers.append(threading.current_thread())
@@ -54,14 +54,18 @@ def test_a_large_project_is_copied_and_encoded_on_another_thread(qtbot, tmp_path
         encoders.append(threading.current_thread())
         return real_encode(document)
 
+    def joined(document):
+        raise AssertionError("a large project's pieces are written one by one, never joined into one copy")
+
     monkeypatch.setattr(recovery_writer, "BACKGROUND_ITEMS", 0)  # every project counts as large
     monkeypatch.setattr(Snapshot, "of", classmethod(copying))
-    monkeypatch.setattr(recovery_writer, "encode", encoding)
+    monkeypatch.setattr(recovery_writer, "encode_pieces", encoding)
+    monkeypatch.setattr(recovery_writer, "encode", joined)
     bundle = tmp_path / "p.mtwb.json"
     writer = RecoveryWriter(lambda: (project, bundle))
     with qtbot.waitSignal(writer.written, timeout=10_000):
         writer.write_now()
-    assert copiers and all(t is not threading.main_thread() for t in copiers + encoders)
+    assert copiers and encoders and all(t is not threading.main_thread() for t in copiers + encoders)
     assert recovery_target(bundle).read_bytes() == dumps(project).encode("utf-8")
     assert dumps(load_bundle(recovery_target(bundle))) == dumps(project)
 
@@ -95,7 +99,7 @@ def test_a_text_edit_while_copying_keeps_the_copy_and_reaches_the_next_one(qtbot
     and the edit - which schedules a write, as the undo stack does - is in the next copy."""
     project = load_bundle(demo_project_path())
     reference, segment = project.references[0].id, project.segment_ids[0]
-    real_encode = recovery_writer.encode
+    real_encode = recovery_writer.encode_pieces
     encoding, edited = threading.Event(), threading.Event()
 
     def slow_encode(document):
@@ -105,7 +109,7 @@ def test_a_text_edit_while_copying_keeps_the_copy_and_reaches_the_next_one(qtbot
 
     monkeypatch.setattr(recovery_writer, "BACKGROUND_ITEMS", 0)
     monkeypatch.setattr(recovery_writer, "DELAY_MS", 10)
-    monkeypatch.setattr(recovery_writer, "encode", slow_encode)
+    monkeypatch.setattr(recovery_writer, "encode_pieces", slow_encode)
     bundle = tmp_path / "p.mtwb.json"
     writer = RecoveryWriter(lambda: (project, bundle))
     writes = []

@@ -59,13 +59,13 @@ def test_a_save_waits_for_an_autosave_under_way_while_the_window_paints(qtbot, w
     assert window.open_path(demo_copy)
     monkeypatch.setattr(recovery_writer, "BACKGROUND_ITEMS", 0)  # the demo counts as large
     release = threading.Event()
-    real_encode = recovery_writer.encode
+    real_encode = recovery_writer.encode_pieces
 
     def slow_encode(document):
         release.wait(10)
         return real_encode(document)
 
-    monkeypatch.setattr(recovery_writer, "encode", slow_encode)
+    monkeypatch.setattr(recovery_writer, "encode_pieces", slow_encode)
     edit_reference(window, "Autosave unterwegs 途中")
     window.recovery.timer.stop()
     window.recovery.write_now()

@@ -60,6 +60,22 @@ def fast_dumps(value: Any) -> bytes | None:
     return out + b"\n"
 
 
+def fast_pieces(value: Any) -> list[bytes | memoryview] | None:
+    """``fast_dumps(value)`` as the pieces it would join, for a writer that writes them one by one:
+    joining a 270 MB document is one copy that holds the interpreter's lock for a quarter of a
+    second. None where only ``dumps_text`` writes (or refuses) it exactly."""
+    pieces: list[bytes | memoryview] = []
+    try:
+        _pieces(value, pieces.append)
+        return pieces
+    except _Slow:
+        return None
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        pieces.clear()
+    data = fast_dumps(value)  # msgspec's way, as ``fast_dumps`` falls back to it
+    return None if data is None else [data]
+
+
 def stream_dumps(value: Any, out: Callable[[bytes | memoryview], object]) -> bool:
     """``fast_dumps(value)`` handed to ``out`` in pieces as they are made (a writer can write and hash
     them while the rest is encoded); False where ``fast_dumps`` must write it its other ways (some
