@@ -96,4 +96,5 @@ def window(qtbot):
     w.resize(1280, 800)
     w.show()
     qtbot.waitExposed(w)
+    w.activateWindow()  # keys typed in a test go to it
     return w

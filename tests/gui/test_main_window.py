@@ -13,17 +13,6 @@ from mtworkbench.gui.main_window import AUTOSAVE_MS, MainWindow, recovery_path
 from mtworkbench.io.bundle.bundle import load_bundle
 
 
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    return w
-
-
 def click_segment(qtbot, window, segment_id):
     index = window.navigator_model.segment_index(segment_id)
     window.navigator.scrollTo(index)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics import scoring_controls
 from mtworkbench.gui.metrics.formatting import format_score
 from mtworkbench.io.bundle.bundle import save_bundle
@@ -17,17 +16,6 @@ from mtworkbench.scoring.cache import ScoreCache
 from mtworkbench.scoring.job import ScoringRequest, run_scoring
 from mtworkbench.scoring.store import load_project
 from tests.scoring.test_restore_now import SPECS, multilingual_project
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.session.undo_stack.setClean()
 
 
 @pytest.fixture

@@ -13,22 +13,10 @@ from PySide6.QtWidgets import QApplication
 
 from mtworkbench.cli import main
 from mtworkbench.core.model import Document, Paragraph, Project, Segment, System
-from mtworkbench.gui.main_window import MainWindow
 from mtworkbench.gui.metrics.sentence_browser import SentenceTableModel
 from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
 from mtworkbench.resources import demo_project_path
 from tests.gui.annotate_helpers import select_with_keys, type_key
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    return w
 
 
 def click_tab(qtbot, tabs, widget) -> None:
