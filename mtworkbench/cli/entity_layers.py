@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from mtworkbench.core.errors import DataError
 from mtworkbench.core.records import LAYER_TARGETS
@@ -82,8 +84,10 @@ def run_layers(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_layer_add(args: argparse.Namespace) -> int:
-    from mtworkbench.core.layer_schema import apply_schema, with_new_layer
+def _with_schema_change(args: argparse.Namespace, change: Callable[[Any], Any]) -> tuple[Any, Path]:
+    """Read the bundle under its lock (and the output's), apply the layer schema ``change(project)``
+    makes, save, and return the schema and where it was written; a refused change names the bundle."""
+    from mtworkbench.core.layer_schema import apply_schema
     from mtworkbench.core.model import ModelError
     from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
     from mtworkbench.io.bundle.locking import bundle_locks
@@ -92,12 +96,20 @@ def run_layer_add(args: argparse.Namespace) -> int:
     with bundle_locks(args.bundle, out):
         project = load_bundle(args.bundle)
         try:
-            schema = with_new_layer(project, args.name, args.on, args.types,
-                                    nesting=not args.no_nesting, overlap=not (args.no_overlap or args.no_nesting))
+            schema = change(project)
         except ModelError as exc:
             raise DataError(f"{args.bundle}: {exc}") from exc
         apply_schema(project, schema)
         save_bundle(project, out)
+    return schema, out
+
+
+def run_layer_add(args: argparse.Namespace) -> int:
+    from mtworkbench.core.layer_schema import with_new_layer
+
+    schema, out = _with_schema_change(args, lambda project: with_new_layer(
+        project, args.name, args.on, args.types,
+        nesting=not args.no_nesting, overlap=not (args.no_overlap or args.no_nesting)))
     layer = schema.span_layers[-1]
     types = ", ".join(f"{t.name} ({t.key})" for t in layer.types)
     print(f"added layer {layer.name} on {layer.on}s with types {types}; wrote {out}")
@@ -105,21 +117,11 @@ def run_layer_add(args: argparse.Namespace) -> int:
 
 
 def run_relation_layer_add(args: argparse.Namespace) -> int:
-    from mtworkbench.core.layer_schema import apply_schema, with_new_relation_layer
-    from mtworkbench.core.model import ModelError
-    from mtworkbench.io.bundle.bundle import load_bundle, save_bundle
-    from mtworkbench.io.bundle.locking import bundle_locks
+    from mtworkbench.core.layer_schema import with_new_relation_layer
 
-    out = Path(args.output or args.bundle)
     connects = [x.strip() for x in args.connects.split(",") if x.strip()]
-    with bundle_locks(args.bundle, out):
-        project = load_bundle(args.bundle)
-        try:
-            schema = with_new_relation_layer(project, args.name, args.types, connects, not args.undirected)
-        except ModelError as exc:
-            raise DataError(f"{args.bundle}: {exc}") from exc
-        apply_schema(project, schema)
-        save_bundle(project, out)
+    schema, out = _with_schema_change(args, lambda project: with_new_relation_layer(
+        project, args.name, args.types, connects, not args.undirected))
     layer = schema.relation_layers[-1]
     types = ", ".join(f"{t.name} ({t.key})" for t in layer.types)
     links = ", ".join(layer.connects) or "any span layer"
