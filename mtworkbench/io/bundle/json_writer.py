@@ -41,27 +41,14 @@ class _Slow(Exception):
 
 def fast_dumps(value: Any) -> bytes | None:
     """``dumps_text(value)`` as UTF-8, or None where only ``dumps_text`` writes (or refuses) it exactly."""
-    pieces: list[bytes | memoryview] = []
-    try:
-        _pieces(value, pieces.append)
-        return b"".join(pieces) if len(pieces) > 1 else bytes(pieces[0])  # big joins copy with the GIL released
-    except _Slow:
+    pieces = fast_pieces(value)
+    if pieces is None:
         return None
-    except (TypeError, ValueError, RecursionError, OverflowError):  # orjson.JSONEncodeError is a TypeError
-        pass
-    finally:
-        pieces.clear()
-    try:  # an integer beyond 64 bits: msgspec writes it (and all else) as json.dumps does, in three passes
-        raw = _MSGSPEC.encode(_floats_as_python(value, msgspec.Raw))
-    except (_Slow, TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
-        return None
-    out = msgspec.json.format(raw, indent=2)
-    del raw
-    return out + b"\n"
+    return b"".join(pieces) if len(pieces) > 1 else bytes(pieces[0])
 
 
 def fast_pieces(value: Any) -> list[bytes | memoryview] | None:
-    """``fast_dumps(value)`` as the pieces it would join, for a writer that writes them one by one:
+    """``fast_dumps(value)`` as the pieces it joins, for a writer that writes them one by one:
     joining a 270 MB document is one copy that holds the interpreter's lock for a quarter of a
     second. None where only ``dumps_text`` writes (or refuses) it exactly."""
     pieces: list[bytes | memoryview] = []
@@ -70,10 +57,21 @@ def fast_pieces(value: Any) -> list[bytes | memoryview] | None:
         return pieces
     except _Slow:
         return None
-    except (TypeError, ValueError, RecursionError, OverflowError):
+    except (TypeError, ValueError, RecursionError, OverflowError):  # orjson.JSONEncodeError is a TypeError
         pieces.clear()
-    data = fast_dumps(value)  # msgspec's way, as ``fast_dumps`` falls back to it
+    data = _msgspec_dumps(value)
     return None if data is None else [data]
+
+
+def _msgspec_dumps(value: Any) -> bytes | None:
+    """An integer beyond 64 bits: msgspec writes it (and all else) as json.dumps does, in three passes."""
+    try:
+        raw = _MSGSPEC.encode(_floats_as_python(value, msgspec.Raw))
+    except (_Slow, TypeError, ValueError, UnicodeEncodeError, RecursionError, OverflowError):
+        return None
+    out = msgspec.json.format(raw, indent=2)
+    del raw
+    return out + b"\n"
 
 
 def stream_dumps(value: Any, out: Callable[[bytes | memoryview], object]) -> bool:
